@@ -1,0 +1,18 @@
+# Kprobe event tracing series: build, boot and test it on the Debian base
+# kernel.  See README.md.  Every target accepts BASE=1 (the unmodified base
+# kernel, same config) and ICOUNT=1 (instruction-counting guest clock).
+DRIVE := driver/drive
+export BASE ICOUNT FLAVOR TESTS JOBS
+
+.PHONY: all deps source kernel initramfs run check check-debug demo clean distclean
+
+all: check
+
+deps source kernel initramfs run check check-debug demo:
+	@$(DRIVE) $@
+
+clean:
+	rm -rf build/obj build/initramfs build/logs build/src
+
+distclean:
+	rm -rf build

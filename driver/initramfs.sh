@@ -1,0 +1,45 @@
+#!/bin/bash
+# initramfs.sh SRC OBJ ROOTDIR ARCH: pack the guest's root file system.
+#
+# It holds a static busybox, the guest scripts of driver/guest, the modules
+# of the build, the ftrace selftests (the base kernel's, with this repo's
+# test.d on top, for both trees so BASE=1 runs our tests too) and the
+# static test programs built from driver/guest/*.c.
+set -euo pipefail
+SRC=$1 OBJ=$2 ROOT=$3 KARCH=$4
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+BASESRC=$TOP/build/base/linux-source-6.12
+
+rm -rf "$ROOT"
+mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,lib,guest}
+
+cp /bin/busybox "$ROOT/bin/busybox"
+for a in $("$ROOT/bin/busybox" --list-full); do
+	[ -e "$ROOT/$a" ] || ln -s /bin/busybox "$ROOT/$a"
+done
+
+cp "$TOP"/driver/guest/init "$ROOT/init"
+cp "$TOP"/driver/guest/*.sh "$ROOT/guest/"
+chmod +x "$ROOT/init" "$ROOT"/guest/*.sh
+echo "root:x:0:0:root:/root:/bin/sh" >"$ROOT/etc/passwd"
+echo "root:x:0:" >"$ROOT/etc/group"
+echo tkguest >"$ROOT/etc/hostname"
+
+# static test programs
+for c in "$TOP"/driver/guest/*.c; do
+	[ -e "$c" ] || continue
+	gcc -static -O2 -Wall -o "$ROOT/guest/$(basename "$c" .c)" "$c"
+done
+
+# kernel modules (already stripped by modules_install)
+if [ -d "$OBJ/modroot/lib/modules" ]; then
+	cp -a "$OBJ/modroot/lib/modules" "$ROOT/lib/"
+fi
+
+# ftrace selftests: base, then ours on top
+cp -a "$BASESRC/tools/testing/selftests/ftrace" "$ROOT/ftrace"
+cp -a "$TOP/tools/testing/selftests/ftrace/." "$ROOT/ftrace/" 2>/dev/null || true
+cp "$TOP/driver/suite.list" "$ROOT/guest/suite.list"
+
+(cd "$ROOT" && find . | sort | cpio -o -H newc --quiet) >"$ROOT.cpio"
+du -sh "$ROOT.cpio"
