@@ -34,6 +34,7 @@ done
 # kernel modules (already stripped by modules_install)
 if [ -d "$OBJ/modroot/lib/modules" ]; then
 	cp -a "$OBJ/modroot/lib/modules" "$ROOT/lib/"
+	rm -f "$ROOT"/lib/modules/*/build "$ROOT"/lib/modules/*/source
 fi
 
 # ftrace selftests: base, then ours on top

@@ -28,7 +28,7 @@ run_ftrace() { # path relative to $FT
 		return
 	fi
 	rm -rf /tmp/ftlog
-	out=$(cd $FT && timeout $TIMEOUT ./ftracetest -l /tmp/ftlog "$1" 2>&1)
+	out=$(cd $FT && timeout $TIMEOUT ./ftracetest -v -l /tmp/ftlog "$1" 2>&1)
 	rc=$?
 	st=$(echo "$out" | sed -n 's/.*\[\(PASS\|FAIL\|UNRESOLVED\|UNTESTED\|UNSUPPORTED\|XFAIL\|UNDEFINED\)\].*/\1/p' | head -n1)
 	case "$rc:$st" in
@@ -40,7 +40,6 @@ run_ftrace() { # path relative to $FT
 	if [ "$st" != PASS ]; then
 		echo "--- log of $name"
 		echo "$out"
-		cat /tmp/ftlog/*.log 2>/dev/null | tail -n 80
 		echo "--- end of $name"
 	fi
 }

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * farg.h - fetch arguments of kprobe events: parse, compile, run, print.
+ *
+ * The library turns the argument words of a probe definition
+ * ("dfd=%di", "name=+0(%si):ustring", "$arg*", ...) into a compiled
+ * argument set, and runs that set on every probe hit to fill the
+ * argument block of a trace record.  It knows nothing of who calls it:
+ * the front end says what the probe site allows in a const struct
+ * farg_caps.  See Documentation/trace/kprobetrace.rst for the language.
+ *
+ * Record layout produced by farg_set_fetch(), after the caller's head:
+ *
+ *   ent                     ent + args_off            ent + args_off + size
+ *   | caller's head        | fixed argument block    | dynamic data ...     |
+ *                            scalars, arrays, u32      strings the fixed
+ *                            data_loc words            block points to
+ *
+ * A data_loc word is (length << 16 | offset from ent), as for __string
+ * fields of static events.  Length 0 means the fetch faulted.
+ *
+ * Lifetime and locking: a set is built and freed in process context
+ * (it may sleep) under the front end's own locking; once published it
+ * is read-only, so the hit path reads it with no lock at all.  The run
+ * functions are safe in any context a kprobe handler runs in (IRQs off,
+ * NMI), allocate nothing and never sleep.
+ */
+#ifndef _KERNEL_TRACE_FARG_H
+#define _KERNEL_TRACE_FARG_H
+
+#include <linux/types.h>
+
+struct pt_regs;
+struct seq_file;
+struct trace_seq;
+struct trace_event_call;
+struct farg_set;
+
+/* Limits of the language (kept equal to the base kernel's ABI). */
+#define FARG_MAX_ARGS		128	/* arguments per probe */
+#define FARG_MAX_NAME_LEN	32	/* argument name, with its NUL */
+#define FARG_MAX_TEXT_LEN	63	/* argument expression */
+#define FARG_MAX_ARRAY_LEN	64	/* elements of a TYPE[N] array */
+#define FARG_MAX_STRING		4096	/* bytes of one fetched string */
+
+/*
+ * What the probe site allows.  The front end fills this from the probe's
+ * place; the library checks every argument against it.
+ */
+struct farg_caps {
+	bool is_return;		/* fires on function return: $retval */
+	bool on_func_entry;	/* placed on a function entry: $argN, BTF */
+	const char *func;	/* probed function (BTF lookup), or NULL */
+	const char *module;	/* module of @func, or NULL for vmlinux */
+};
+
+/*
+ * Parse errors: one list gives both the codes and the messages users read
+ * in error_log.  Codes start at 1; 0 is "no error".
+ */
+#define FARG_ERRORS(X)							\
+	X(TOO_MANY_ARGS,	"Too many arguments (at most 128)")	\
+	X(NO_ARG_NAME,		"Argument name is empty")		\
+	X(ARG_NAME_TOO_LONG,	"Argument name is too long")		\
+	X(BAD_ARG_NAME,		"Argument name must be a C identifier")	\
+	X(USED_ARG_NAME,	"Argument name is already used")	\
+	X(NO_ARG_BODY,		"Argument has no fetch expression")	\
+	X(ARG_TOO_LONG,		"Fetch expression is too long")		\
+	X(BAD_FETCH_ARG,	"Unknown fetch expression")		\
+	X(BAD_REG_NAME,		"Unknown register name")		\
+	X(BAD_VAR,		"Unknown $-variable")			\
+	X(RETVAL_ON_PROBE,	"$retval needs a return probe")		\
+	X(BAD_STACK_NUM,	"Bad stack entry number")		\
+	X(BAD_ARG_NUM,		"Bad argument number")			\
+	X(ARGIDX_2BIG,		"$argN index is too big")		\
+	X(BAD_MEM_ADDR,		"Bad memory address")			\
+	X(FILE_ON_KPROBE,	"File offsets are for uprobes only")	\
+	X(BAD_IMM,		"Bad immediate value")			\
+	X(IMMSTR_NO_CLOSE,	"Immediate string lacks its closing quote") \
+	X(DEREF_NEED_BRACE,	"Dereference needs parentheses")	\
+	X(BAD_DEREF_OFFS,	"Bad dereference offset")		\
+	X(DEREF_OPEN_BRACE,	"Dereference parenthesis is not closed") \
+	X(TOO_MANY_OPS,		"Dereferences are nested too deeply")	\
+	X(COMM_CANT_DEREF,	"$comm cannot be dereferenced")		\
+	X(BAD_TYPE,		"Unknown type")				\
+	X(BAD_STRING,		"A string needs a memory address")	\
+	X(BAD_SYMSTRING,	"symstr does not take a dereference")	\
+	X(NEED_STRING_TYPE,	"$comm and immediate strings are strings") \
+	X(BAD_BITFIELD,		"Bad bitfield")				\
+	X(ARRAY_NO_CLOSE,	"Array bracket is not closed")		\
+	X(BAD_ARRAY_SUFFIX,	"Unexpected text after the array size")	\
+	X(BAD_ARRAY_NUM,	"Bad array size")			\
+	X(ARRAY_TOO_BIG,	"Array is too big (at most 64)")	\
+	X(EVENT_TOO_BIG,	"Arguments do not fit in one event")	\
+	X(NOSUP_BTFARG,		"BTF is not available here")		\
+	X(NO_BTFARG,		"No such argument at this probe point")	\
+	X(NO_BTF_ENTRY,		"No BTF type for this probe point")	\
+	X(NO_RETVAL,		"The function returns void")		\
+	X(BAD_VAR_ARGS,		"$arg* must stand alone, without a name") \
+	X(NOFENTRY_ARGS,	"$arg* needs a function entry or exit")	\
+	X(DOUBLE_ARGS,		"$arg* may appear only once")		\
+	X(ARGS_2LONG,		"$arg* expands to too many arguments")	\
+	X(NO_PTR_STRCT,		"Not a pointer to a struct or union")	\
+	X(NOSUP_DAT_ARG,	"Struct or union by value is not supported") \
+	X(BAD_HYPHEN,		"Lone '-': did you mean '->'?")		\
+	X(NO_BTF_FIELD,		"No such field")			\
+	X(BAD_BTF_TID,		"Cannot read the BTF type")		\
+	X(BAD_TYPE4STR,		"This type cannot be read as a string")
+
+#define FARG_ERR_ENUM(code, msg)	FARG_ERR_##code,
+enum farg_err_code {
+	FARG_OK = 0,
+	FARG_ERRORS(FARG_ERR_ENUM)
+	FARG_ERR_COUNT
+};
+#undef FARG_ERR_ENUM
+
+/* Where parsing failed: argument word @word, byte @pos inside it. */
+struct farg_err {
+	enum farg_err_code code;
+	int word;
+	int pos;
+};
+
+/* message of a code, for error_log */
+const char *farg_err_msg(enum farg_err_code code);
+
+/*
+ * Build a set from the argument words @argv[0..@argc-1] of a definition
+ * (each "NAME=FETCH[:TYPE]" or "FETCH[:TYPE]" or "$arg*").  Returns the
+ * set, or an ERR_PTR with @err filled in for -EINVAL.  May sleep.
+ */
+struct farg_set *farg_set_parse(const struct farg_caps *caps, int argc,
+				const char *const *argv, struct farg_err *err);
+void farg_set_free(struct farg_set *set);	/* NULL is fine */
+
+/*
+ * Resolve what depends on the running kernel: @SYMBOL addresses, which may
+ * live in a module that loads later.  Call before arming the probe and
+ * again after the module loads.  Returns 0 or -ENOENT.
+ */
+int farg_set_resolve(struct farg_set *set);
+
+/* Shape of the fixed argument block, and whether strings follow it. */
+unsigned int farg_set_size(const struct farg_set *set);
+bool farg_set_is_dynamic(const struct farg_set *set);
+int farg_set_count(const struct farg_set *set);
+
+/*
+ * Multiprobe: two sets may feed one event if every argument has the same
+ * name and type.  Returns -1 when they match, else the index of the first
+ * argument of @b that differs (or @b's count if it has fewer arguments).
+ */
+int farg_set_mismatch(const struct farg_set *a, const struct farg_set *b);
+
+/* Same argument texts, one by one: an exact duplicate probe. */
+bool farg_set_same_text(const struct farg_set *a, const struct farg_set *b);
+
+/* " NAME=TEXT" for each argument, as kprobe_events lists it. */
+void farg_set_show(const struct farg_set *set, struct seq_file *m);
+
+/* ---------------------------------------------------------- the event */
+
+/* trace_define_field() for every argument, the block at @args_off. */
+int farg_set_define_fields(const struct farg_set *set,
+			   struct trace_event_call *call, unsigned int args_off);
+
+/*
+ * The argument part of an event's print_fmt: appends " NAME=FMT..." to
+ * @fmt and ", REC->NAME..." to @args (each a seq_buf-like bounded string).
+ * Returns 0 or -ENOSPC.
+ */
+int farg_set_print_fmt(const struct farg_set *set, char *fmt, size_t fmt_len,
+		       char *args, size_t args_len);
+
+/* " NAME=VALUE" for every argument of a record, in trace output. */
+void farg_set_print(const struct farg_set *set, struct trace_seq *s,
+		    const void *ent, unsigned int args_off);
+
+/* ------------------------------------------------------ the hit path */
+
+/*
+ * Return probes read $argN and entry values at function entry: the front
+ * end keeps farg_set_entry_size() bytes per instance and calls
+ * farg_set_save_entry() from the entry handler.  Size 0: nothing to save.
+ */
+unsigned int farg_set_entry_size(const struct farg_set *set);
+void farg_set_save_entry(const struct farg_set *set, struct pt_regs *regs,
+			 void *edata);
+
+/*
+ * Fill one record, in one pass over the arguments: the fixed block at
+ * @ent + @args_off and, for dynamic sets, the strings after it, never
+ * past @ent + @room.  @edata is the saved entry data of a return probe,
+ * or NULL.  Returns the record's total size (head included), which for a
+ * set that is not dynamic is always @args_off + farg_set_size().
+ *
+ * A fetch that faults leaves its field marked, and it prints "(fault)".
+ * A string that does not fit in @room is cut short, never dropped.
+ */
+unsigned int farg_set_fetch(const struct farg_set *set, struct pt_regs *regs,
+			    void *edata, void *ent, unsigned int args_off,
+			    unsigned int room);
+
+#endif /* _KERNEL_TRACE_FARG_H */
