@@ -37,6 +37,11 @@ if [ -d "$OBJ/modroot/lib/modules" ]; then
 	rm -f "$ROOT"/lib/modules/*/build "$ROOT"/lib/modules/*/source
 fi
 
+# the benchmark's workload module
+if [ -f "$OBJ/kpbench/kpbench_mod.ko" ]; then
+	strip --strip-debug -o "$ROOT/guest/kpbench_mod.ko" "$OBJ/kpbench/kpbench_mod.ko"
+fi
+
 # ftrace selftests: base, then ours on top
 cp -a "$BASESRC/tools/testing/selftests/ftrace" "$ROOT/ftrace"
 cp -a "$TOP/tools/testing/selftests/ftrace/." "$ROOT/ftrace/" 2>/dev/null || true
