@@ -4,11 +4,11 @@
 DRIVE := driver/drive
 export BASE ICOUNT FLAVOR TESTS JOBS BENCH_TREES BENCH_ICOUNT BENCH_LOOPS
 
-.PHONY: all deps source kernel initramfs run check check-debug demo bench clean distclean
+.PHONY: all deps source kernel initramfs run check check-debug check-tools demo bench clean distclean
 
 all: check
 
-deps source kernel initramfs run check check-debug demo bench:
+deps source kernel initramfs run check check-debug check-tools demo bench:
 	@$(DRIVE) $@
 
 clean:
