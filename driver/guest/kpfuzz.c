@@ -14,8 +14,12 @@
  *     their probe point is a function known to be safe to probe, so that
  *     random fetch arguments run on real hits; then everything is deleted.
  * The kernel console is watched by the driver for oopses, WARNs and leaks.
- * Prints one line per failure (first 20), a summary, and exits 1 if any
- * rejected write left no error_log entry.
+ * Only lines the kprobe event layer owns are checked: everything written to
+ * kprobe_events, and the p/r lines of dynamic_events (other lines there
+ * belong to the generic dynamic event code).  Prints one line per failure
+ * (first 20), a summary, and exits 1 if any rejected write left no
+ * error_log entry.  With TK_BASE=1 in the environment (the unmodified base
+ * kernel, which leaves some rejections unlogged) those are only counted.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -284,6 +288,8 @@ int main(int argc, char **argv)
 			continue;
 		}
 		rejected++;
+		if (dyn && b.s[0] != 'p' && b.s[0] != 'r')
+			continue;
 		read_file(TR "error_log", log, sizeof(log));
 		if (strstr(log, "error:") && strstr(log, "^"))
 			continue;
@@ -295,5 +301,9 @@ int main(int argc, char **argv)
 	write_file(TR "kprobe_events", "", 0, 1);
 	printf("kpfuzz: %lu accepted, %lu rejected, %lu rejected without an error_log entry\n",
 	       accepted, rejected, unlogged);
+	if (unlogged && getenv("TK_BASE") && !strcmp(getenv("TK_BASE"), "1")) {
+		printf("kpfuzz: base kernel: unlogged rejections counted, not failed\n");
+		return 0;
+	}
 	return unlogged ? 1 : 0;
 }

@@ -7,6 +7,7 @@
 FT=/ftrace
 TIMEOUT=${TIMEOUT:-600}
 base=$(sed -n 's/.*tkbase=\([01]\).*/\1/p' /proc/cmdline)
+export TK_BASE=$base
 flavor=$(sed -n 's/.*tkflavor=\([a-z]*\).*/\1/p' /proc/cmdline)
 only=$(sed -n 's/.*tktests=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ')
 
@@ -90,7 +91,9 @@ run_prog() { # name args...
 	else
 		result FAIL "prog:$n (exit $rc)"
 	fi
-	[ $rc = 0 ] || { echo "--- log of prog:$n"; echo "$out" | tail -n 80; echo "--- end"; }
+	echo "--- output of prog:$n (exit $rc)"
+	echo "$out" | grep -v '^@@RESULT' | tail -n 80
+	echo "--- end"
 }
 
 echo "guest: $(uname -r), $(nproc) cpus, base=$base flavor=$flavor"
