@@ -1,8 +1,9 @@
 #!/bin/bash
-# bench-table.sh BUILD BASEVER DEBVER: the table of `make bench`, in Markdown,
-# from build/bench-{series,base}-ic{1,0}.txt (lines "key value unit").
+# bench-table.sh BUILD BASEVER DEBVER ARCH SUFFIX: the table of `make bench`,
+# in Markdown, from build/bench-{series,base}SUFFIX-ic{1,0}.txt (lines
+# "key value unit").
 set -euo pipefail
-B=$1 BASEVER=$2 DEBVER=$3
+B=$1 BASEVER=$2 DEBVER=$3 KARCH=${4:-x86_64} SUFFIX=${5:-}
 
 # key | label | target ratio (series/base), "-" for none
 ROWS='loop_target|one loop iteration, no probe (reference)|-
@@ -40,8 +41,8 @@ table() { # icount
 	echo "| what | series | base | series/base | target |"
 	echo "|---|---:|---:|---:|---|"
 	while IFS='|' read -r key label target; do
-		s=$(val "$B/bench-series-ic$ic.txt" "$key")
-		b=$(val "$B/bench-base-ic$ic.txt" "$key")
+		s=$(val "$B/bench-series$SUFFIX-ic$ic.txt" "$key")
+		b=$(val "$B/bench-base$SUFFIX-ic$ic.txt" "$key")
 		sv=${s% *} bv=${b% *} unit=${s#* }
 		[ "$s" = n/a ] && unit=${b#* }
 		ratio=$(awk -v s="$sv" -v b="$bv" 'BEGIN {
@@ -58,7 +59,7 @@ table() { # icount
 	done <<<"$ROWS"
 }
 
-echo "### make bench, $(date -u +%Y-%m-%d), Linux $BASEVER (Debian linux-source-6.12 $DEBVER), plain config"
+echo "### make bench, $(date -u +%Y-%m-%d), $KARCH, Linux $BASEVER (Debian linux-source-6.12 $DEBVER), plain config"
 echo
 echo "Guest time under QEMU -icount shift=0,sleep=off: 1 ns is one guest"
 echo "instruction, so per-hit figures are added instructions per hit and repeat"

@@ -16,8 +16,8 @@
  *
  * kpbench_target(a, b, kstr, ustr) is what entry and return probes hit;
  * kpbench_mid() holds, at recorded offsets, a run of plain moves (an
- * instruction that can be boosted, and room for a 5-byte jump) and a
- * lock-prefixed increment (one that cannot be boosted).  kpbench_fn_0 ..
+ * instruction that can be boosted, and room for a 5-byte jump) and, on
+ * x86, a lock-prefixed increment (one that cannot be boosted).  kpbench_fn_0 ..
  * kpbench_fn_999 are never called: they are 1000 distinct places to
  * register probes on.  "trace" fires the module's static tracepoint
  * kpbench:kpbench_hit instead, for comparison.
@@ -45,24 +45,40 @@ noinline long kpbench_target(long a, long b, const char *kstr,
 }
 
 /*
- * The two labelled instructions' addresses land in kpbench_offs[] so
- * that info can report them as offsets from the function's start.
+ * The offsets of the two labelled instructions from the function's start
+ * are assembler constants in kpbench_offs[], which info reports.
  */
+#ifdef CONFIG_X86_64
+/* plain moves (boostable, room for a jump), then a locked increment */
+#define KPBENCH_MID_ASM							\
+	"1:	movq %[x], %[r]\n\t"					\
+	"	movq %[r], %%r11\n\t"					\
+	"	addq %%r11, %[r]\n\t"					\
+	"2:	lock incq (%[c])\n\t"
+#define KPBENCH_MID_CLOBBER "r11"
+#else
+/* arm64: plain moves, then a load-modify-store of the cell */
+#define KPBENCH_MID_ASM							\
+	"1:	mov %[r], %[x]\n\t"					\
+	"	add %[r], %[r], %[r]\n\t"				\
+	"2:	ldr x9, [%[c]]\n\t"					\
+	"	add x9, x9, #1\n\t"					\
+	"	str x9, [%[c]]\n\t"
+#define KPBENCH_MID_CLOBBER "x9"
+#endif
+
 noinline u64 kpbench_mid(u64 *cell, u64 x)
 {
 	u64 r;
 
-	asm volatile("1:	movq %[x], %[r]\n\t"
-		     "	movq %[r], %%r11\n\t"
-		     "	addq %%r11, %[r]\n\t"
-		     "2:	lock incq (%[c])\n\t"
+	asm volatile(KPBENCH_MID_ASM
 		     ".pushsection .data, \"aw\"\n\t"
 		     ".balign 8\n\t"
-		     "kpbench_offs: .quad 1b, 2b\n\t"
+		     "kpbench_offs: .quad 1b - kpbench_mid, 2b - kpbench_mid\n\t"
 		     ".popsection"
 		     : [r] "=&r" (r)
 		     : [x] "r" (x), [c] "r" (cell)
-		     : "r11", "memory");
+		     : KPBENCH_MID_CLOBBER, "memory");
 	return r;
 }
 extern unsigned long kpbench_offs[2];
@@ -160,10 +176,8 @@ static const struct file_operations kpbench_run_fops = {
 
 static int kpbench_info_show(struct seq_file *m, void *v)
 {
-	unsigned long base = (unsigned long)kpbench_mid;
-
-	seq_printf(m, "mid_boostable %lu\n", kpbench_offs[0] - base);
-	seq_printf(m, "mid_noboost %lu\n", kpbench_offs[1] - base);
+	seq_printf(m, "mid_boostable %lu\n", kpbench_offs[0]);
+	seq_printf(m, "mid_noboost %lu\n", kpbench_offs[1]);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(kpbench_info);
