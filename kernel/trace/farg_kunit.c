@@ -497,9 +497,9 @@ static void farg_test_user(struct kunit *test)
 	regs.di = uaddr;
 	regs.si = (unsigned long)kbuf;
 	farg_expect(test, FT_ENTRY, NULL,
-		    "a=+0(%di):ustring b=+u0(%di):string c=+u32(%di):x32 d=+u0(+u16(%di)):ustring k=+0(%si):ustring ks=+0(%di):string",
+		    "a=+0(%di):ustring b=+u0(%di):string c=+u32(%di):x32 d=+u0(+u16(%di)):ustring k=+0(%si):ustring ks=+0(%di):string kv=+32(%di):x32 kp=+0(+16(%di)):string",
 		    &regs,
-		    " a=\"/dev/null\" b=\"/dev/null\" c=0x12345678 d=\"/dev/null\" k=(fault) ks=(fault)");
+		    " a=\"/dev/null\" b=\"/dev/null\" c=0x12345678 d=\"/dev/null\" k=(fault) ks=\"/dev/null\" kv=0x12345678 kp=\"/dev/null\"");
 
 	/* a user string running into a page never touched: it faults */
 	KUNIT_ASSERT_EQ(test, 0, clear_user((void __user *)uaddr, PAGE_SIZE));

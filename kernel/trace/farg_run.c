@@ -47,12 +47,32 @@ struct farg_run {
 
 /* ---------------------------------------------------------- memory */
 
+/*
+ * Where user and kernel addresses cannot be confused (x86), the base ABI
+ * reads a "kernel" address below TASK_SIZE as user memory: +0(%si):string
+ * works on a user pointer.  Elsewhere kernel reads stay kernel reads.
+ */
+static __always_inline bool farg_is_user_addr(unsigned long addr)
+{
+	return IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
+	       addr < TASK_SIZE;
+}
+
+static __always_inline bool farg_uread(u64 *val, unsigned long addr,
+				       unsigned int size)
+{
+	*val = 0;
+	return !copy_from_user_nofault(val, (const void __user *)addr, size);
+}
+
 /* Load @size bytes of kernel memory at @addr; false if it faults. */
 static __always_inline bool farg_kread(u64 *val, unsigned long addr,
 				       unsigned int size)
 {
 	const void *src = (const void *)addr;
 
+	if (farg_is_user_addr(addr))
+		return farg_uread(val, addr, size);
 	if (!copy_from_kernel_nofault_allowed(src, size))
 		return false;
 	if (!IS_ENABLED(CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS) &&
@@ -93,13 +113,6 @@ fault:
 slow:
 	*val = 0;
 	return !copy_from_kernel_nofault(val, src, size);
-}
-
-static __always_inline bool farg_uread(u64 *val, unsigned long addr,
-				       unsigned int size)
-{
-	*val = 0;
-	return !copy_from_user_nofault(val, (const void __user *)addr, size);
 }
 
 /* A pointer-sized load for a dereference. */
@@ -181,6 +194,9 @@ static int farg_kstr(char *dst, unsigned long addr, unsigned int max)
 	unsigned long w, bits;
 	bool end = false;
 
+	if (farg_is_user_addr(addr))
+		return strncpy_from_user_nofault(dst, (const void __user *)addr,
+						 max);
 	if (!copy_from_kernel_nofault_allowed((const void *)addr, 1))
 		return -EFAULT;
 	pagefault_disable();
@@ -308,13 +324,14 @@ static __always_inline bool farg_mem(const struct farg_arg *a, u8 *dst,
 	unsigned int i, len = a->size * a->count;
 	u64 v;
 
-	if (a->count == 1 && a->store == FARG_ST_MEM) {
-		if (!farg_kread(&v, addr, a->size))
+	if (a->count == 1) {
+		if (!(a->store == FARG_ST_MEM ? farg_kread(&v, addr, a->size) :
+					       farg_uread(&v, addr, a->size)))
 			return false;
 		farg_put(dst, farg_bitfield(a, v), a->size);
 		return true;
 	}
-	if (a->store == FARG_ST_MEM ?
+	if (a->store == FARG_ST_MEM && !farg_is_user_addr(addr) ?
 	    copy_from_kernel_nofault(dst, (const void *)addr, len) :
 	    copy_from_user_nofault(dst, (const void __user *)addr, len))
 		return false;
