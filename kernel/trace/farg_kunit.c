@@ -664,7 +664,13 @@ static void farg_test_cost(struct kunit *test)
 		"a=+8(%di):u32",
 		"s=+0(%di):string",
 		"a=%di b=%si c=%dx s=+0(%di):string",
+		"s=+0(+0(+0(%si))):string",
+		"a=%di b=%si c=%dx s=+0(+0(+0(%si))):string",
+		"s0=$stack0 s1=$stack1",
+		"a=$arg1 b=$arg2 c=$arg3 d=$arg4",
 	};
+	char *chain[2];
+	unsigned long stack[2] = { 5, 6 };
 	char text[] = "sixteen-chars-ab";
 	struct pt_regs regs = {};
 	struct farg_set *set;
@@ -675,10 +681,13 @@ static void farg_test_cost(struct kunit *test)
 
 	rec = kunit_kzalloc(test, 512, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rec);
+	chain[0] = (char *)&chain[1];
+	chain[1] = text;
 	regs.di = (unsigned long)text;
-	regs.si = 2;
+	regs.si = (unsigned long)chain;
 	regs.dx = 3;
 	regs.cx = 4;
+	regs.sp = (unsigned long)stack;
 	for (i = 0; i < ARRAY_SIZE(sets); i++) {
 		set = farg_test_parse(test, FT_ENTRY, NULL, sets[i]);
 		local_irq_save(flags);
@@ -691,7 +700,11 @@ static void farg_test_cost(struct kunit *test)
 			   (t1 - t0) / 1000, (t1 - t0) % 1000, sets[i]);
 	}
 	/* the last set, after 1000 runs: same record as a single run */
-	KUNIT_EXPECT_EQ(test, get_unaligned((u64 *)(rec + HEAD + 8)), 2);
+	KUNIT_EXPECT_EQ(test, get_unaligned((u64 *)(rec + HEAD + 8)),
+			(unsigned long)chain);
+	KUNIT_EXPECT_EQ(test, get_unaligned((u64 *)(rec + HEAD + 24)), 4);
+	set = farg_test_parse(test, FT_ENTRY, NULL, sets[6]);
+	farg_set_fetch(set, &regs, NULL, rec, HEAD, 512);
 	KUNIT_EXPECT_EQ(test, get_unaligned((u32 *)(rec + HEAD + 24)),
 			17 << 16 | (HEAD + 28));
 	KUNIT_EXPECT_STREQ(test, (char *)rec + HEAD + 28, text);

@@ -939,6 +939,65 @@ static struct farg_set *farg_set_alloc(int nargs)
 	return set;
 }
 
+/*
+ * $argN at entry, $retval and $stack are a fixed pt_regs word on most
+ * arches.  Find which by running the accessor on a pt_regs whose words
+ * hold their own index (tagged with a non-canonical pattern no real
+ * address has), and make the source a plain register.
+ */
+static void farg_fold_src(struct farg_arg *a)
+{
+	const unsigned long tag = 0x0f0f0f0f00000000UL, n = sizeof(struct pt_regs) / sizeof(long);
+	union {
+		struct pt_regs regs;
+		unsigned long word[sizeof(struct pt_regs) / sizeof(long)];
+	} probe;
+	unsigned long i, v;
+
+	for (i = 0; i < n; i++)
+		probe.word[i] = tag + i;
+	switch (a->src) {
+	case FARG_SRC_ARG:
+		v = farg_kernel_arg(&probe.regs, a->param);
+		break;
+	case FARG_SRC_RETVAL:
+		v = regs_return_value(&probe.regs);
+		break;
+	case FARG_SRC_STACKP:
+		v = kernel_stack_pointer(&probe.regs);
+		break;
+	default:
+		return;
+	}
+	if (v - tag < n) {
+		a->src = FARG_SRC_REG;
+		a->param = (v - tag) * sizeof(long);
+	}
+}
+
+/* The hit path's dispatch: the common shapes have their own. */
+static enum farg_op farg_choose_op(const struct farg_arg *a)
+{
+	if (a->src != FARG_SRC_REG || a->nderef || a->lshift || a->rshift ||
+	    a->count != 1)
+		return FARG_OP_ANY;
+	if (a->store == FARG_ST_RAW && a->size == sizeof(long))
+		return FARG_OP_REG;
+	if (a->store == FARG_ST_MEM)
+		return FARG_OP_REG_MEM;
+	if (a->store == FARG_ST_STR)
+		return FARG_OP_REG_STR;
+	return FARG_OP_ANY;
+}
+
+/* Whether running @a reads memory (then page faults must be off). */
+static bool farg_reads_mem(const struct farg_arg *a)
+{
+	return a->nderef || a->src == FARG_SRC_STACK || a->src == FARG_SRC_ARG ||
+	       (a->store != FARG_ST_RAW && a->store != FARG_ST_COMM &&
+		a->store != FARG_ST_DATA && a->store != FARG_ST_SYMSTR);
+}
+
 /* After the last word: the fault map, and what the record holds. */
 static void farg_set_seal(struct farg_set *set)
 {
@@ -946,6 +1005,10 @@ static void farg_set_seal(struct farg_set *set)
 	int faults = 0;
 
 	for (a = set->args; a < set->args + set->nargs; a++) {
+		farg_fold_src(a);
+		a->op = farg_choose_op(a);
+		if (farg_reads_mem(a))
+			set->reads_mem = true;
 		if (farg_arg_is_string(a))
 			set->dynamic = true;
 		if (farg_arg_can_fault(a))
