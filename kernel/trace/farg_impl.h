@@ -5,7 +5,8 @@
  * Nothing outside kernel/trace/farg*.c includes this; the event layer sees
  * only farg.h.  The library has four stages, one file each:
  *
- *   farg_parse.c   text -> struct farg_arg      (process context, may sleep)
+ *   farg_set.c     words -> struct farg_set     (process context, may sleep)
+ *   farg_parse.c   text -> struct farg_arg      (ditto)
  *   farg_btf.c     BTF names, fields and types  (ditto; optional)
  *   farg_run.c     struct farg_arg -> record    (probe hit: any context)
  *   farg_event.c   record -> text, format file  (process context)
@@ -221,6 +222,7 @@ static __always_inline unsigned long farg_kernel_arg(struct pt_regs *regs,
 #endif
 
 /* farg_parse.c */
+int farg_parse_word(struct farg_pc *pc, int idx, const char *word);
 void farg_use_src(struct farg_pc *pc, enum farg_src src, unsigned long param);
 int farg_fail(struct farg_pc *pc, int pos, enum farg_err_code code);
 bool farg_at_entry(const struct farg_pc *pc);

@@ -185,7 +185,7 @@ static void farg_check_err(struct kunit *test, const struct farg_err_case *c)
 	line = kunit_kzalloc(test, strlen(c->line), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, line);
 	memcpy(line, c->line, at);
-	strcpy(line + at, caret + 1);
+	memcpy(line + at, caret + 1, strlen(caret + 1) + 1);
 	for (i = 0; i < at; i++)
 		if (line[i] == ' ') {
 			word++;
@@ -633,7 +633,7 @@ static void farg_test_print_fmt(struct kunit *test)
 static void farg_test_compare(struct kunit *test)
 {
 	struct farg_set *a, *b, *c, *d;
-	const char *words[] = { "x=%di", "y=+0(%si):u8" };
+	static const char *const words[] = { "x=%di", "y=+0(%si):u8" };
 
 	a = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+0(%si):u8");
 	b = farg_test_parse(test, FT_ENTRY, NULL, "x=%si y=%dx:u8");
