@@ -4,11 +4,11 @@
 DRIVE := driver/drive
 export ARCH BASE ICOUNT FLAVOR TESTS JOBS BENCH_TREES BENCH_ICOUNT BENCH_LOOPS FUZZ_COUNT FUZZ_SEED
 
-.PHONY: all deps source kernel initramfs run check check-debug check-tools demo bench fuzz clean distclean
+.PHONY: all deps source kernel initramfs run check check-debug check-tools demo bench fuzz series series-check clean distclean
 
 all: check
 
-deps source kernel initramfs run check check-debug check-tools demo bench fuzz:
+deps source kernel initramfs run check check-debug check-tools demo bench fuzz series series-check:
 	@$(DRIVE) $@
 
 clean:
