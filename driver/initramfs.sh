@@ -53,5 +53,9 @@ cp -a "$BASESRC/tools/testing/selftests/ftrace" "$ROOT/ftrace"
 cp -a "$TOP/tools/testing/selftests/ftrace/." "$ROOT/ftrace/" 2>/dev/null || true
 cp "$TOP/driver/suite.list" "$ROOT/guest/suite.list"
 
+# our documentation, whose examples a test runs
+mkdir -p "$ROOT/docs"
+cp "$TOP"/Documentation/trace/*.rst "$ROOT/docs/" 2>/dev/null || true
+
 (cd "$ROOT" && find . | sort | cpio -o -H newc --quiet) >"$ROOT.cpio"
 du -sh "$ROOT.cpio"
