@@ -33,7 +33,7 @@ run_ftrace() { # path relative to $FT
 	fi
 	rm -rf /tmp/ftlog
 	T_START=$(now)
-	out=$(cd $FT && timeout $TIMEOUT ./ftracetest -v -l /tmp/ftlog "$1" 2>&1)
+	out=$(cd $FT && timeout $TIMEOUT ./ftracetest -v -k -l /tmp/ftlog "$1" 2>&1)
 	rc=$?
 	st=$(echo "$out" | sed -n 's/.*\[\(PASS\|FAIL\|UNRESOLVED\|UNTESTED\|UNSUPPORTED\|XFAIL\|UNDEFINED\)\].*/\1/p' | head -n1)
 	case "$rc:$st" in
@@ -45,6 +45,9 @@ run_ftrace() { # path relative to $FT
 	if [ "$st" != PASS ]; then
 		echo "--- log of $name"
 		echo "$out"
+		# -k keeps the case log (set -x trace) even when ftracetest
+		# does not print it, e.g. for UNRESOLVED
+		cat /tmp/ftlog/*-log.* 2>/dev/null | tail -n 200
 		echo "--- end of $name"
 	fi
 }
@@ -54,6 +57,9 @@ run_kunit() { # suite module
 	T_START=
 	if ! modprobe "$2" 2>/tmp/kunit.err; then
 		result FAIL "kunit:$1 (modprobe $2: $(cat /tmp/kunit.err))"
+		echo "--- kernel log after modprobe $2"
+		dmesg | tail -n 20
+		echo "--- end"
 		return
 	fi
 	f=/sys/kernel/debug/kunit/$1/results
