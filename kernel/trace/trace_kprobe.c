@@ -273,18 +273,14 @@ static void tk_disarm_batch(struct tk_probe **tps, int n)
 
 		if (!tp->registered)
 			continue;
-		if (tk_probe_kind_return(tp)) {
-			if (rps)
-				rps[nr++] = &tp->rp;
-			else
-				unregister_kretprobe(&tp->rp);
-		} else {
-			if (kps)
-				kps[nk++] = &tp->rp.kp;
-			else
-				unregister_kprobe(&tp->rp.kp);
-		}
-		tk_probe_mark_disarmed(tp);
+		if (tk_probe_kind_return(tp) && rps)
+			rps[nr++] = &tp->rp;
+		else if (tk_probe_kind_return(tp))
+			unregister_kretprobe(&tp->rp);
+		else if (kps)
+			kps[nk++] = &tp->rp.kp;
+		else
+			unregister_kprobe(&tp->rp.kp);
 	}
 	if (nk)
 		unregister_kprobes(kps, nk);
@@ -292,6 +288,9 @@ static void tk_disarm_batch(struct tk_probe **tps, int n)
 		unregister_kretprobes(rps, nr);
 	kfree(rps);
 	kfree(kps);
+	for (i = 0; i < n; i++)
+		if (tps[i]->registered)
+			tk_probe_mark_disarmed(tps[i]);
 }
 
 void tk_probe_disarm(struct tk_probe *tp)
@@ -455,7 +454,7 @@ static struct tk_probe *tk_build_probe(const struct tk_parse *p,
 {
 	struct farg_caps caps = {
 		.is_return = def->is_return,
-		.on_func_entry = def->on_func_entry,
+		.on_func_entry = def->on_func_entry && !def->is_return,
 		.module = def->module[0] ? def->module : NULL,
 	};
 	struct farg_err err = {};
@@ -708,40 +707,6 @@ static bool tk_place_matches(const struct tk_probe *tp, const char *word)
 }
 
 /*
- * Are @argv[0..@argc-1] the first arguments of @set, each "NAME=TEXT" as
- * kprobe_events shows it?  The listing is rendered into a buffer and the
- * words must cover a prefix of it that ends at an argument boundary.
- */
-static bool tk_args_match(const struct farg_set *set, int argc,
-			  const char **argv)
-{
-	struct seq_file m = { .size = PAGE_SIZE };
-	size_t at = 0, len;
-	bool ok = false;
-	int i;
-
-	if (!argc)
-		return true;
-	m.buf = kmalloc(m.size, GFP_KERNEL);
-	if (!m.buf)
-		return false;
-	farg_set_show(set, &m);		/* " NAME=TEXT NAME=TEXT..." */
-	if (seq_has_overflowed(&m))
-		goto out;
-	m.buf[m.count] = '\0';
-	for (i = 0; i < argc; i++) {
-		len = strlen(argv[i]);
-		if (m.buf[at] != ' ' || strncmp(m.buf + at + 1, argv[i], len))
-			goto out;
-		at += len + 1;
-	}
-	ok = m.buf[at] == '\0' || m.buf[at] == ' ';
-out:
-	kfree(m.buf);
-	return ok;
-}
-
-/*
  * "-:[GROUP/]EVENT [PLACE [ARG...]]": an empty @event matches the whole
  * group, a NULL @system any group; the words after the name, if any,
  * must repeat the start of the probe's definition.
@@ -760,7 +725,7 @@ static bool tk_dyn_match(const char *system, const char *event,
 		return true;
 	if (!tk_place_matches(tp, argv[0]))
 		return false;
-	return tk_args_match(tp->args, argc - 1, argv + 1);
+	return farg_set_match_words(tp->args, argc - 1, argv + 1);
 }
 
 /* ------------------------------------------------------------- tracefs */

@@ -123,43 +123,37 @@ static struct trace_event_fields tk_return_fields[] = {
 
 /* ---------------------------------------------------------- print_fmt */
 
-#define TK_FMT_START	256
-#define TK_FMT_MAX	(1 << 20)
-
 /*
  * "\"(%lx) NAME=FMT...\", REC->__probe_ip, REC->NAME..." (return probes:
  * "(%lx <- %lx)" and the two head fields), for user-space parsers.
  */
 static int tk_event_set_print_fmt(struct tk_event *ev)
 {
-	size_t len = TK_FMT_START;
+	const char *fmt_head = ev->is_return ? "\"(%lx <- %lx)" : "\"(%lx)";
+	const char *args_head = ev->is_return ?
+		", REC->__probe_func, REC->__probe_ret_ip" : ", REC->__probe_ip";
+	size_t fmt_len, args_len;
 	char *fmt, *args;
-	int ret;
+	int ret = -ENOMEM;
 
-	for (;;) {
-		fmt = kmalloc(len, GFP_KERNEL);
-		args = kmalloc(len, GFP_KERNEL);
+	farg_set_print_fmt_len(ev->layout, &fmt_len, &args_len);
+	fmt_len += strlen(fmt_head) + 1;
+	args_len += strlen(args_head) + 1;
+	fmt = kmalloc(fmt_len, GFP_KERNEL);
+	args = kmalloc(args_len, GFP_KERNEL);
+	if (!fmt || !args)
+		goto out_free;
+	strscpy(fmt, fmt_head, fmt_len);
+	strscpy(args, args_head, args_len);
+	ret = farg_set_print_fmt(ev->layout, fmt, fmt_len, args, args_len);
+	if (ret)
+		goto out_free;
+	ev->call.print_fmt = kasprintf(GFP_KERNEL, "%s\"%s", fmt, args);
+	if (!ev->call.print_fmt)
 		ret = -ENOMEM;
-		if (!fmt || !args)
-			break;
-		strscpy(fmt, ev->is_return ? "\"(%lx <- %lx)" : "\"(%lx)", len);
-		strscpy(args, ev->is_return ?
-			", REC->__probe_func, REC->__probe_ret_ip" :
-			", REC->__probe_ip", len);
-		ret = farg_set_print_fmt(ev->layout, fmt, len, args, len);
-		if (ret != -ENOSPC || len >= TK_FMT_MAX)
-			break;
-		kfree(fmt);
-		kfree(args);
-		len *= 4;
-	}
-	if (!ret) {
-		ev->call.print_fmt = kasprintf(GFP_KERNEL, "%s\"%s", fmt, args);
-		if (!ev->call.print_fmt)
-			ret = -ENOMEM;
-	}
-	kfree(fmt);
+out_free:
 	kfree(args);
+	kfree(fmt);
 	return ret;
 }
 
