@@ -227,11 +227,10 @@ int farg_btf_var(struct farg_pc *pc, char *varname)
 		return farg_fail(pc, pc->offset + (field - varname),
 				 FARG_ERR_NOSUP_DAT_ARG);
 
-	if (farg_at_return(pc) && !strcmp(varname, "$retval")) {
+	if (farg_at_return(pc) && !strcmp(varname, "$retval"))
 		ret = farg_btf_retval(pc, field ? field - varname : 0, &tid);
-	} else {
+	else
 		ret = farg_btf_param(pc, varname, &tid);
-	}
 	if (ret <= 0)
 		return ret;
 

@@ -5,7 +5,8 @@
  * Nothing outside kernel/trace/farg*.c includes this; the event layer sees
  * only farg.h.  The library has four stages, one file each:
  *
- *   farg_parse.c   text -> struct farg_arg      (process context, may sleep)
+ *   farg_set.c     words -> struct farg_set     (process context, may sleep)
+ *   farg_parse.c   text -> struct farg_arg      (ditto)
  *   farg_btf.c     BTF names, fields and types  (ditto; optional)
  *   farg_run.c     struct farg_arg -> record    (probe hit: any context)
  *   farg_event.c   record -> text, format file  (process context)
@@ -60,6 +61,17 @@ enum farg_store {
 	FARG_ST_DATA,		/* the immediate string @data */
 };
 
+/*
+ * The shape of an argument as the hit path dispatches it: the common ones
+ * run inline, the rest through the general source/deref/store path.
+ */
+enum farg_op {
+	FARG_OP_ANY,		/* the general path */
+	FARG_OP_REG,		/* a pt_regs word stored whole */
+	FARG_OP_REG_MEM,	/* OFFS(%reg): one kernel scalar, no bitfield */
+	FARG_OP_REG_STR,	/* OFFS(%reg):string, a kernel string */
+};
+
 /* How a type prints, in trace output and in print_fmt. */
 enum farg_kind {
 	FARG_K_UNSIGNED,
@@ -85,6 +97,7 @@ struct farg_type {
  * the first cache line holds all the hit path reads.
  */
 struct farg_arg {
+	u8 op;			/* enum farg_op */
 	u8 src;			/* enum farg_src */
 	u8 store;		/* enum farg_store */
 	u8 size;		/* bytes of one element */
@@ -109,6 +122,13 @@ struct farg_arg {
 	unsigned int data_len;	/* strlen(@data) */
 	char *symbol;		/* @SYM[+|-offs] to resolve, or NULL */
 };
+
+/* The pt_regs word at byte @off, an offset the parser checked. */
+static __always_inline unsigned long farg_reg(const struct pt_regs *regs,
+					      unsigned long off)
+{
+	return *(const unsigned long *)((const u8 *)regs + off);
+}
 
 /* Whether an argument keeps a bit in the fault map. */
 static inline bool farg_arg_can_fault(const struct farg_arg *a)
@@ -137,6 +157,7 @@ struct farg_set {
 	unsigned int size;	/* fixed + fault_bytes */
 	u8 fault_bytes;
 	bool dynamic;		/* some argument is a string */
+	bool reads_mem;		/* some argument reads memory */
 	u8 nentry;		/* function arguments saved at entry */
 	u16 *entry;		/* their indices (0-based), one word each */
 	struct farg_arg args[] __counted_by(nargs);
@@ -201,6 +222,7 @@ static __always_inline unsigned long farg_kernel_arg(struct pt_regs *regs,
 #endif
 
 /* farg_parse.c */
+int farg_parse_word(struct farg_pc *pc, int idx, const char *word);
 void farg_use_src(struct farg_pc *pc, enum farg_src src, unsigned long param);
 int farg_fail(struct farg_pc *pc, int pos, enum farg_err_code code);
 bool farg_at_entry(const struct farg_pc *pc);

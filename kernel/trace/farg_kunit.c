@@ -185,7 +185,7 @@ static void farg_check_err(struct kunit *test, const struct farg_err_case *c)
 	line = kunit_kzalloc(test, strlen(c->line), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, line);
 	memcpy(line, c->line, at);
-	strcpy(line + at, caret + 1);
+	memcpy(line + at, caret + 1, strlen(caret + 1) + 1);
 	for (i = 0; i < at; i++)
 		if (line[i] == ' ') {
 			word++;
@@ -497,9 +497,9 @@ static void farg_test_user(struct kunit *test)
 	regs.di = uaddr;
 	regs.si = (unsigned long)kbuf;
 	farg_expect(test, FT_ENTRY, NULL,
-		    "a=+0(%di):ustring b=+u0(%di):string c=+u32(%di):x32 d=+u0(+u16(%di)):ustring k=+0(%si):ustring ks=+0(%di):string",
+		    "a=+0(%di):ustring b=+u0(%di):string c=+u32(%di):x32 d=+u0(+u16(%di)):ustring k=+0(%si):ustring ks=+0(%di):string kv=+32(%di):x32 kp=+0(+16(%di)):string",
 		    &regs,
-		    " a=\"/dev/null\" b=\"/dev/null\" c=0x12345678 d=\"/dev/null\" k=(fault) ks=(fault)");
+		    " a=\"/dev/null\" b=\"/dev/null\" c=0x12345678 d=\"/dev/null\" k=(fault) ks=\"/dev/null\" kv=0x12345678 kp=\"/dev/null\"");
 
 	/* a user string running into a page never touched: it faults */
 	KUNIT_ASSERT_EQ(test, 0, clear_user((void __user *)uaddr, PAGE_SIZE));
@@ -633,7 +633,7 @@ static void farg_test_print_fmt(struct kunit *test)
 static void farg_test_compare(struct kunit *test)
 {
 	struct farg_set *a, *b, *c, *d;
-	const char *words[] = { "x=%di", "y=+0(%si):u8" };
+	static const char *const words[] = { "x=%di", "y=+0(%si):u8" };
 
 	a = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+0(%si):u8");
 	b = farg_test_parse(test, FT_ENTRY, NULL, "x=%si y=%dx:u8");
@@ -664,7 +664,13 @@ static void farg_test_cost(struct kunit *test)
 		"a=+8(%di):u32",
 		"s=+0(%di):string",
 		"a=%di b=%si c=%dx s=+0(%di):string",
+		"s=+0(+0(+0(%si))):string",
+		"a=%di b=%si c=%dx s=+0(+0(+0(%si))):string",
+		"s0=$stack0 s1=$stack1",
+		"a=$arg1 b=$arg2 c=$arg3 d=$arg4",
 	};
+	char *chain[2];
+	unsigned long stack[2] = { 5, 6 };
 	char text[] = "sixteen-chars-ab";
 	struct pt_regs regs = {};
 	struct farg_set *set;
@@ -675,10 +681,13 @@ static void farg_test_cost(struct kunit *test)
 
 	rec = kunit_kzalloc(test, 512, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rec);
+	chain[0] = (char *)&chain[1];
+	chain[1] = text;
 	regs.di = (unsigned long)text;
-	regs.si = 2;
+	regs.si = (unsigned long)chain;
 	regs.dx = 3;
 	regs.cx = 4;
+	regs.sp = (unsigned long)stack;
 	for (i = 0; i < ARRAY_SIZE(sets); i++) {
 		set = farg_test_parse(test, FT_ENTRY, NULL, sets[i]);
 		local_irq_save(flags);
@@ -691,7 +700,11 @@ static void farg_test_cost(struct kunit *test)
 			   (t1 - t0) / 1000, (t1 - t0) % 1000, sets[i]);
 	}
 	/* the last set, after 1000 runs: same record as a single run */
-	KUNIT_EXPECT_EQ(test, get_unaligned((u64 *)(rec + HEAD + 8)), 2);
+	KUNIT_EXPECT_EQ(test, get_unaligned((u64 *)(rec + HEAD + 8)),
+			(unsigned long)chain);
+	KUNIT_EXPECT_EQ(test, get_unaligned((u64 *)(rec + HEAD + 24)), 4);
+	set = farg_test_parse(test, FT_ENTRY, NULL, sets[6]);
+	farg_set_fetch(set, &regs, NULL, rec, HEAD, 512);
 	KUNIT_EXPECT_EQ(test, get_unaligned((u32 *)(rec + HEAD + 24)),
 			17 << 16 | (HEAD + 28));
 	KUNIT_EXPECT_STREQ(test, (char *)rec + HEAD + 28, text);

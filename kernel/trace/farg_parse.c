@@ -13,7 +13,7 @@
  *           | ustring | symstr | b<width>@<bit-offset>/<container-bits>
  *           | %pd | %pD | TYPE[N]
  *
- * Stages of one definition, in order:
+ * Stages of one definition, in order (1 is in farg_set.c):
  *
  *   1. expand   $arg* and $argN become BTF parameter names; %pd/%pD become
  *               the dereference chains they stand for.
@@ -34,11 +34,7 @@
  * may sleep; the result is read-only once farg_set_parse() returns.
  */
 #include <linux/ctype.h>
-#include <linux/dcache.h>
 #include <linux/err.h>
-#include <linux/fs.h>
-#include <linux/glob.h>
-#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/ptrace.h>
 #include <linux/slab.h>
@@ -50,7 +46,6 @@
 #include "farg_impl.h"
 
 #define FARG_MAX_FIELDS_SIZE	3072	/* bytes of fields in one event */
-#define FARG_MAX_BTF_TEXT	128	/* bytes of names $arg* expands to */
 #define FARG_STACK_SLOTS	(THREAD_SIZE / sizeof(unsigned long))
 
 #define FARG_STRING_FMT		"\\\"%s\\\""
@@ -264,12 +259,12 @@ static int farg_parse_mem(struct farg_pc *pc, char *arg)
 {
 	unsigned long addr;
 
+	if (arg[1] == '+')
+		return farg_fail(pc, pc->offset, FARG_ERR_FILE_ON_KPROBE);
 	if (isdigit(arg[1])) {
 		if (kstrtoul(arg + 1, 0, &addr))
 			return farg_fail(pc, pc->offset, FARG_ERR_BAD_MEM_ADDR);
 		farg_use_src(pc, FARG_SRC_IMM, addr);
-	} else if (arg[1] == '+') {
-		return farg_fail(pc, pc->offset, FARG_ERR_FILE_ON_KPROBE);
 	} else {
 		pc->arg->symbol = kstrdup(arg + 1, GFP_KERNEL);
 		if (!pc->arg->symbol)
@@ -687,7 +682,7 @@ static char *farg_auto_name(const char *word, int idx)
 	return kasprintf(GFP_KERNEL, "arg%d", idx + 1);
 }
 
-static int farg_parse_word(struct farg_pc *pc, int idx, const char *word)
+int farg_parse_word(struct farg_pc *pc, int idx, const char *word)
 {
 	struct farg_arg *a = &pc->set->args[idx];
 	const char *eq = strchr(word, '=');
@@ -713,373 +708,3 @@ static int farg_parse_word(struct farg_pc *pc, int idx, const char *word)
 	pc->offset = body - word;
 	return farg_parse_body(pc, body);
 }
-
-/* ---------------------------------------------------------- expansion */
-
-/*
- * The words after stage 1, each with the index of the caller's word it
- * came from (errors point there) and the text that was replaced, if any.
- */
-struct farg_words {
-	int n;
-	const char **word;
-	int *origin;
-	char **owned;		/* texts made here, freed with the array */
-};
-
-static void farg_words_free(struct farg_words *w)
-{
-	int i;
-
-	if (w->owned)
-		for (i = 0; i < w->n; i++)
-			kfree(w->owned[i]);
-	kfree(w->owned);
-	kfree(w->word);
-	kfree(w->origin);
-}
-
-static int farg_words_alloc(struct farg_words *w, int n)
-{
-	w->n = 0;
-	w->word = kcalloc(n, sizeof(*w->word), GFP_KERNEL);
-	w->origin = kcalloc(n, sizeof(*w->origin), GFP_KERNEL);
-	w->owned = kcalloc(n, sizeof(*w->owned), GFP_KERNEL);
-	if (!w->word || !w->origin || !w->owned)
-		return -ENOMEM;
-	return 0;
-}
-
-static int farg_words_add(struct farg_words *w, const char *word,
-			  char *owned, int origin)
-{
-	w->word[w->n] = owned ?: word;
-	w->owned[w->n] = owned;
-	w->origin[w->n] = origin;
-	w->n++;
-	return 0;
-}
-
-/*
- * Find the $arg words: returns 1 if there are some (@star gets the index
- * of "$arg*", or -1), 0 if none, or a negative errno.
- */
-static int farg_scan_vararg(struct farg_pc *pc, int argc,
-			    const char *const *argv, int *star)
-{
-	int i, found = 0;
-
-	*star = -1;
-	for (i = 0; i < argc; i++) {
-		if (!str_has_prefix(argv[i], "$arg"))
-			continue;
-		pc->word = i;
-		if (!farg_at_entry(pc) && !farg_at_return(pc))
-			return farg_fail(pc, 0, FARG_ERR_NOFENTRY_ARGS);
-		found = 1;
-		if (isdigit(argv[i][4]))
-			continue;
-		if (argv[i][4] != '*')
-			return farg_fail(pc, 0, FARG_ERR_BAD_VAR);
-		if (*star >= 0)
-			return farg_fail(pc, 0, FARG_ERR_DOUBLE_ARGS);
-		*star = i;
-	}
-	return found;
-}
-
-/* "$argN[:TYPE]" -> "NAME[:TYPE]" of the N-th BTF parameter */
-static int farg_expand_argn(struct farg_pc *pc, struct farg_words *w,
-			    const char *word, int *used)
-{
-	const char *name, *type;
-	unsigned long n;
-	char *text;
-
-	n = simple_strtoul(word + 4, (char **)&type, 10);
-	if (*type != ':' && *type != '\0')
-		return farg_fail(pc, 0, FARG_ERR_BAD_VAR);
-	if (!n)
-		return farg_fail(pc, 0, FARG_ERR_BAD_ARG_NUM);
-	if (n > pc->nr_params)
-		return farg_fail(pc, 0, FARG_ERR_NO_BTFARG);
-	name = farg_btf_param_name(pc, n - 1);
-	if (!name)
-		return farg_fail(pc, 0, FARG_ERR_NO_BTF_ENTRY);
-	text = kasprintf(GFP_KERNEL, "%s%s", name, type);
-	if (!text)
-		return -ENOMEM;
-	*used += strlen(text) + 1;
-	if (*used > FARG_MAX_BTF_TEXT) {
-		kfree(text);
-		return farg_fail(pc, 0, FARG_ERR_ARGS_2LONG);
-	}
-	return farg_words_add(w, NULL, text, pc->word);
-}
-
-static int farg_expand_star(struct farg_pc *pc, struct farg_words *w,
-			    int *used)
-{
-	char num[16];
-	int n, ret;
-
-	for (n = 1; n <= pc->nr_params; n++) {
-		snprintf(num, sizeof(num), "$arg%d", n);
-		ret = farg_expand_argn(pc, w, num, used);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/* Stage 1a: $arg* and $argN through the BTF of the probed function. */
-static int farg_expand_btf(struct farg_pc *pc, int argc,
-			   const char *const *argv, struct farg_words *w)
-{
-	int i, star, used = 0, ret;
-
-	ret = farg_scan_vararg(pc, argc, argv, &star);
-	if (ret <= 0 || farg_btf_query(pc) < 0 || !pc->nr_params) {
-		if (ret > 0 && star >= 0) {
-			pc->word = star;
-			return farg_fail(pc, 0, FARG_ERR_NOSUP_BTFARG);
-		}
-		ret = min(ret, 0);
-		for (i = 0; !ret && i < argc; i++)
-			ret = farg_words_add(w, argv[i], NULL, i);
-		return ret;
-	}
-	if (argc + pc->nr_params - 1 > FARG_MAX_ARGS) {
-		pc->word = star;
-		return farg_fail(pc, 0, FARG_ERR_TOO_MANY_ARGS);
-	}
-	for (i = 0; i < argc; i++) {
-		pc->word = i;
-		if (i == star)
-			ret = farg_expand_star(pc, w, &used);
-		else if (str_has_prefix(argv[i], "$arg"))
-			ret = farg_expand_argn(pc, w, argv[i], &used);
-		else
-			ret = farg_words_add(w, argv[i], NULL, i);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/* Stage 1b: "[NAME=]FETCH:%pd" and ":%pD" are dentry and file names. */
-static int farg_expand_dentry(struct farg_words *w)
-{
-	const size_t name = offsetof(struct dentry, d_name.name);
-	const size_t dentry = offsetof(struct file, f_path.dentry);
-	const char *word, *eq, *fetch;
-	int i, nlen, flen;
-	char *text;
-
-	for (i = 0; i < w->n; i++) {
-		word = w->word[i];
-		if (!glob_match("*:%p[dD]", word))
-			continue;
-		eq = strchr(word, '=');
-		nlen = eq ? eq + 1 - word : 0;
-		fetch = word + nlen;
-		flen = strlen(fetch) - 4;
-		if (word[strlen(word) - 1] == 'd')
-			text = kasprintf(GFP_KERNEL, "%.*s+0x0(+0x%zx(%.*s)):string",
-					 nlen, word, name, flen, fetch);
-		else
-			text = kasprintf(GFP_KERNEL,
-					 "%.*s+0x0(+0x%zx(+0x%zx(%.*s))):string",
-					 nlen, word, name, dentry, flen, fetch);
-		if (!text)
-			return -ENOMEM;
-		kfree(w->owned[i]);
-		w->owned[i] = text;
-		w->word[i] = text;
-	}
-	return 0;
-}
-
-/* ---------------------------------------------------------------- set */
-
-void farg_set_free(struct farg_set *set)
-{
-	struct farg_arg *a;
-
-	if (!set)
-		return;
-	for (a = set->args; a < set->args + set->nargs; a++) {
-		kfree(a->deref);
-		kfree(a->name);
-		kfree(a->text);
-		kfree(a->fmttype);
-		kfree(a->data);
-		kfree(a->symbol);
-	}
-	kfree(set->entry);
-	kfree(set);
-}
-EXPORT_SYMBOL_IF_KUNIT(farg_set_free);
-
-static struct farg_set *farg_set_alloc(int nargs)
-{
-	struct farg_set *set;
-
-	set = kzalloc(struct_size(set, args, nargs), GFP_KERNEL);
-	if (!set)
-		return NULL;
-	set->nargs = nargs;
-	if (nargs) {
-		set->entry = kcalloc(nargs, sizeof(*set->entry), GFP_KERNEL);
-		if (!set->entry) {
-			kfree(set);
-			return NULL;
-		}
-	}
-	return set;
-}
-
-/* After the last word: the fault map, and what the record holds. */
-static void farg_set_seal(struct farg_set *set)
-{
-	struct farg_arg *a;
-	int faults = 0;
-
-	for (a = set->args; a < set->args + set->nargs; a++) {
-		if (farg_arg_is_string(a))
-			set->dynamic = true;
-		if (farg_arg_can_fault(a))
-			a->fault_bit = faults++;
-	}
-	set->fault_bytes = DIV_ROUND_UP(faults, BITS_PER_BYTE);
-	set->size = set->fixed + set->fault_bytes;
-}
-
-/* Keep the caret inside the word the user wrote. */
-static void farg_err_clamp(struct farg_err *err, int argc, const char *const *argv)
-{
-	int len;
-
-	if (!err->code || err->word < 0 || err->word >= argc)
-		return;
-	len = strlen(argv[err->word]);
-	if (err->pos > len)
-		err->pos = len;
-}
-
-static int farg_parse_words(struct farg_pc *pc, struct farg_words *w)
-{
-	int i, ret;
-
-	for (i = 0; i < w->n; i++) {
-		pc->word = w->origin[i];
-		ret = farg_parse_word(pc, i, w->word[i]);
-		if (ret)
-			return ret;
-	}
-	farg_set_seal(pc->set);
-	return 0;
-}
-
-struct farg_set *farg_set_parse(const struct farg_caps *caps, int argc,
-				const char *const *argv, struct farg_err *err)
-{
-	struct farg_pc pc = { .caps = caps, .err = err };
-	struct farg_words w = {};
-	int ret;
-
-	memset(err, 0, sizeof(*err));
-	if (argc > FARG_MAX_ARGS) {
-		pc.word = FARG_MAX_ARGS;
-		ret = farg_fail(&pc, 0, FARG_ERR_TOO_MANY_ARGS);
-		goto out;
-	}
-	ret = farg_words_alloc(&w, FARG_MAX_ARGS);
-	if (ret)
-		goto out_free_words;
-	ret = farg_expand_btf(&pc, argc, argv, &w);
-	if (ret)
-		goto out_free_words;
-	ret = farg_expand_dentry(&w);
-	if (ret)
-		goto out_free_words;
-	pc.set = farg_set_alloc(w.n);
-	if (!pc.set) {
-		ret = -ENOMEM;
-		goto out_free_words;
-	}
-	ret = farg_parse_words(&pc, &w);
-	if (ret) {
-		farg_set_free(pc.set);
-		pc.set = NULL;
-	}
-out_free_words:
-	farg_err_clamp(err, argc, argv);
-	farg_words_free(&w);
-	farg_btf_release(&pc);
-out:
-	return ret ? ERR_PTR(ret) : pc.set;
-}
-EXPORT_SYMBOL_IF_KUNIT(farg_set_parse);
-
-/* @SYM[+|-offs]: look the address up again (modules come and go). */
-static int farg_resolve_one(struct farg_arg *a)
-{
-	char name[KSYM_NAME_LEN];
-	unsigned long addr;
-	long off = 0;
-	size_t len;
-
-	len = strcspn(a->symbol, "+-");
-	if (len >= sizeof(name))
-		return -ENOENT;
-	if (a->symbol[len] && kstrtol(a->symbol + len, 0, &off))
-		return -EINVAL;
-	memcpy(name, a->symbol, len);
-	name[len] = '\0';
-	addr = kallsyms_lookup_name(name);
-	if (!addr)
-		return -ENOENT;
-	WRITE_ONCE(a->param, addr + off);
-	return 0;
-}
-
-int farg_set_resolve(struct farg_set *set)
-{
-	struct farg_arg *a;
-	int ret;
-
-	for (a = set->args; a < set->args + set->nargs; a++) {
-		if (!a->symbol)
-			continue;
-		ret = farg_resolve_one(a);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(farg_set_resolve);
-
-unsigned int farg_set_size(const struct farg_set *set)
-{
-	return set->size;
-}
-EXPORT_SYMBOL_IF_KUNIT(farg_set_size);
-
-bool farg_set_is_dynamic(const struct farg_set *set)
-{
-	return set->dynamic;
-}
-EXPORT_SYMBOL_IF_KUNIT(farg_set_is_dynamic);
-
-int farg_set_count(const struct farg_set *set)
-{
-	return set->nargs;
-}
-EXPORT_SYMBOL_IF_KUNIT(farg_set_count);
-
-unsigned int farg_set_entry_size(const struct farg_set *set)
-{
-	return set->nentry * sizeof(unsigned long);
-}
-EXPORT_SYMBOL_IF_KUNIT(farg_set_entry_size);

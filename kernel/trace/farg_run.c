@@ -47,18 +47,42 @@ struct farg_run {
 
 /* ---------------------------------------------------------- memory */
 
-/* Load @size bytes of kernel memory at @addr; false if it faults. */
+/*
+ * Where user and kernel addresses cannot be confused (x86), the base ABI
+ * reads a "kernel" address below TASK_SIZE as user memory: +0(%si):string
+ * works on a user pointer.  Elsewhere kernel reads stay kernel reads.
+ * TASK_SIZE_MAX, a constant, stands for TASK_SIZE: above a compat task's
+ * TASK_SIZE nothing is mapped for it, so both reads fault alike.
+ */
+static __always_inline bool farg_is_user_addr(unsigned long addr)
+{
+	return IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
+	       addr < TASK_SIZE_MAX;
+}
+
+static __always_inline bool farg_uread(u64 *val, unsigned long addr,
+				       unsigned int size)
+{
+	*val = 0;
+	return !copy_from_user_nofault(val, (const void __user *)addr, size);
+}
+
+/*
+ * Load @size bytes of kernel memory at @addr; false if it faults.  Like
+ * every read below, it runs with page faults disabled by farg_set_fetch().
+ */
 static __always_inline bool farg_kread(u64 *val, unsigned long addr,
 				       unsigned int size)
 {
 	const void *src = (const void *)addr;
 
+	if (farg_is_user_addr(addr))
+		return farg_uread(val, addr, size);
 	if (!copy_from_kernel_nofault_allowed(src, size))
 		return false;
 	if (!IS_ENABLED(CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS) &&
 	    (addr & (size - 1)))
 		goto slow;
-	pagefault_disable();
 	switch (size) {
 	case 1: {
 		u8 v;
@@ -85,21 +109,12 @@ static __always_inline bool farg_kread(u64 *val, unsigned long addr,
 		__get_kernel_nofault(val, src, u64, fault);
 		break;
 	}
-	pagefault_enable();
 	return true;
 fault:
-	pagefault_enable();
 	return false;
 slow:
 	*val = 0;
 	return !copy_from_kernel_nofault(val, src, size);
-}
-
-static __always_inline bool farg_uread(u64 *val, unsigned long addr,
-				       unsigned int size)
-{
-	*val = 0;
-	return !copy_from_user_nofault(val, (const void __user *)addr, size);
 }
 
 /* A pointer-sized load for a dereference. */
@@ -181,9 +196,11 @@ static int farg_kstr(char *dst, unsigned long addr, unsigned int max)
 	unsigned long w, bits;
 	bool end = false;
 
+	if (farg_is_user_addr(addr))
+		return strncpy_from_user_nofault(dst, (const void __user *)addr,
+						 max);
 	if (!copy_from_kernel_nofault_allowed((const void *)addr, 1))
 		return -EFAULT;
-	pagefault_disable();
 	__get_kernel_nofault(&w, p, unsigned long, fault);
 	/* drop the bytes before @addr: the string now starts at byte 0 */
 	if (IS_ENABLED(CONFIG_CPU_BIG_ENDIAN))
@@ -219,10 +236,8 @@ static int farg_kstr(char *dst, unsigned long addr, unsigned int max)
 	n = max;
 	dst[n - 1] = '\0';
 out:
-	pagefault_enable();
 	return n;
 fault:
-	pagefault_enable();
 	return -EFAULT;
 }
 NOKPROBE_SYMBOL(farg_kstr);
@@ -308,13 +323,14 @@ static __always_inline bool farg_mem(const struct farg_arg *a, u8 *dst,
 	unsigned int i, len = a->size * a->count;
 	u64 v;
 
-	if (a->count == 1 && a->store == FARG_ST_MEM) {
-		if (!farg_kread(&v, addr, a->size))
+	if (a->count == 1) {
+		if (!(a->store == FARG_ST_MEM ? farg_kread(&v, addr, a->size) :
+					       farg_uread(&v, addr, a->size)))
 			return false;
 		farg_put(dst, farg_bitfield(a, v), a->size);
 		return true;
 	}
-	if (a->store == FARG_ST_MEM ?
+	if (a->store == FARG_ST_MEM && !farg_is_user_addr(addr) ?
 	    copy_from_kernel_nofault(dst, (const void *)addr, len) :
 	    copy_from_user_nofault(dst, (const void __user *)addr, len))
 		return false;
@@ -325,15 +341,28 @@ static __always_inline bool farg_mem(const struct farg_arg *a, u8 *dst,
 	return true;
 }
 
+/* $stackN: the N-th word above the stack pointer, within the stack. */
+static __always_inline unsigned long farg_stack_slot(struct pt_regs *regs,
+						     unsigned long n)
+{
+	unsigned long addr = kernel_stack_pointer(regs) + n * sizeof(long);
+	u64 v;
+
+	if (!regs_within_kernel_stack(regs, addr) ||
+	    !farg_kread(&v, addr, sizeof(long)))
+		return 0;
+	return v;
+}
+
 static __always_inline unsigned long farg_source(const struct farg_arg *a,
 						 struct pt_regs *regs,
 						 const void *edata)
 {
 	switch (a->src) {
 	case FARG_SRC_REG:
-		return regs_get_register(regs, a->param);
+		return farg_reg(regs, a->param);
 	case FARG_SRC_STACK:
-		return regs_get_kernel_stack_nth(regs, a->param);
+		return farg_stack_slot(regs, a->param);
 	case FARG_SRC_STACKP:
 		return kernel_stack_pointer(regs);
 	case FARG_SRC_RETVAL:
@@ -365,10 +394,10 @@ static void farg_fault(const struct farg_arg *a, struct farg_run *r, u8 *dst)
 }
 NOKPROBE_SYMBOL(farg_fault);
 
-static __always_inline void farg_run_arg(const struct farg_arg *a,
-					 struct pt_regs *regs,
-					 const void *edata,
-					 struct farg_run *r, u8 *dst)
+/* Any argument: source, dereferences, store. */
+static noinline void farg_run_any(const struct farg_arg *a,
+				  struct pt_regs *regs, const void *edata,
+				  struct farg_run *r, u8 *dst)
 {
 	unsigned long v = farg_source(a, regs, edata);
 	int i;
@@ -396,6 +425,33 @@ static __always_inline void farg_run_arg(const struct farg_arg *a,
 fault:
 	farg_fault(a, r, dst);
 }
+NOKPROBE_SYMBOL(farg_run_any);
+
+/*
+ * The common shapes run inline (see enum farg_op); everything else takes
+ * the general path.
+ */
+static __always_inline void farg_run_arg(const struct farg_arg *a,
+					 struct pt_regs *regs,
+					 const void *edata,
+					 struct farg_run *r, u8 *dst)
+{
+	u64 v;
+
+	if (likely(a->op == FARG_OP_REG)) {
+		put_unaligned(farg_reg(regs, a->param), (unsigned long *)dst);
+	} else if (a->op == FARG_OP_REG_MEM) {
+		if (farg_kread(&v, farg_reg(regs, a->param) + a->off, a->size))
+			farg_put(dst, v, a->size);
+		else
+			farg_fault(a, r, dst);
+	} else if (a->op == FARG_OP_REG_STR) {
+		farg_put_loc(dst, farg_string(a, r, FARG_ST_STR,
+					      farg_reg(regs, a->param) + a->off), r);
+	} else {
+		farg_run_any(a, regs, edata, r, dst);
+	}
+}
 
 unsigned int farg_set_fetch(const struct farg_set *set, struct pt_regs *regs,
 			    void *edata, void *ent, unsigned int args_off,
@@ -412,8 +468,12 @@ unsigned int farg_set_fetch(const struct farg_set *set, struct pt_regs *regs,
 
 	if (set->fault_bytes)
 		memset(r.fmap, 0, set->fault_bytes);
+	if (set->reads_mem)
+		pagefault_disable();
 	for (a = set->args; a < end; a++)
 		farg_run_arg(a, regs, edata, &r, blk + a->dst);
+	if (set->reads_mem)
+		pagefault_enable();
 	return r.dyn;
 }
 EXPORT_SYMBOL_IF_KUNIT(farg_set_fetch);
