@@ -303,15 +303,11 @@ static bool tk_probe_module_pending(const struct tk_probe *tp)
 {
 	const char *colon = tp->symbol ? strchr(tp->symbol, ':') : NULL;
 	char name[MODULE_NAME_LEN];
-	bool loaded;
 
 	if (!colon || colon - tp->symbol >= MODULE_NAME_LEN)
 		return false;
 	strscpy(name, tp->symbol, colon - tp->symbol + 1);
-	rcu_read_lock_sched();
-	loaded = find_module(name) != NULL;
-	rcu_read_unlock_sched();
-	return !loaded;
+	return !tk_module_loaded(name);
 }
 
 /* Is @tp placed by name in @mod ("MOD:SYM")? */
@@ -485,18 +481,17 @@ static struct tk_probe *tk_build_probe(const struct tk_parse *p,
 }
 
 /* Create one probe from the words of a definition. */
-static int tk_create_words(int argc, const char **argv)
+static int tk_create_words(const struct tk_parse *p)
 {
-	struct tk_parse p = { .argc = argc, .argv = argv };
 	struct tk_def def = {};
 	struct tk_event *ev;
 	struct tk_probe *tp;
 	int ret;
 
-	ret = tk_parse_def(&p, &def);
+	ret = tk_parse_def(p, &def);
 	if (ret)
 		goto out;
-	tp = tk_build_probe(&p, &def);
+	tp = tk_build_probe(p, &def);
 	if (IS_ERR(tp)) {
 		ret = PTR_ERR(tp);
 		goto out;
@@ -505,9 +500,9 @@ static int tk_create_words(int argc, const char **argv)
 	mutex_lock(&event_mutex);
 	ev = tk_find_event(def.group, def.event);
 	if (ev)
-		ret = tk_join_event(&p, ev, tp);
+		ret = tk_join_event(p, ev, tp);
 	else
-		ret = tk_start_event(&p, &def, tp);
+		ret = tk_start_event(p, &def, tp);
 	mutex_unlock(&event_mutex);
 	if (ret)
 		tk_probe_free(tp);
@@ -516,30 +511,47 @@ out:
 	return ret;
 }
 
-/* dyn_event .create: under dyn_event_ops_mutex. */
-static int tk_dyn_create(const char *raw)
-{
-	char **argv;
-	int argc, ret = 0;
+static int tk_delete_words(const struct tk_parse *p);
 
-	argv = argv_split(GFP_KERNEL, raw, &argc);
+/*
+ * Split @raw into words and run it: a definition, or (@strict only) a
+ * "-:" delete.  Empty lines do nothing.
+ */
+static int tk_run_line(const char *raw, bool strict)
+{
+	struct tk_parse p = { .strict = strict };
+	char **argv;
+	int ret = 0;
+
+	argv = argv_split(GFP_KERNEL, raw, &p.argc);
 	if (!argv)
 		return -ENOMEM;
-	if (argc)
-		ret = tk_create_words(argc, (const char **)argv);
+	p.argv = (const char **)argv;
+	if (p.argc && strict && argv[0][0] == '-')
+		ret = tk_delete_words(&p);
+	else if (p.argc)
+		ret = tk_create_words(&p);
 	argv_free(argv);
 	return ret;
 }
 
-/* One line as kprobe_events takes it: a definition or a "-:" delete. */
+/*
+ * dyn_event .create, for dynamic_events: under dyn_event_ops_mutex.
+ * Lines of other parsers are declined with -ECANCELED.
+ */
+static int tk_dyn_create(const char *raw)
+{
+	return tk_run_line(raw, false);
+}
+
+/*
+ * One line as kprobe_events takes it: a definition or a "-:" delete.
+ * Every line is ours, so every refusal is logged.  The parser keeps no
+ * state outside its parse context, so dyn_event_ops_mutex is not needed.
+ */
 int tk_run_command(const char *raw)
 {
-	int ret;
-
-	if (raw[0] == '-')
-		return dyn_event_release(raw, &tk_dyn_ops);
-	ret = dyn_event_create(raw, &tk_dyn_ops);
-	return ret == -ECANCELED ? -EINVAL : ret;
+	return tk_run_line(raw, true);
 }
 
 /* ------------------------------------------------------------ deleting */
@@ -608,6 +620,54 @@ static int tk_probe_remove(struct tk_probe *tp)
 	tk_doom(tp, &doomed);
 	tk_retire(&doomed, 1);
 	return 0;
+}
+
+/*
+ * "-:[GROUP/]EVENT [PLACE [ARG...]]" written to kprobe_events: delete the
+ * matching probes (an empty EVENT after "GROUP/": the whole group), until
+ * one cannot go.  Every refusal is logged with the caret on the name.
+ */
+static int tk_delete_words(const struct tk_parse *p)
+{
+	char name[2 * TK_NAME_LEN + 2];
+	const char *group = NULL, *event = name;
+	struct dyn_event *dev, *next;
+	struct tk_probe *tp;
+	char *slash;
+	int ret = -ENOENT;
+
+	if (p->argv[0][1] != ':') {
+		tk_parse_error(p, 0, 1, TK_ERR_BAD_DELETE);
+		return -EINVAL;
+	}
+	if (strscpy(name, p->argv[0] + 2, sizeof(name)) < 0)
+		goto out_log;			/* too long to name anything */
+	slash = strchr(name, '/');
+	if (slash) {
+		*slash = '\0';
+		group = name;
+		event = slash + 1;
+	} else if (!name[0]) {
+		tk_parse_error(p, 0, 2, TK_ERR_NO_EVENT_NAME);
+		return -EINVAL;
+	}
+
+	mutex_lock(&event_mutex);
+	for_each_tk_probe_safe(tp, dev, next) {
+		if (!tk_dyn_match(group, event, p->argc - 1, p->argv + 1, dev))
+			continue;
+		ret = tk_probe_remove(tp);
+		if (ret)
+			break;
+	}
+	tracing_reset_all_online_cpus();
+	mutex_unlock(&event_mutex);
+	if (!ret || ret == -ENOMEM)
+		return ret;
+out_log:
+	tk_parse_error(p, 0, 2, ret == -ENOENT ? TK_ERR_NO_SUCH_EVENT :
+						 TK_ERR_EVENT_BUSY);
+	return ret;
 }
 
 /*

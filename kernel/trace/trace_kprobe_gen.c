@@ -41,23 +41,28 @@ void kprobe_event_cmd_init(struct dynevent_cmd *cmd, char *buf, int maxlen)
 }
 EXPORT_SYMBOL_GPL(kprobe_event_cmd_init);
 
-/* Append each string of @fields (up to a NULL) as one word of @cmd. */
-static int tk_gen_add_words(struct dynevent_cmd *cmd, va_list fields)
+/* Append @word to @cmd after a blank. */
+static int tk_gen_word(struct dynevent_cmd *cmd, const char *word)
 {
 	struct dynevent_arg arg;
-	const char *field;
-	int ret;
 
 	dynevent_arg_init(&arg, 0);
-	while ((field = va_arg(fields, const char *))) {
+	arg.str = word;
+	return dynevent_arg_add(cmd, &arg, NULL);
+}
+
+/* Append each string of @fields, up to a NULL, as an argument word. */
+static int tk_gen_add_words(struct dynevent_cmd *cmd, va_list fields)
+{
+	const char *field;
+	int ret = 0;
+
+	while (!ret && (field = va_arg(fields, const char *))) {
 		if (++cmd->n_fields > FARG_MAX_ARGS)
 			return -EINVAL;
-		arg.str = field;
-		ret = dynevent_arg_add(cmd, &arg, NULL);
-		if (ret)
-			return ret;
+		ret = tk_gen_word(cmd, field);
 	}
-	return 0;
+	return ret;
 }
 
 /**
@@ -78,21 +83,16 @@ static int tk_gen_add_words(struct dynevent_cmd *cmd, va_list fields)
 int __kprobe_event_gen_cmd_start(struct dynevent_cmd *cmd, bool kretprobe,
 				 const char *name, const char *loc, ...)
 {
-	char head[TK_NAME_LEN];
-	struct dynevent_arg arg;
+	char head[2 * TK_NAME_LEN + 4];
 	va_list fields;
 	int ret;
 
 	if (cmd->type != DYNEVENT_TYPE_KPROBE || !loc)
 		return -EINVAL;
-	snprintf(head, sizeof(head), "%c:%s/%s", kretprobe ? 'r' : 'p',
-		 TK_DEFAULT_GROUP, name);
-	ret = dynevent_str_add(cmd, head);
-	if (ret)
-		return ret;
-	dynevent_arg_init(&arg, 0);
-	arg.str = loc;
-	ret = dynevent_arg_add(cmd, &arg, NULL);
+	/* The head word opens the command: no blank before it. */
+	snprintf(head, sizeof(head), "%c:" TK_DEFAULT_GROUP "/%s",
+		 kretprobe ? 'r' : 'p', name);
+	ret = dynevent_str_add(cmd, head) ?: tk_gen_word(cmd, loc);
 	if (ret)
 		return ret;
 

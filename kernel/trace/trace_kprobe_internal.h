@@ -62,6 +62,11 @@
  * library code into it.
  */
 #define TK_ERRORS(X)							\
+	X(BAD_CMD,		"Unknown command (expected p, r or -)")	\
+	X(NO_PLACE,		"Probe point is missing")		\
+	X(BAD_DELETE,		"Expected -:[GROUP/]EVENT")		\
+	X(NO_SUCH_EVENT,	"No kprobe event matches")		\
+	X(EVENT_BUSY,		"Event is in use (enabled, open or held by perf)") \
 	X(BAD_HEAD,		"Expected ':' or a maxactive count after the kind") \
 	X(BAD_MAXACT_TYPE,	"Only a return probe takes a maxactive count") \
 	X(BAD_MAXACT,		"Bad maxactive count")			\
@@ -98,11 +103,15 @@ static inline enum tk_err_code tk_err_farg(enum farg_err_code code)
 /*
  * Parse context: the words of one definition, as argv_split() cut them.
  * error_log shows them joined by single spaces, with the caret under
- * byte @pos of word @word.
+ * byte @pos of word @word.  @strict: the line was written to
+ * kprobe_events, so every line is ours and every refusal is logged;
+ * dynamic_events offers lines that are not kprobe definitions (uprobes
+ * share 'p' and 'r') to the other parsers.
  */
 struct tk_parse {
 	int argc;
 	const char **argv;
+	bool strict;
 };
 
 void tk_parse_error(const struct tk_parse *p, int word, int pos,
@@ -130,14 +139,16 @@ struct tk_def {
 
 /*
  * Fill @def from the head and place words.  Returns 0, -ECANCELED when
- * the line is not a kprobe definition (nothing is logged then), or an
- * errno with an error_log entry written.
+ * the line is not a kprobe definition and @p is not strict (nothing is
+ * logged then), or an errno with an error_log entry written.
  */
 int tk_parse_def(const struct tk_parse *p, struct tk_def *def);
 void tk_def_release(struct tk_def *def);	/* frees @def->symbol */
 
 /* Count the kallsyms entries named @name in @module (NULL: everywhere). */
 unsigned int tk_count_symbols(const char *module, const char *name);
+/* Is the module @name loaded (or coming)? */
+bool tk_module_loaded(const char *name);
 /* 0 if "[MOD:]SYM" is one function or MOD is not loaded; else an errno. */
 int tk_check_symbol(const char *symbol);
 

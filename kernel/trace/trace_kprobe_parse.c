@@ -212,47 +212,48 @@ unsigned int tk_count_symbols(const char *module, const char *name)
 	return c.count;
 }
 
-/* Hold @name loaded while its symbols are counted; NULL if not loaded. */
-static struct module *tk_module_get(const char *name)
+bool tk_module_loaded(const char *name)
 {
-	struct module *mod;
+	bool found;
 
 	if (!IS_ENABLED(CONFIG_MODULES))
-		return NULL;
+		return false;
 	rcu_read_lock_sched();
-	mod = find_module(name);
-	if (mod && !try_module_get(mod))
-		mod = NULL;
+	found = find_module(name) != NULL;
 	rcu_read_unlock_sched();
-	return mod;
+	return found;
 }
 
 /*
  * "[MOD:]SYM" must name one function: in MOD if given (when MOD is not
  * loaded yet, the check waits for it to load), else anywhere.  Returns 0,
- * -ENOENT, or -EADDRNOTAVAIL when the name is ambiguous.
+ * -ENOENT, or -EADDRNOTAVAIL when the name is ambiguous.  Counting in a
+ * module that is going away finds nothing, like one not loaded yet.
  */
 int tk_check_symbol(const char *symbol)
 {
 	const char *colon = strchr(symbol, ':');
 	char modname[MODULE_NAME_LEN];
-	struct module *mod = NULL;
 	unsigned int n;
 
-	if (colon) {
+	if (!colon) {
+		n = tk_count_symbols(NULL, symbol);
+	} else {
 		if (colon == symbol || colon - symbol >= MODULE_NAME_LEN)
 			return -ENOENT;
 		strscpy(modname, symbol, colon - symbol + 1);
-		mod = tk_module_get(modname);
-		if (!mod)
+		n = tk_count_symbols(modname, colon + 1);
+		if (!n && !tk_module_loaded(modname))
 			return 0;
-		symbol = colon + 1;
 	}
-	n = tk_count_symbols(mod ? modname : NULL, symbol);
-	module_put(mod);
-	if (n > 1)
+	switch (n) {
+	case 0:
+		return -ENOENT;
+	case 1:
+		return 0;
+	default:
 		return -EADDRNOTAVAIL;
-	return n ? 0 : -ENOENT;
+	}
 }
 
 /* Cut "SYM[+|-OFFS]" at the sign; a negative or huge offset is bad. */
@@ -340,15 +341,42 @@ static bool tk_is_uprobe_place(const char *place)
 	return strchr(place, '/') && strchr(place, ':');
 }
 
+/*
+ * Is this line for another parser?  Not in strict mode: there a line that
+ * is not a kprobe definition gets its error_log entry here.
+ */
+static int tk_check_kind(const struct tk_parse *p)
+{
+	const char *head = p->argv[0];
+	unsigned long addr;
+
+	if (head[0] != 'p' && head[0] != 'r') {
+		if (!p->strict)
+			return -ECANCELED;
+		tk_parse_error(p, 0, 0, TK_ERR_BAD_CMD);
+		return -EINVAL;
+	}
+	if (p->argc < 2) {
+		/* Nobody else takes a 'p' or 'r' line without a place. */
+		tk_parse_error(p, 1, 0, TK_ERR_NO_PLACE);
+		return -EINVAL;
+	}
+	if (!kstrtoul(p->argv[1], 0, &addr) || !tk_is_uprobe_place(p->argv[1]))
+		return 0;
+	if (!p->strict)
+		return -ECANCELED;
+	tk_parse_error(p, 1, 0, TK_ERR_BAD_PROBE_ADDR);
+	return -EINVAL;
+}
+
 int tk_parse_def(const struct tk_parse *p, struct tk_def *def)
 {
 	unsigned long addr;
 	int ret;
 
-	if (p->argc < 2 || (p->argv[0][0] != 'p' && p->argv[0][0] != 'r'))
-		return -ECANCELED;
-	if (kstrtoul(p->argv[1], 0, &addr) && tk_is_uprobe_place(p->argv[1]))
-		return -ECANCELED;
+	ret = tk_check_kind(p);
+	if (ret)
+		return ret;
 
 	ret = tk_parse_head(p, def);
 	if (ret)
