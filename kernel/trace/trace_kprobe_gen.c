@@ -18,7 +18,7 @@
 
 #include <linux/init.h>
 #include <linux/string.h>
-#include <asm/setup.h>		/* COMMAND_LINE_SIZE */
+#include <linux/slab.h>
 
 #include "trace_kprobe_internal.h"
 
@@ -143,11 +143,16 @@ EXPORT_SYMBOL_GPL(kprobe_event_delete);
 
 /* ------------------------------------------------------------ boot option */
 
-static char tk_boot_defs[COMMAND_LINE_SIZE] __initdata;
+/*
+ * The option's value, in the kernel's copy of the command line (init
+ * data, which lives until the initcalls are done).  Copied before use.
+ */
+static const char *tk_boot_value __initdata;
 
 static __init int tk_boot_setup(char *str)
 {
-	strscpy(tk_boot_defs, str, COMMAND_LINE_SIZE);
+	tk_boot_value = str;
+	/* The tracer selftests would see the boot events' records. */
 	disable_tracing_selftest("running kprobe events");
 	return 1;
 }
@@ -175,13 +180,16 @@ static __init void tk_boot_enable(void)
 /* Called once tracefs is up: define the boot events, then enable them. */
 void __init tk_boot_events(void)
 {
-	char *def, *next;
+	char *defs, *def, *next;
 	int ret;
 
-	if (!tk_boot_defs[0])
+	if (!tk_boot_value || !*tk_boot_value)
 		return;
-	strreplace(tk_boot_defs, ',', ' ');
-	for (def = tk_boot_defs; def; def = next) {
+	defs = kstrdup(tk_boot_value, GFP_KERNEL);
+	if (!defs)
+		return;
+	strreplace(defs, ',', ' ');
+	for (def = defs; def; def = next) {
 		next = strchr(def, ';');
 		if (next)
 			*next++ = '\0';
@@ -191,5 +199,6 @@ void __init tk_boot_events(void)
 		if (ret)
 			pr_warn("Failed to add event(%d): %s\n", ret, def);
 	}
+	kfree(defs);
 	tk_boot_enable();
 }
