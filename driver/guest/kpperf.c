@@ -11,8 +11,14 @@
  *             counts the opens this program makes;
  *   return    the same with the PMU's retprobe bit;
  *   local     such events are local: they never show in kprobe_events;
+ *   sample    a sampled record of the entry event carries the raw kprobe
+ *             record: this pid, and the probed address;
  *   bpf       a BPF kprobe program attached to the entry event through
- *             PERF_EVENT_IOC_SET_BPF counts the same opens in a map.
+ *             PERF_EVENT_IOC_SET_BPF counts the same opens in a map;
+ *   bpf-drop  as the program returns 0, perf itself counts nothing;
+ *   bpf-query BPF_TASK_FD_QUERY names the kprobe, its symbol and offset;
+ *   tracefs   a kprobe event of tracefs opened by its id counts the opens,
+ *             cannot be deleted while perf holds it, and can after.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,10 +30,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #define PMU "/sys/bus/event_source/devices/kprobe/"
+#define TRACEFS "/sys/kernel/tracing/"
 #define OPENS 10
 
 static int failures;
@@ -56,7 +64,7 @@ static long read_long(const char *path, const char *prefix)
 	return strtol(buf + (prefix ? strlen(prefix) : 0), NULL, 10);
 }
 
-static int open_kprobe(int retprobe)
+static int open_kprobe_attr(int retprobe, int sample)
 {
 	struct perf_event_attr attr;
 	long type = read_long(PMU "type", NULL);
@@ -73,8 +81,18 @@ static int open_kprobe(int retprobe)
 	attr.config1 = (uint64_t)(unsigned long)"do_sys_openat2";	/* kprobe_func */
 	attr.config2 = 0;						/* probe_offset */
 	attr.disabled = 1;
+	if (sample) {
+		attr.sample_period = 1;
+		attr.sample_type = PERF_SAMPLE_RAW;
+		attr.wakeup_events = 1;
+	}
 	/* this process, any CPU */
 	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+}
+
+static int open_kprobe(int retprobe)
+{
+	return open_kprobe_attr(retprobe, 0);
 }
 
 static void make_opens(void)
@@ -125,6 +143,46 @@ static void check_local(void)
 	result(!found, "local", found ? "listed in kprobe_events" : NULL);
 }
 
+/* The first sample's raw record: trace_entry (pid at 4), then __probe_ip. */
+static void check_sample(void)
+{
+	size_t page = sysconf(_SC_PAGESIZE), len = 9 * page;
+	struct perf_event_mmap_page *meta;
+	struct perf_event_header *hdr;
+	uint32_t raw_size = 0;
+	uint64_t ip = 0;
+	int fd, pid = 0;
+	char why[80];
+	unsigned char *raw;
+
+	fd = open_kprobe_attr(0, 1);
+	if (fd < 0) {
+		result(0, "sample", strerror(errno));
+		return;
+	}
+	meta = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (meta == MAP_FAILED) {
+		result(0, "sample", "mmap of the perf ring failed");
+		close(fd);
+		return;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	close(open("/proc/self/stat", O_RDONLY));
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	hdr = (void *)((char *)meta + page);
+	if (meta->data_head && hdr->type == PERF_RECORD_SAMPLE) {
+		memcpy(&raw_size, hdr + 1, sizeof(raw_size));
+		raw = (unsigned char *)(hdr + 1) + sizeof(raw_size);
+		memcpy(&pid, raw + 4, sizeof(pid));
+		memcpy(&ip, raw + 8, sizeof(ip));
+	}
+	snprintf(why, sizeof(why), "raw size %u, pid %d (ours %d), ip %s",
+		 raw_size, pid, getpid(), ip ? "set" : "0");
+	result(raw_size >= 16 && pid == getpid() && ip, "sample", why);
+	munmap(meta, len);
+	close(fd);
+}
+
 static long sys_bpf(int cmd, union bpf_attr *attr)
 {
 	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
@@ -166,10 +224,35 @@ static int load_counter(int map)
 	return sys_bpf(BPF_PROG_LOAD, &attr);
 }
 
+/* BPF_TASK_FD_QUERY on the perf event @fd that has a program attached. */
+static void check_bpf_query(int fd)
+{
+	char buf[128] = "", why[160];
+	union bpf_attr attr;
+	int ok;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.task_fd_query.pid = getpid();
+	attr.task_fd_query.fd = fd;
+	attr.task_fd_query.buf = (uint64_t)(unsigned long)buf;
+	attr.task_fd_query.buf_len = sizeof(buf);
+	if (sys_bpf(BPF_TASK_FD_QUERY, &attr) < 0) {
+		result(0, "bpf-query", strerror(errno));
+		return;
+	}
+	ok = attr.task_fd_query.fd_type == BPF_FD_TYPE_KPROBE &&
+	     !strcmp(buf, "do_sys_openat2") && !attr.task_fd_query.probe_offset;
+	snprintf(why, sizeof(why), "type %u, symbol \"%s\", offset %llu",
+		 attr.task_fd_query.fd_type, buf,
+		 (unsigned long long)attr.task_fd_query.probe_offset);
+	result(ok, "bpf-query", why);
+}
+
 static void check_bpf(void)
 {
 	union bpf_attr attr;
 	uint64_t value = 0;
+	int64_t count = 0;
 	uint32_t key = 0;
 	int map, prog, fd;
 	char why[80];
@@ -195,6 +278,11 @@ static void check_bpf(void)
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	make_opens();
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &count, sizeof(count)) != sizeof(count))
+		count = -1;
+	snprintf(why, sizeof(why), "perf counted %lld", (long long)count);
+	result(count == 0, "bpf-drop", why);
+	check_bpf_query(fd);
 	memset(&attr, 0, sizeof(attr));
 	attr.map_fd = map;
 	attr.key = (uint64_t)(unsigned long)&key;
@@ -206,6 +294,70 @@ static void check_bpf(void)
 	close(fd);
 	close(prog);
 	close(map);
+}
+
+static int write_events(const char *s)
+{
+	int fd = open(TRACEFS "kprobe_events", O_WRONLY | O_APPEND);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, s, strlen(s)) < 0 ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+static int listed(const char *word)
+{
+	FILE *f = fopen(TRACEFS "kprobe_events", "r");
+	char line[512];
+	int found = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		found |= strstr(line, word) != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* The tracefs event kpperf/opens, through perf by its id. */
+static void check_tracefs(void)
+{
+	struct perf_event_attr attr;
+	uint64_t count = 0;
+	char why[96];
+	long id;
+	int fd, busy;
+
+	if (write_events("p:kpperf/opens do_sys_openat2\n")) {
+		result(0, "tracefs", "cannot define kpperf/opens");
+		return;
+	}
+	id = read_long(TRACEFS "events/kpperf/opens/id", NULL);
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.config = id;
+	attr.disabled = 1;
+	fd = id < 0 ? -1 : syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0) {
+		result(0, "tracefs", "perf_event_open by id failed");
+		write_events("-:kpperf/opens\n");
+		return;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	make_opens();
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &count, sizeof(count)) != sizeof(count))
+		count = 0;
+	busy = write_events("-:kpperf/opens\n") == -EBUSY;
+	close(fd);
+	write_events("-:kpperf/opens\n");
+	snprintf(why, sizeof(why), "%llu hits for %d opens, %s while held, %s after",
+		 (unsigned long long)count, OPENS, busy ? "EBUSY" : "not EBUSY",
+		 listed("kpperf/opens") ? "still listed" : "deleted");
+	result(count >= OPENS && busy && !listed("kpperf/opens"), "tracefs", why);
 }
 
 static void check_locked_down(void)
@@ -234,7 +386,9 @@ int main(int argc, char **argv)
 		check_count("entry", 0);
 		check_count("return", 1);
 		check_local();
+		check_sample();
 		check_bpf();
+		check_tracefs();
 	}
 	return failures ? 1 : 0;
 }

@@ -1,0 +1,993 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_kprobe.c - kprobe-based trace events: probes, their registration
+ * with the kprobes core, and the files that define and list them.
+ *
+ * User's guide: Documentation/trace/kprobetrace.rst.  The terms (probe,
+ * event, record) and the map of the other files of this layer are in
+ * trace_kprobe_internal.h.
+ *
+ * Life of a probe:
+ *
+ *   definition --parse--> tk_def + farg_set --> tk_probe
+ *        |                                         |
+ *        |             first probe of its name: a new tk_event,
+ *        |             published as events/<group>/<event>;
+ *        |             otherwise it joins the existing event (multiprobe)
+ *        v                                         v
+ *   kprobe_events line                   armed: registered with the kprobes
+ *                                        core, disabled until the event is
+ *                                        enabled; or pending while its
+ *                                        module is not loaded
+ *
+ * Invariants:
+ *   - Every probe on the dyn_event list belongs to a published event, and
+ *     every event has at least one probe.  Local (perf) probes are on no
+ *     list and their event is never published.
+ *   - A probe is registered with the kprobes core iff @registered; only
+ *     then can it be hit.  What a hit reads of the probe and its event is
+ *     set before registration and not changed until after unregistration.
+ *   - A probe whose module goes away is unregistered before the module
+ *     text is freed, and registered again when the module comes back.
+ *   - Deleting never leaves an event half-removed: an event in use (on,
+ *     open, or used by perf) refuses, before anything is changed.
+ *
+ * Locking: event_mutex covers all of the above.  Unregistering waits for
+ * running handlers (an RCU grace period inside the kprobes core); to
+ * delete many probes at once this file unregisters them in one batch, so
+ * that the wait is paid once per batch rather than once per probe.
+ */
+#define pr_fmt(fmt)	"trace_kprobe: " fmt
+
+#include <linux/error-injection.h>
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+
+#include "trace_kprobe_internal.h"
+
+static int tk_dyn_create(const char *raw);
+static int tk_dyn_show(struct seq_file *m, struct dyn_event *dev);
+static bool tk_dyn_is_busy(struct dyn_event *dev);
+static int tk_dyn_free(struct dyn_event *dev);
+static bool tk_dyn_match(const char *system, const char *event,
+			 int argc, const char **argv, struct dyn_event *dev);
+
+/* dyn_event ops; all but .create are called under event_mutex. */
+static struct dyn_event_operations tk_dyn_ops = {
+	.create = tk_dyn_create,
+	.show = tk_dyn_show,
+	.is_busy = tk_dyn_is_busy,
+	.free = tk_dyn_free,
+	.match = tk_dyn_match,
+};
+
+static struct tk_probe *tk_probe_of(struct dyn_event *dev)
+{
+	return dev->ops == &tk_dyn_ops ?
+		container_of(dev, struct tk_probe, devent) : NULL;
+}
+
+/* Every probe on the dyn_event list, under event_mutex. */
+#define for_each_tk_probe(tp, dev)				\
+	for_each_dyn_event(dev)					\
+		if (((tp) = tk_probe_of(dev)))
+
+#define for_each_tk_probe_safe(tp, dev, next)			\
+	for_each_dyn_event_safe(dev, next)			\
+		if (((tp) = tk_probe_of(dev)))
+
+/* ------------------------------------------------------------ probes */
+
+static bool tk_probe_kind_return(const struct tk_probe *tp)
+{
+	return tp->rp.handler != NULL;
+}
+
+unsigned long tk_probe_missed(const struct tk_probe *tp)
+{
+	unsigned long n = tp->rp.kp.nmissed;
+
+	return tk_probe_kind_return(tp) ? n + tp->rp.nmissed : n;
+}
+
+static unsigned long tk_probe_hits(const struct tk_probe *tp)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += *per_cpu_ptr(tp->nhit, cpu);
+	return n;
+}
+
+/* The probed address as the user gave it (0 if the symbol is unknown). */
+unsigned long tk_probe_address(const struct tk_probe *tp)
+{
+	unsigned long addr;
+
+	if (!tp->symbol)
+		return (unsigned long)tp->rp.kp.addr;
+	addr = kallsyms_lookup_name(tp->symbol);
+	return addr ? addr + tp->rp.kp.offset : 0;
+}
+
+struct tk_probe *tk_probe_new(const struct tk_def *def, struct farg_set *set)
+{
+	unsigned int head = def->is_return ?
+		sizeof(struct kretprobe_trace_entry_head) :
+		sizeof(struct kprobe_trace_entry_head);
+	struct tk_probe *tp;
+
+	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
+	if (!tp)
+		return NULL;
+	tp->nhit = alloc_percpu(unsigned long);
+	if (!tp->nhit)
+		goto out_free;
+	if (def->symbol) {
+		tp->symbol = kstrdup(def->symbol, GFP_KERNEL);
+		if (!tp->symbol)
+			goto out_free;
+		tp->rp.kp.symbol_name = tp->symbol;
+		tp->rp.kp.offset = def->offset;
+	} else {
+		tp->rp.kp.addr = def->addr;
+	}
+
+	if (def->is_return) {
+		tp->rp.handler = tk_kretprobe_hit;
+		tp->rp.maxactive = def->maxactive;
+		tp->rp.data_size = farg_set_entry_size(set);
+		if (tp->rp.data_size)
+			tp->rp.entry_handler = tk_kretprobe_entry;
+	} else {
+		tp->rp.kp.pre_handler = tk_kprobe_hit;
+	}
+	tp->args = set;
+	tp->rec_size = head + farg_set_size(set);
+	tp->has_args = farg_set_count(set) > 0;
+	tp->dynamic = farg_set_is_dynamic(set);
+	INIT_LIST_HEAD(&tp->sibling);
+	dyn_event_init(&tp->devent, &tk_dyn_ops);
+	return tp;
+
+out_free:
+	free_percpu(tp->nhit);
+	kfree(tp);
+	return NULL;
+}
+
+/* Frees the probe and its argument set unless its event adopted the set. */
+void tk_probe_free(struct tk_probe *tp)
+{
+	if (!tp)
+		return;
+	WARN_ON_ONCE(tp->registered);
+	if (!tp->event || tp->args != tp->event->layout)
+		farg_set_free(tp->args);
+	kfree(tp->symbol);
+	free_percpu(tp->nhit);
+	kfree(tp);
+}
+
+#if defined(CONFIG_DYNAMIC_FTRACE) && !defined(CONFIG_KPROBE_EVENTS_ON_NOTRACE)
+/* Can the function around @addr be traced (it has an mcount site)? */
+static bool tk_func_traceable(unsigned long addr)
+{
+	unsigned long size, offs;
+
+	if (!kallsyms_lookup_size_offset(addr, &size, &offs))
+		return true;	/* unknown text: the kprobes core judges */
+	addr -= offs;
+	return ftrace_location_range(addr, addr + size - 1) != 0;
+}
+
+/*
+ * Probing notrace code could recurse into the tracer.  A compiler clone
+ * ("f.isra.0", "f.cold") has no mcount site of its own: judge it by the
+ * function it was made from.
+ */
+static bool tk_in_notrace_func(const struct tk_probe *tp)
+{
+	unsigned long addr = tk_probe_address(tp);
+	char name[KSYM_NAME_LEN], *dot;
+
+	if (!addr || tk_func_traceable(addr))
+		return false;
+	if (lookup_symbol_name(addr, name))
+		return true;
+	dot = strchr(name, '.');
+	if (!dot)
+		return true;
+	*dot = '\0';
+	addr = kallsyms_lookup_name(name);
+	return !addr || !tk_func_traceable(addr);
+}
+#else
+static bool tk_in_notrace_func(const struct tk_probe *tp)
+{
+	return false;
+}
+#endif
+
+/*
+ * Register with the kprobes core, enabled only if the event is: a probe
+ * added to an event that is on starts firing at once.
+ */
+int tk_probe_arm(struct tk_probe *tp)
+{
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (WARN_ON_ONCE(tp->registered))
+		return -EINVAL;
+	ret = security_locked_down(LOCKDOWN_KPROBES);
+	if (ret)
+		return ret;
+	if (tk_in_notrace_func(tp)) {
+		pr_warn("Could not probe notrace function %ps\n",
+			(void *)tk_probe_address(tp));
+		return -EINVAL;
+	}
+	ret = farg_set_resolve(tp->args);
+	if (ret)
+		return ret;
+
+	if (READ_ONCE(tp->event->flags))
+		tp->rp.kp.flags &= ~KPROBE_FLAG_DISABLED;
+	else
+		tp->rp.kp.flags |= KPROBE_FLAG_DISABLED;
+	if (tk_probe_kind_return(tp))
+		ret = register_kretprobe(&tp->rp);
+	else
+		ret = register_kprobe(&tp->rp.kp);
+	tp->registered = !ret;
+	return ret;
+}
+
+/* After unregistering: ready to be registered again by symbol. */
+static void tk_probe_mark_disarmed(struct tk_probe *tp)
+{
+	tp->registered = false;
+	if (tp->symbol)
+		tp->rp.kp.addr = NULL;
+}
+
+/*
+ * Unregister the registered probes among @tps[0..@n-1], paying the wait
+ * for running handlers once per kind instead of once per probe.
+ */
+static void tk_disarm_batch(struct tk_probe **tps, int n)
+{
+	struct kretprobe **rps;
+	struct kprobe **kps;
+	int i, nk = 0, nr = 0;
+
+	lockdep_assert_held(&event_mutex);
+	kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
+	rps = kmalloc_array(n, sizeof(*rps), GFP_KERNEL);
+	for (i = 0; i < n; i++) {
+		struct tk_probe *tp = tps[i];
+
+		if (!tp->registered)
+			continue;
+		if (tk_probe_kind_return(tp) && rps)
+			rps[nr++] = &tp->rp;
+		else if (tk_probe_kind_return(tp))
+			unregister_kretprobe(&tp->rp);
+		else if (kps)
+			kps[nk++] = &tp->rp.kp;
+		else
+			unregister_kprobe(&tp->rp.kp);
+	}
+	if (nk)
+		unregister_kprobes(kps, nk);
+	if (nr)
+		unregister_kretprobes(rps, nr);
+	kfree(rps);
+	kfree(kps);
+	for (i = 0; i < n; i++)
+		if (tps[i]->registered)
+			tk_probe_mark_disarmed(tps[i]);
+}
+
+void tk_probe_disarm(struct tk_probe *tp)
+{
+	tk_disarm_batch(&tp, 1);
+}
+
+/* "MOD:SYM" with MOD not loaded: the probe waits for the module. */
+static bool tk_probe_module_pending(const struct tk_probe *tp)
+{
+	const char *colon = tp->symbol ? strchr(tp->symbol, ':') : NULL;
+	char name[MODULE_NAME_LEN];
+
+	if (!colon || colon - tp->symbol >= MODULE_NAME_LEN)
+		return false;
+	strscpy(name, tp->symbol, colon - tp->symbol + 1);
+	return !tk_module_loaded(name);
+}
+
+/* Is @tp placed by name in @mod ("MOD:SYM")? */
+static bool tk_probe_names_module(const struct tk_probe *tp,
+				  const struct module *mod)
+{
+	size_t len = strlen(mod->name);
+
+	return tp->symbol && !strncmp(tp->symbol, mod->name, len) &&
+	       tp->symbol[len] == ':';
+}
+
+/* -------------------------------------------------------------- events */
+
+static struct tk_event *tk_find_event(const char *group, const char *name)
+{
+	struct dyn_event *dev;
+	struct tk_probe *tp;
+
+	for_each_tk_probe(tp, dev) {
+		struct trace_event_call *call = &tp->event->call;
+
+		if (!strcmp(trace_event_name(call), name) &&
+		    !strcmp(call->class->system, group))
+			return tp->event;
+	}
+	return NULL;
+}
+
+/* Same place (symbol and offset, or address) and same argument texts. */
+static bool tk_probe_same(const struct tk_probe *a, const struct tk_probe *b)
+{
+	if (!a->symbol != !b->symbol)
+		return false;
+	if (a->symbol ? strcmp(a->symbol, b->symbol) ||
+			a->rp.kp.offset != b->rp.kp.offset :
+			tk_probe_address(a) != tk_probe_address(b))
+		return false;
+	return farg_set_same_text(a->args, b->args);
+}
+
+/* Arm a new probe; a module that is not loaded yet is not an error. */
+static int tk_arm_new(const struct tk_parse *p, struct tk_probe *tp)
+{
+	int ret = tk_probe_arm(tp);
+
+	if (ret == -ENOENT && tk_probe_module_pending(tp)) {
+		pr_info("%s: waiting for its module to load\n", tp->symbol);
+		return 0;
+	}
+	switch (ret) {
+	case 0:
+	case -ENOMEM:
+		break;
+	case -EILSEQ:
+		tk_parse_error(p, 1, 0, TK_ERR_BAD_INSN_BNDRY);
+		break;
+	case -ENOENT:
+		tk_parse_error(p, 1, 0, TK_ERR_BAD_PROBE_ADDR);
+		break;
+	default:
+		tk_parse_error(p, 1, 0, TK_ERR_FAIL_REG_PROBE);
+		break;
+	}
+	return ret;
+}
+
+/* Add @tp to the existing event @ev, after the multiprobe checks. */
+static int tk_join_event(const struct tk_parse *p, struct tk_event *ev,
+			 struct tk_probe *tp)
+{
+	struct tk_probe *sib;
+	int idx, ret;
+
+	if (ev->is_return != tk_probe_kind_return(tp)) {
+		tk_parse_error(p, 0, 0, TK_ERR_DIFF_PROBE_TYPE);
+		return -EEXIST;
+	}
+	idx = farg_set_mismatch(ev->layout, tp->args);
+	if (idx >= 0) {
+		tk_parse_error(p, idx + 2, 0, TK_ERR_DIFF_ARG_TYPE);
+		return -EEXIST;
+	}
+	list_for_each_entry(sib, &ev->probes, sibling) {
+		if (tk_probe_same(sib, tp)) {
+			tk_parse_error(p, 0, 0, TK_ERR_SAME_PROBE);
+			return -EEXIST;
+		}
+	}
+
+	tp->event = ev;
+	list_add_tail(&tp->sibling, &ev->probes);
+	ret = tk_arm_new(p, tp);
+	if (ret) {
+		list_del_init(&tp->sibling);
+		tp->event = NULL;
+		return ret;
+	}
+	dyn_event_add(&tp->devent, &ev->call);
+	return 0;
+}
+
+/* Make @tp the first probe of a new event, and publish the event. */
+static int tk_start_event(const struct tk_parse *p, const struct tk_def *def,
+			  struct tk_probe *tp)
+{
+	struct tk_event *ev;
+	int ret;
+
+	ev = tk_event_new(def->group, def->event, tp);
+	if (!ev)
+		return -ENOMEM;
+	ret = tk_event_publish(ev);
+	if (ret) {
+		if (ret == -EEXIST)
+			tk_parse_error(p, 0, 0, TK_ERR_EVENT_EXIST);
+		else
+			pr_warn("Failed to register probe event(%d)\n", ret);
+		goto out_free_event;
+	}
+	ret = tk_arm_new(p, tp);
+	if (ret)
+		goto out_unpublish;
+	dyn_event_add(&tp->devent, &ev->call);
+	return 0;
+
+out_unpublish:
+	tk_event_unpublish(ev);
+out_free_event:
+	list_del_init(&tp->sibling);
+	tk_event_free(ev);
+	tp->event = NULL;
+	tp->args = NULL;	/* it went with the event */
+	return ret;
+}
+
+/* Build the argument set and the probe of a parsed definition. */
+static struct tk_probe *tk_build_probe(const struct tk_parse *p,
+				       const struct tk_def *def)
+{
+	struct farg_caps caps = {
+		.is_return = def->is_return,
+		.on_func_entry = def->on_func_entry && !def->is_return,
+		.module = def->module[0] ? def->module : NULL,
+	};
+	struct farg_err err = {};
+	struct farg_set *set;
+	struct tk_probe *tp;
+
+	if (def->symbol)
+		caps.func = caps.module ? strchr(def->symbol, ':') + 1 :
+					  def->symbol;
+	set = farg_set_parse(&caps, def->nargs, def->args, &err);
+	if (IS_ERR(set)) {
+		if (PTR_ERR(set) == -EINVAL && err.code != FARG_OK)
+			tk_parse_error(p, err.word + 2, err.pos,
+				       tk_err_farg(err.code));
+		return ERR_CAST(set);
+	}
+	/* Strings and filters are fetched into the scratch first. */
+	if (tk_scratch_reserve()) {
+		farg_set_free(set);
+		return ERR_PTR(-ENOMEM);
+	}
+	tp = tk_probe_new(def, set);
+	if (!tp) {
+		farg_set_free(set);
+		return ERR_PTR(-ENOMEM);
+	}
+	return tp;
+}
+
+/* Create one probe from the words of a definition. */
+static int tk_create_words(const struct tk_parse *p)
+{
+	struct tk_def def = {};
+	struct tk_event *ev;
+	struct tk_probe *tp;
+	int ret;
+
+	ret = tk_parse_def(p, &def);
+	if (ret)
+		goto out;
+	tp = tk_build_probe(p, &def);
+	if (IS_ERR(tp)) {
+		ret = PTR_ERR(tp);
+		goto out;
+	}
+
+	mutex_lock(&event_mutex);
+	ev = tk_find_event(def.group, def.event);
+	if (ev)
+		ret = tk_join_event(p, ev, tp);
+	else
+		ret = tk_start_event(p, &def, tp);
+	mutex_unlock(&event_mutex);
+	if (ret)
+		tk_probe_free(tp);
+out:
+	tk_def_release(&def);
+	return ret;
+}
+
+static int tk_delete_words(const struct tk_parse *p);
+
+/*
+ * Split @raw into words and run it: a definition, or (@strict only) a
+ * "-:" delete.  Empty lines do nothing.
+ */
+static int tk_run_line(const char *raw, bool strict)
+{
+	struct tk_parse p = { .strict = strict };
+	char **argv;
+	int ret = 0;
+
+	argv = argv_split(GFP_KERNEL, raw, &p.argc);
+	if (!argv)
+		return -ENOMEM;
+	p.argv = (const char **)argv;
+	if (p.argc && strict && argv[0][0] == '-')
+		ret = tk_delete_words(&p);
+	else if (p.argc)
+		ret = tk_create_words(&p);
+	argv_free(argv);
+	return ret;
+}
+
+/*
+ * dyn_event .create, for dynamic_events: under dyn_event_ops_mutex.
+ * Lines of other parsers are declined with -ECANCELED.
+ */
+static int tk_dyn_create(const char *raw)
+{
+	return tk_run_line(raw, false);
+}
+
+/*
+ * One line as kprobe_events takes it: a definition or a "-:" delete.
+ * Every line is ours, so every refusal is logged.  The parser keeps no
+ * state outside its parse context, so dyn_event_ops_mutex is not needed.
+ */
+int tk_run_command(const char *raw)
+{
+	return tk_run_line(raw, true);
+}
+
+/* ------------------------------------------------------------ deleting */
+
+/*
+ * Unregister and free the probes on @doomed (linked by devent.list, off
+ * the dyn_event list already; their events unpublished when they are the
+ * last probes), and the events they leave empty.
+ */
+static void tk_retire(struct list_head *doomed, int n)
+{
+	struct tk_probe *tp, *next, **tps;
+	int i = 0;
+
+	tps = kmalloc_array(n, sizeof(*tps), GFP_KERNEL);
+	list_for_each_entry(tp, doomed, devent.list) {
+		if (tps)
+			tps[i++] = tp;
+		else
+			tk_probe_disarm(tp);
+	}
+	if (tps)
+		tk_disarm_batch(tps, i);
+	kfree(tps);
+
+	list_for_each_entry_safe(tp, next, doomed, devent.list) {
+		struct tk_event *ev = tp->event;
+
+		list_del(&tp->devent.list);
+		list_del_init(&tp->sibling);
+		if (list_empty(&ev->probes)) {
+			if (tp->args == ev->layout)
+				tp->args = NULL;	/* goes with the event */
+			tk_event_free(ev);
+			tp->event = NULL;
+		}
+		tk_probe_free(tp);
+	}
+}
+
+/* Take @tp off the dyn_event list, onto @doomed. */
+static void tk_doom(struct tk_probe *tp, struct list_head *doomed)
+{
+	dyn_event_remove(&tp->devent);
+	list_add_tail(&tp->devent.list, doomed);
+}
+
+/*
+ * Delete one probe; the last probe of an event takes the event with it,
+ * unless the event is in use.
+ */
+static int tk_probe_remove(struct tk_probe *tp)
+{
+	struct tk_event *ev = tp->event;
+	LIST_HEAD(doomed);
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (list_is_singular(&ev->probes)) {
+		if (tk_event_busy(ev))
+			return -EBUSY;
+		ret = tk_event_unpublish(ev);
+		if (ret)
+			return ret;
+	}
+	tk_doom(tp, &doomed);
+	tk_retire(&doomed, 1);
+	return 0;
+}
+
+/*
+ * "-:[GROUP/]EVENT [PLACE [ARG...]]" written to kprobe_events: delete the
+ * matching probes (an empty EVENT after "GROUP/": the whole group), until
+ * one cannot go.  Every refusal is logged with the caret on the name.
+ */
+static int tk_delete_words(const struct tk_parse *p)
+{
+	char name[2 * TK_NAME_LEN + 2];
+	const char *group = NULL, *event = name;
+	struct dyn_event *dev, *next;
+	struct tk_probe *tp;
+	char *slash;
+	int ret = -ENOENT;
+
+	if (p->argv[0][1] != ':') {
+		tk_parse_error(p, 0, 1, TK_ERR_BAD_DELETE);
+		return -EINVAL;
+	}
+	if (strscpy(name, p->argv[0] + 2, sizeof(name)) < 0)
+		goto out_log;			/* too long to name anything */
+	slash = strchr(name, '/');
+	if (slash) {
+		*slash = '\0';
+		group = name;
+		event = slash + 1;
+	} else if (!name[0]) {
+		tk_parse_error(p, 0, 2, TK_ERR_NO_EVENT_NAME);
+		return -EINVAL;
+	}
+
+	mutex_lock(&event_mutex);
+	for_each_tk_probe_safe(tp, dev, next) {
+		if (!tk_dyn_match(group, event, p->argc - 1, p->argv + 1, dev))
+			continue;
+		ret = tk_probe_remove(tp);
+		if (ret)
+			break;
+	}
+	tracing_reset_all_online_cpus();
+	mutex_unlock(&event_mutex);
+	if (!ret || ret == -ENOMEM)
+		return ret;
+out_log:
+	tk_parse_error(p, 0, 2, ret == -ENOENT ? TK_ERR_NO_SUCH_EVENT :
+						 TK_ERR_EVENT_BUSY);
+	return ret;
+}
+
+/*
+ * Delete every kprobe event (kprobe_events opened with O_TRUNC).  Nothing
+ * is deleted if any event is in use.  All probes are unregistered in one
+ * batch.
+ */
+static int tk_remove_all(void)
+{
+	struct dyn_event *dev, *next;
+	struct tk_probe *tp;
+	LIST_HEAD(doomed);
+	int ret = 0, n = 0;
+
+	mutex_lock(&event_mutex);
+	for_each_tk_probe(tp, dev) {
+		if (tk_event_busy(tp->event)) {
+			ret = -EBUSY;
+			goto out_unlock;
+		}
+	}
+	for_each_tk_probe_safe(tp, dev, next) {
+		struct tk_event *ev = tp->event;
+
+		if (ev->published && tp == tk_event_primary(ev)) {
+			int err = tk_event_unpublish(ev);
+
+			if (err) {
+				ret = err;	/* keep it, delete the others */
+				continue;
+			}
+		}
+		if (!ev->published) {
+			tk_doom(tp, &doomed);
+			n++;
+		}
+	}
+	if (n)
+		tk_retire(&doomed, n);
+	tracing_reset_all_online_cpus();
+out_unlock:
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+/* ---------------------------------------------------------- dyn_event */
+
+static bool tk_dyn_is_busy(struct dyn_event *dev)
+{
+	return tk_event_busy(tk_probe_of(dev)->event);
+}
+
+static int tk_dyn_free(struct dyn_event *dev)
+{
+	return tk_probe_remove(tk_probe_of(dev));
+}
+
+/* The place as kprobe_events shows it. */
+static void tk_show_place(struct seq_file *m, const struct tk_probe *tp)
+{
+	if (!tp->symbol)
+		seq_printf(m, "0x%p", tp->rp.kp.addr);
+	else if (tp->rp.kp.offset)
+		seq_printf(m, "%s+%u", tp->symbol, tp->rp.kp.offset);
+	else
+		seq_puts(m, tp->symbol);
+}
+
+static int tk_dyn_show(struct seq_file *m, struct dyn_event *dev)
+{
+	struct tk_probe *tp = tk_probe_of(dev);
+	struct trace_event_call *call = &tp->event->call;
+
+	seq_putc(m, tk_probe_kind_return(tp) ? 'r' : 'p');
+	if (tk_probe_kind_return(tp) && tp->rp.maxactive)
+		seq_printf(m, "%d", tp->rp.maxactive);
+	seq_printf(m, ":%s/%s ", call->class->system, trace_event_name(call));
+	tk_show_place(m, tp);
+	farg_set_show(tp->args, m);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+/* Does @word name the place of @tp, as kprobe_events shows it? */
+static bool tk_place_matches(const struct tk_probe *tp, const char *word)
+{
+	char buf[KSYM_NAME_LEN + 16];
+
+	if (!tp->symbol)
+		snprintf(buf, sizeof(buf), "0x%p", tp->rp.kp.addr);
+	else if (tp->rp.kp.offset)
+		snprintf(buf, sizeof(buf), "%s+%u", tp->symbol,
+			 tp->rp.kp.offset);
+	else
+		return !strcmp(word, tp->symbol);
+	return !strcmp(word, buf);
+}
+
+/*
+ * "-:[GROUP/]EVENT [PLACE [ARG...]]": an empty @event matches the whole
+ * group, a NULL @system any group; the words after the name, if any,
+ * must repeat the start of the probe's definition.
+ */
+static bool tk_dyn_match(const char *system, const char *event,
+			 int argc, const char **argv, struct dyn_event *dev)
+{
+	struct tk_probe *tp = tk_probe_of(dev);
+	struct trace_event_call *call = &tp->event->call;
+
+	if (event[0] && strcmp(trace_event_name(call), event))
+		return false;
+	if (system && strcmp(call->class->system, system))
+		return false;
+	if (!argc)
+		return true;
+	if (!tk_place_matches(tp, argv[0]))
+		return false;
+	return farg_set_match_words(tp->args, argc - 1, argv + 1);
+}
+
+/* ------------------------------------------------------------- tracefs */
+
+static int tk_list_show(struct seq_file *m, void *v)
+{
+	struct dyn_event *dev = v;
+
+	return tk_probe_of(dev) ? tk_dyn_show(m, dev) : 0;
+}
+
+static const struct seq_operations tk_list_seq_ops = {
+	.start = dyn_event_seq_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = tk_list_show,
+};
+
+static int tk_events_open(struct inode *inode, struct file *file)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	if (ret)
+		return ret;
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		ret = tk_remove_all();
+		if (ret)
+			return ret;
+	}
+	return seq_open(file, &tk_list_seq_ops);
+}
+
+static ssize_t tk_events_write(struct file *file, const char __user *buf,
+			       size_t count, loff_t *ppos)
+{
+	return trace_parse_run_command(file, buf, count, ppos, tk_run_command);
+}
+
+static const struct file_operations tk_events_fops = {
+	.owner = THIS_MODULE,
+	.open = tk_events_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+	.write = tk_events_write,
+};
+
+/* kprobe_profile: "  EVENT  HITS  MISSES", one line per probe. */
+static int tk_profile_show(struct seq_file *m, void *v)
+{
+	struct tk_probe *tp = tk_probe_of(v);
+
+	if (tp)
+		seq_printf(m, "  %-44s %15lu %15lu\n",
+			   trace_event_name(&tp->event->call),
+			   tk_probe_hits(tp), tk_probe_missed(tp));
+	return 0;
+}
+
+static const struct seq_operations tk_profile_seq_ops = {
+	.start = dyn_event_seq_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = tk_profile_show,
+};
+
+static int tk_profile_open(struct inode *inode, struct file *file)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	return ret ? ret : seq_open(file, &tk_profile_seq_ops);
+}
+
+static const struct file_operations tk_profile_fops = {
+	.owner = THIS_MODULE,
+	.open = tk_profile_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+/* ------------------------------------------------------------- modules */
+
+/*
+ * Arm the probes that name @mod as it comes in, before its code runs.
+ * The symbol must be unique in the module, as for a loaded one.
+ */
+static void tk_module_coming(struct module *mod)
+{
+	struct dyn_event *dev;
+	struct tk_probe *tp;
+	int ret;
+
+	for_each_tk_probe(tp, dev) {
+		unsigned int n;
+
+		if (tp->registered || !tk_probe_names_module(tp, mod))
+			continue;
+		n = tk_count_symbols(mod->name, strchr(tp->symbol, ':') + 1);
+		if (n == 1)
+			ret = tk_probe_arm(tp);
+		else
+			ret = n ? -EADDRNOTAVAIL : -ENOENT;
+		if (ret)
+			pr_warn("Failed to re-register probe %s on %s: %d\n",
+				trace_event_name(&tp->event->call), mod->name,
+				ret);
+	}
+}
+
+/* Disarm every probe in @mod's text before it is freed, in one batch. */
+static void tk_module_going(struct module *mod)
+{
+	struct dyn_event *dev;
+	struct tk_probe *tp, **tps;
+	int n = 0;
+
+	for_each_tk_probe(tp, dev)
+		n += tp->registered;
+	tps = kmalloc_array(n, sizeof(*tps), GFP_KERNEL);
+	n = 0;
+	for_each_tk_probe(tp, dev) {
+		if (!tp->registered ||
+		    !within_module((unsigned long)tp->rp.kp.addr, mod))
+			continue;
+		if (tps)
+			tps[n++] = tp;
+		else
+			tk_probe_disarm(tp);
+	}
+	if (n)
+		tk_disarm_batch(tps, n);
+	kfree(tps);
+}
+
+static int tk_module_notify(struct notifier_block *nb, unsigned long state,
+			    void *data)
+{
+	if (state != MODULE_STATE_COMING && state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&event_mutex);
+	if (state == MODULE_STATE_COMING)
+		tk_module_coming(data);
+	else
+		tk_module_going(data);
+	mutex_unlock(&event_mutex);
+	return NOTIFY_DONE;
+}
+
+/* After jump labels (COMING) and before the kprobes core (GOING). */
+static struct notifier_block tk_module_nb = {
+	.notifier_call = tk_module_notify,
+	.priority = 2,
+};
+
+/* --------------------------------------------------- for BPF and perf */
+
+bool trace_kprobe_on_func_entry(struct trace_event_call *call)
+{
+	struct tk_probe *tp = tk_event_primary(tk_event_of(call));
+
+	if (WARN_ON_ONCE(!tp))
+		return false;
+	if (tp->symbol)
+		return !kprobe_on_func_entry(NULL, tp->symbol,
+					     tp->rp.kp.offset);
+	return !kprobe_on_func_entry(tp->rp.kp.addr, NULL, 0);
+}
+
+bool trace_kprobe_error_injectable(struct trace_event_call *call)
+{
+	struct tk_probe *tp = tk_event_primary(tk_event_of(call));
+
+	if (WARN_ON_ONCE(!tp))
+		return false;
+	return within_error_injection_list(tk_probe_address(tp));
+}
+
+/* ---------------------------------------------------------------- init */
+
+/* Early, so that kprobe_event= and the gen API work before tracefs. */
+static __init int tk_init_early(void)
+{
+	int ret = dyn_event_register(&tk_dyn_ops);
+
+	if (ret)
+		return ret;
+	if (IS_ENABLED(CONFIG_MODULES) && register_module_notifier(&tk_module_nb))
+		return -EINVAL;
+	return 0;
+}
+core_initcall(tk_init_early);
+
+static __init int tk_init_tracefs(void)
+{
+	if (tracing_init_dentry())
+		return 0;
+	trace_create_file("kprobe_events", TRACE_MODE_WRITE, NULL, NULL,
+			  &tk_events_fops);
+	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL, NULL,
+			  &tk_profile_fops);
+	tk_boot_events();
+	return 0;
+}
+fs_initcall(tk_init_tracefs);

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_kprobe_event.c - the trace_event_call behind each kprobe event:
+ * its fields, format and output, and turning it on and off.
+ *
+ * Record layout (the event's "format" file shows it):
+ *
+ *   entry probe   | trace_entry | __probe_ip             | arguments ... |
+ *   return probe  | trace_entry | __probe_func | __probe_ret_ip | args ... |
+ *                                                  ^ head_size
+ *
+ * The argument block is the fetch library's (farg.h); every probe of a
+ * multiprobe event has arguments of the same names and types, so the
+ * block of any of them is read with the event's layout set.
+ *
+ * Output lines:
+ *   EVENT: (SYM+OFFS/SIZE) NAME=VALUE ...              entry probe
+ *   EVENT: (CALLER+OFFS/SIZE <- FUNC) NAME=VALUE ...   return probe
+ *
+ * Enable and disable run under event_mutex (the ftrace and perf cores
+ * call class->reg with it held).  The first user arms the probes of the
+ * event in the kprobes core, the last one disarms them.  Trace files are
+ * kept on an RCU list that the hit path walks.
+ */
+#include <linux/slab.h>
+
+#include "trace_output.h"
+#include "trace_kprobe_internal.h"
+
+/* ---------------------------------------------------------------- output */
+
+static enum print_line_t tk_print_entry(struct trace_iterator *iter,
+					int flags, struct trace_event *event)
+{
+	struct kprobe_trace_entry_head *head = (void *)iter->ent;
+	struct tk_event *ev = container_of(event, struct tk_event, call.event);
+	struct trace_seq *s = &iter->seq;
+
+	trace_seq_printf(s, "%s: (", trace_event_name(&ev->call));
+	if (seq_print_ip_sym(s, head->ip, flags | TRACE_ITER_SYM_OFFSET)) {
+		trace_seq_putc(s, ')');
+		farg_set_print(ev->layout, s, iter->ent, ev->head_size);
+		trace_seq_putc(s, '\n');
+	}
+	return trace_handle_return(s);
+}
+
+static enum print_line_t tk_print_return(struct trace_iterator *iter,
+					 int flags, struct trace_event *event)
+{
+	struct kretprobe_trace_entry_head *head = (void *)iter->ent;
+	struct tk_event *ev = container_of(event, struct tk_event, call.event);
+	struct trace_seq *s = &iter->seq;
+
+	trace_seq_printf(s, "%s: (", trace_event_name(&ev->call));
+	if (seq_print_ip_sym(s, head->ret_ip, flags | TRACE_ITER_SYM_OFFSET)) {
+		trace_seq_puts(s, " <- ");
+		if (seq_print_ip_sym(s, head->func,
+				     flags & ~TRACE_ITER_SYM_OFFSET)) {
+			trace_seq_putc(s, ')');
+			farg_set_print(ev->layout, s, iter->ent,
+				       ev->head_size);
+			trace_seq_putc(s, '\n');
+		}
+	}
+	return trace_handle_return(s);
+}
+
+static struct trace_event_functions tk_entry_funcs = {
+	.trace = tk_print_entry,
+};
+
+static struct trace_event_functions tk_return_funcs = {
+	.trace = tk_print_return,
+};
+
+/* ---------------------------------------------------------------- fields */
+
+/* One head field, an unsigned long at @offset. */
+static int tk_define_head_field(struct trace_event_call *call,
+				const char *name, unsigned int offset)
+{
+	return trace_define_field(call, "unsigned long", name, offset,
+				  sizeof(unsigned long), 0, FILTER_OTHER);
+}
+
+static int tk_define_entry_fields(struct trace_event_call *call)
+{
+	struct tk_event *ev = tk_event_of(call);
+	int ret;
+
+	ret = tk_define_head_field(call, "__probe_ip",
+			offsetof(struct kprobe_trace_entry_head, ip));
+	if (ret)
+		return ret;
+	return farg_set_define_fields(ev->layout, call, ev->head_size);
+}
+
+static int tk_define_return_fields(struct trace_event_call *call)
+{
+	struct tk_event *ev = tk_event_of(call);
+	int ret;
+
+	ret = tk_define_head_field(call, "__probe_func",
+			offsetof(struct kretprobe_trace_entry_head, func));
+	if (!ret)
+		ret = tk_define_head_field(call, "__probe_ret_ip",
+			offsetof(struct kretprobe_trace_entry_head, ret_ip));
+	if (ret)
+		return ret;
+	return farg_set_define_fields(ev->layout, call, ev->head_size);
+}
+
+static struct trace_event_fields tk_entry_fields[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = tk_define_entry_fields },
+	{}
+};
+
+static struct trace_event_fields tk_return_fields[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = tk_define_return_fields },
+	{}
+};
+
+/* ---------------------------------------------------------- print_fmt */
+
+/*
+ * "\"(%lx) NAME=FMT...\", REC->__probe_ip, REC->NAME..." (return probes:
+ * "(%lx <- %lx)" and the two head fields), for user-space parsers.
+ */
+static int tk_event_set_print_fmt(struct tk_event *ev)
+{
+	const char *fmt_head = ev->is_return ? "\"(%lx <- %lx)" : "\"(%lx)";
+	const char *args_head = ev->is_return ?
+		", REC->__probe_func, REC->__probe_ret_ip" : ", REC->__probe_ip";
+	size_t fmt_len, args_len;
+	char *fmt, *args;
+	int ret = -ENOMEM;
+
+	farg_set_print_fmt_len(ev->layout, &fmt_len, &args_len);
+	fmt_len += strlen(fmt_head) + 1;
+	args_len += strlen(args_head) + 1;
+	fmt = kmalloc(fmt_len, GFP_KERNEL);
+	args = kmalloc(args_len, GFP_KERNEL);
+	if (!fmt || !args)
+		goto out_free;
+	strscpy(fmt, fmt_head, fmt_len);
+	strscpy(args, args_head, args_len);
+	ret = farg_set_print_fmt(ev->layout, fmt, fmt_len, args, args_len);
+	if (ret)
+		goto out_free;
+	ev->call.print_fmt = kasprintf(GFP_KERNEL, "%s\"%s", fmt, args);
+	if (!ev->call.print_fmt)
+		ret = -ENOMEM;
+out_free:
+	kfree(args);
+	kfree(fmt);
+	return ret;
+}
+
+/* -------------------------------------------------------------- lifetime */
+
+/*
+ * A new, unpublished event named @group/@name whose first probe is
+ * @first.  The event adopts @first's argument set as its layout.
+ */
+struct tk_event *tk_event_new(const char *group, const char *name,
+			      struct tk_probe *first)
+{
+	bool is_return = first->rp.handler != NULL;
+	struct tk_event *ev;
+
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return NULL;
+	INIT_LIST_HEAD(&ev->links);
+	INIT_LIST_HEAD(&ev->probes);
+	INIT_LIST_HEAD(&ev->class.fields);
+	ev->is_return = is_return;
+	ev->head_size = is_return ? sizeof(struct kretprobe_trace_entry_head) :
+				    sizeof(struct kprobe_trace_entry_head);
+
+	ev->class.system = kstrdup(group, GFP_KERNEL);
+	ev->call.name = kstrdup(name, GFP_KERNEL);
+	if (!ev->class.system || !ev->call.name)
+		goto out_free;
+	ev->class.reg = tk_event_reg;
+	ev->class.fields_array = is_return ? tk_return_fields : tk_entry_fields;
+	ev->call.class = &ev->class;
+	ev->call.event.funcs = is_return ? &tk_return_funcs : &tk_entry_funcs;
+	ev->call.flags = TRACE_EVENT_FL_KPROBE;
+
+	ev->layout = first->args;
+	first->event = ev;
+	list_add(&first->sibling, &ev->probes);
+	if (tk_event_set_print_fmt(ev))
+		goto out_unlink;
+	return ev;
+
+out_unlink:
+	list_del_init(&first->sibling);
+	first->event = NULL;
+	ev->layout = NULL;
+out_free:
+	kfree(ev->call.name);
+	kfree(ev->class.system);
+	kfree(ev);
+	return NULL;
+}
+
+/* Free an unpublished event with its layout set.  NULL is fine. */
+void tk_event_free(struct tk_event *ev)
+{
+	if (!ev)
+		return;
+	WARN_ON_ONCE(ev->published || !list_empty(&ev->links));
+	farg_set_free(ev->layout);
+	kfree(ev->call.print_fmt);
+	kfree(ev->call.name);
+	kfree(ev->class.system);
+	kfree(ev);
+}
+
+/* Is any event, of any kind, named @group/@name? */
+static bool tk_event_name_taken(const char *group, const char *name)
+{
+	struct trace_event_call *call;
+
+	list_for_each_entry(call, &ftrace_events, list) {
+		const char *n = trace_event_name(call);
+
+		if (call->class->system && n &&
+		    !strcmp(call->class->system, group) && !strcmp(n, name))
+			return true;
+	}
+	return false;
+}
+
+/* Add the event to tracefs and the event list: events/<group>/<name>. */
+int tk_event_publish(struct tk_event *ev)
+{
+	struct trace_event_call *call = &ev->call;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (tk_event_name_taken(ev->class.system, trace_event_name(call)))
+		return -EEXIST;
+	if (!register_trace_event(&call->event))
+		return -ENODEV;
+	ret = trace_add_event_call(call);
+	if (ret) {
+		unregister_trace_event(&call->event);
+		return ret;
+	}
+	ev->published = true;
+	return 0;
+}
+
+/* Remove it again; -EBUSY if the ftrace or perf core still uses it. */
+int tk_event_unpublish(struct tk_event *ev)
+{
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	ret = trace_remove_event_call(&ev->call);
+	if (!ret)
+		ev->published = false;
+	return ret;
+}
+
+/* On, or held open (an event file, a perf event): not to be deleted. */
+bool tk_event_busy(struct tk_event *ev)
+{
+	return READ_ONCE(ev->flags) || trace_event_dyn_busy(&ev->call);
+}
+
+/* ---------------------------------------------------------- on and off */
+
+/* Arm or disarm every registered probe of the event in the core. */
+static int tk_event_switch_probes(struct tk_event *ev, bool on)
+{
+	struct tk_probe *tp;
+	int ret;
+
+	list_for_each_entry(tp, &ev->probes, sibling) {
+		if (!tp->registered || kprobe_gone(&tp->rp.kp))
+			continue;
+		if (!on) {
+			disable_kprobe(&tp->rp.kp);
+			continue;
+		}
+		ret = enable_kprobe(&tp->rp.kp);
+		if (ret) {
+			tk_event_switch_probes(ev, false);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static struct tk_link *tk_event_find_link(struct tk_event *ev,
+					  struct trace_event_file *file)
+{
+	struct tk_link *link;
+
+	list_for_each_entry(link, &ev->links, node)
+		if (link->file == file)
+			return link;
+	return NULL;
+}
+
+/* A new user: a trace file, or perf when @file is NULL. */
+int tk_event_enable(struct tk_event *ev, struct trace_event_file *file)
+{
+	unsigned int was = ev->flags;
+	struct tk_link *link = NULL;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (file) {
+		link = kmalloc(sizeof(*link), GFP_KERNEL);
+		if (!link)
+			return -ENOMEM;
+		link->file = file;
+		list_add_tail_rcu(&link->node, &ev->links);
+	}
+	WRITE_ONCE(ev->flags, was | (file ? TK_EV_TRACE : TK_EV_PERF));
+	if (was)
+		return 0;
+
+	ret = tk_event_switch_probes(ev, true);
+	if (ret) {
+		WRITE_ONCE(ev->flags, was);
+		if (link) {
+			list_del_rcu(&link->node);
+			kfree_rcu(link, rcu);
+		}
+	}
+	return ret;
+}
+
+/* A user leaves; the last one turns the probes off. */
+int tk_event_disable(struct tk_event *ev, struct trace_event_file *file)
+{
+	unsigned int flags = ev->flags;
+	struct tk_link *link;
+
+	lockdep_assert_held(&event_mutex);
+	if (file) {
+		link = tk_event_find_link(ev, file);
+		if (!link)
+			return -ENOENT;
+		list_del_rcu(&link->node);
+		/* A hit may still be reading it: free after a grace period. */
+		kfree_rcu(link, rcu);
+		if (list_empty(&ev->links))
+			flags &= ~TK_EV_TRACE;
+	} else {
+		flags &= ~TK_EV_PERF;
+	}
+	WRITE_ONCE(ev->flags, flags);
+	if (!flags)
+		tk_event_switch_probes(ev, false);
+	return 0;
+}
+
+/*
+ * class->reg: called by the ftrace and perf cores, in process context
+ * with event_mutex held.
+ */
+int tk_event_reg(struct trace_event_call *call, enum trace_reg type,
+		 void *data)
+{
+	struct tk_event *ev = tk_event_of(call);
+
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		return tk_event_enable(ev, data);
+	case TRACE_REG_UNREGISTER:
+		return tk_event_disable(ev, data);
+	default:
+		return tk_event_reg_perf(ev, type);
+	}
+}

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_kprobe_hit.c - what runs when a kprobe event's probe is hit.
+ *
+ *   kprobes core (int3, ftrace, jump)        rethook trampoline
+ *            |                                       |
+ *     tk_kprobe_hit(kp, regs)              tk_kretprobe_hit(ri, regs)
+ *            |   count the hit; read the event's users once
+ *            |
+ *            +-- trace files (RCU list), for each one:
+ *            |     plain     reserve the exact size in the ring buffer,
+ *            |               write the head, let the fetch library write
+ *            |               the arguments in place, commit
+ *            |     strings   fetch into this CPU's scratch, reserve the
+ *            |               size it took, copy once, commit
+ *            |     filtered  build the record in the scratch, test the
+ *            |               filter, and only if it passes reserve + copy
+ *            |     other     triggers, soft-disable, pid filters, printk
+ *            |               and export hooks: trace_event_buffer_*()
+ *            |
+ *            +-- perf: BPF programs, perf buffers (trace_kprobe_perf.c)
+ *
+ * Everything that can be computed before a hit is computed when the probe
+ * is defined (record size, head size, whether strings follow) and only
+ * read here; nothing is allocated, no lock is taken.
+ *
+ * The scratch buffer: a hit uses its CPU's scratch with no lock and no
+ * nesting count, because kprobe handlers do not nest on a CPU.  The
+ * kprobes core runs at most one handler per CPU at a time: while one runs
+ * (current_kprobe set), any probe hit on that CPU, from the handler's own
+ * calls, an interrupt or an NMI, is counted as missed and not run, and a
+ * return probe's handler runs under the same rule.  Preemption is off
+ * throughout, so the CPU cannot change under the handler either.
+ *
+ * Every function here is NOKPROBE: probing it would recurse.
+ */
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/ring_buffer.h>
+
+#include "trace_kprobe_internal.h"
+
+/* Large enough for any record the default ring buffer accepts. */
+#define TK_SCRATCH_SIZE		(2 * PAGE_SIZE)
+
+/* Set once, before the first probe that may need it is registered. */
+static char __percpu *tk_scratch;
+static DEFINE_MUTEX(tk_scratch_lock);
+
+/* Make sure the scratch buffers exist.  Process context, may sleep. */
+int tk_scratch_reserve(void)
+{
+	char __percpu *buf;
+
+	if (READ_ONCE(tk_scratch))
+		return 0;
+	mutex_lock(&tk_scratch_lock);
+	if (!tk_scratch) {
+		buf = __alloc_percpu(TK_SCRATCH_SIZE, sizeof(u64));
+		if (buf)
+			WRITE_ONCE(tk_scratch, buf);
+	}
+	mutex_unlock(&tk_scratch_lock);
+	return tk_scratch ? 0 : -ENOMEM;
+}
+
+/* Trace file states that need the generic event buffer code. */
+#define TK_FILE_GENERIC	(EVENT_FILE_FL_TRIGGER_MODE |		\
+			 EVENT_FILE_FL_SOFT_DISABLED |		\
+			 EVENT_FILE_FL_PID_FILTER |		\
+			 EVENT_FILE_FL_TRIGGER_COND)
+
+/* Commit hooks only trace_event_buffer_commit() runs. */
+static __always_inline bool tk_commit_hooks_on(void)
+{
+	return static_branch_unlikely(&tracepoint_printk_key) ||
+	       static_branch_unlikely(&trace_event_exports_enabled);
+}
+
+static __always_inline void *tk_edata(struct kretprobe_instance *ri)
+{
+	return ri ? ri->data : NULL;
+}
+
+/* The record head: probed address, or function and return address. */
+static __always_inline void tk_fill_head(const struct tk_probe *tp,
+					 void *ent,
+					 struct kretprobe_instance *ri)
+{
+	if (ri) {
+		struct kretprobe_trace_entry_head *head = ent;
+
+		head->func = (unsigned long)tp->rp.kp.addr;
+		head->ret_ip = get_kretprobe_retaddr(ri);
+	} else {
+		struct kprobe_trace_entry_head *head = ent;
+
+		head->ip = (unsigned long)tp->rp.kp.addr;
+	}
+}
+
+/* Room for one record in @buffer, and in the scratch. */
+static __always_inline unsigned int tk_room(struct trace_buffer *buffer)
+{
+	return min_t(unsigned long, ring_buffer_max_event_size(buffer),
+		     TK_SCRATCH_SIZE);
+}
+
+/* Fetch the arguments into the scratch; returns the record size. */
+static __always_inline unsigned int tk_fetch_scratch(struct tk_probe *tp,
+						     struct pt_regs *regs,
+						     struct kretprobe_instance *ri,
+						     void *scratch,
+						     unsigned int room)
+{
+	return farg_set_fetch(tp->args, regs, tk_edata(ri), scratch,
+			      tp->event->head_size, room);
+}
+
+/*
+ * The argument block of @ent: a copy from @scratch when the arguments were
+ * fetched there, else fetched in place.
+ */
+static __always_inline void tk_fill_args(struct tk_probe *tp,
+					 struct pt_regs *regs,
+					 struct kretprobe_instance *ri,
+					 void *ent, const void *scratch,
+					 unsigned int size)
+{
+	unsigned int off = tp->event->head_size;
+
+	if (scratch)
+		memcpy(ent + off, scratch + off, size - off);
+	else if (tp->has_args)
+		farg_set_fetch(tp->args, regs, tk_edata(ri), ent, off, size);
+}
+
+/* A file with triggers, soft-disable, pid filter, or commit hooks. */
+static noinline void tk_write_generic(struct tk_probe *tp,
+				      struct pt_regs *regs,
+				      struct kretprobe_instance *ri,
+				      struct trace_event_file *file)
+{
+	struct trace_event_buffer fbuffer;
+	unsigned int size = tp->rec_size;
+	void *scratch = NULL, *ent;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	if (tp->dynamic) {
+		scratch = this_cpu_ptr(tk_scratch);
+		size = tk_fetch_scratch(tp, regs, ri, scratch,
+					tk_room(file->tr->array_buffer.buffer));
+	}
+	ent = trace_event_buffer_reserve(&fbuffer, file, size);
+	if (!ent)
+		return;
+	fbuffer.regs = regs;
+	tk_fill_head(tp, ent, ri);
+	tk_fill_args(tp, regs, ri, ent, scratch, size);
+	trace_event_buffer_commit(&fbuffer);
+}
+NOKPROBE_SYMBOL(tk_write_generic);
+
+/*
+ * A filtered file: the whole record is built in the scratch and tested
+ * there, so a rejected hit costs no ring buffer reservation at all.
+ */
+static noinline void tk_write_filtered(struct tk_probe *tp,
+				       struct pt_regs *regs,
+				       struct kretprobe_instance *ri,
+				       struct trace_event_file *file)
+{
+	struct trace_array *tr = file->tr;
+	struct trace_buffer *buffer = tr->array_buffer.buffer;
+	unsigned int trace_ctx = tracing_gen_ctx_dec();
+	unsigned int room = tk_room(buffer), size = tp->rec_size;
+	void *scratch = this_cpu_ptr(tk_scratch);
+	struct ring_buffer_event *rbe;
+
+	if (unlikely(size > room))
+		return;
+	tracing_generic_entry_update(scratch, tp->event->call.event.type,
+				     trace_ctx);
+	tk_fill_head(tp, scratch, ri);
+	if (tp->has_args)
+		size = tk_fetch_scratch(tp, regs, ri, scratch, room);
+	if (!filter_match_preds(rcu_dereference_raw(file->filter), scratch))
+		return;
+
+	rbe = ring_buffer_lock_reserve(buffer, size);
+	if (!rbe)
+		return;
+	memcpy(ring_buffer_event_data(rbe), scratch, size);
+	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, regs);
+}
+NOKPROBE_SYMBOL(tk_write_filtered);
+
+/* A plain file: reserve the record's size, fill it in place, commit. */
+static __always_inline void tk_write_plain(struct tk_probe *tp,
+					   struct pt_regs *regs,
+					   struct kretprobe_instance *ri,
+					   struct trace_event_file *file)
+{
+	struct trace_array *tr = file->tr;
+	struct trace_buffer *buffer = tr->array_buffer.buffer;
+	unsigned int trace_ctx = tracing_gen_ctx_dec();
+	unsigned int size = tp->rec_size;
+	struct ring_buffer_event *rbe;
+	void *scratch = NULL, *ent;
+
+	if (tp->dynamic) {
+		scratch = this_cpu_ptr(tk_scratch);
+		size = tk_fetch_scratch(tp, regs, ri, scratch, tk_room(buffer));
+	}
+	rbe = ring_buffer_lock_reserve(buffer, size);
+	if (!rbe)
+		return;
+	ent = ring_buffer_event_data(rbe);
+	tracing_generic_entry_update(ent, tp->event->call.event.type,
+				     trace_ctx);
+	tk_fill_head(tp, ent, ri);
+	tk_fill_args(tp, regs, ri, ent, scratch, size);
+	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, regs);
+}
+
+/* One record per trace file the event is enabled in. */
+static __always_inline void tk_trace(struct tk_probe *tp,
+				     struct pt_regs *regs,
+				     struct kretprobe_instance *ri)
+{
+	struct tk_link *link;
+
+	list_for_each_entry_rcu(link, &tp->event->links, node) {
+		struct trace_event_file *file = link->file;
+		unsigned long eflags = READ_ONCE(file->flags);
+
+		if (unlikely(eflags & TK_FILE_GENERIC) || tk_commit_hooks_on())
+			tk_write_generic(tp, regs, ri, file);
+		else if (unlikely(eflags & EVENT_FILE_FL_FILTERED))
+			tk_write_filtered(tp, regs, ri, file);
+		else
+			tk_write_plain(tp, regs, ri, file);
+	}
+}
+
+/* kprobe pre_handler: runs with preemption off, maybe in NMI. */
+int tk_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct tk_probe *tp = container_of(kp, struct tk_probe, rp.kp);
+	unsigned int users = READ_ONCE(tp->event->flags);
+
+	raw_cpu_inc(*tp->nhit);
+	if (users & TK_EV_TRACE)
+		tk_trace(tp, regs, NULL);
+	if (users & TK_EV_PERF)
+		return tk_perf_hit(tp, regs);
+	return 0;
+}
+NOKPROBE_SYMBOL(tk_kprobe_hit);
+
+/* kretprobe handler: the function returns; preemption off. */
+int tk_kretprobe_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct tk_probe *tp;
+	unsigned int users;
+
+	/* The probe may be going away on another CPU. */
+	if (unlikely(!rp))
+		return 0;
+	tp = container_of(rp, struct tk_probe, rp);
+	users = READ_ONCE(tp->event->flags);
+	raw_cpu_inc(*tp->nhit);
+	if (users & TK_EV_TRACE)
+		tk_trace(tp, regs, ri);
+	if (users & TK_EV_PERF)
+		tk_perf_ret_hit(tp, ri, regs);
+	return 0;
+}
+NOKPROBE_SYMBOL(tk_kretprobe_hit);
+
+/* kretprobe entry handler: save what the return side reads of entry. */
+int tk_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	if (unlikely(!rp))
+		return -ENOENT;
+	farg_set_save_entry(container_of(rp, struct tk_probe, rp)->args, regs,
+			    ri->data);
+	return 0;
+}
+NOKPROBE_SYMBOL(tk_kretprobe_entry);

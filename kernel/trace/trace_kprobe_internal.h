@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trace_kprobe_internal.h - the kprobe event layer, shared between its files.
+ *
+ * Terms (Documentation/trace/kprobetrace.rst has the user's view):
+ *
+ *   definition  one line written to kprobe_events or dynamic_events,
+ *               "p:grp/name place args..." or "-:grp/name".
+ *   probe       what one definition arms: a kprobe (or kretprobe) plus
+ *               the compiled fetch arguments that fill a record on a hit.
+ *               Struct tk_probe.  Each is one line in kprobe_events.
+ *   event       what tracefs shows as events/<grp>/<name>: one
+ *               trace_event_call with its format, filter and triggers.
+ *               Struct tk_event.  An event owns one probe or more
+ *               ("multiprobe"); all of them have the same argument names
+ *               and types, so they write records of the same shape.
+ *   record      what a hit writes: a head (trace_entry, then the probed
+ *               address or the function and return addresses) followed
+ *               by the argument block the fetch library fills.
+ *
+ * The files:
+ *   trace_kprobe.c        probe and event lifetime, registration with the
+ *                         kprobes core, dyn_event ops, kprobe_events,
+ *                         kprobe_profile, modules, deleting in batches
+ *   trace_kprobe_parse.c  the definition grammar and error_log entries
+ *   trace_kprobe_event.c  the trace_event_call: fields, format, output,
+ *                         enable/disable
+ *   trace_kprobe_hit.c    the hit path: dispatchers and trace records
+ *   trace_kprobe_perf.c   perf and BPF (CONFIG_PERF_EVENTS)
+ *   trace_kprobe_gen.c    the in-kernel generation API, kprobe_event=
+ *
+ * Locking: event_mutex serializes every change to probes and events and
+ * guards the dyn_event list; definitions are parsed under
+ * dyn_event_ops_mutex (taken by the dyn_event core, outside
+ * event_mutex).  The hit path takes no lock: it reads what it needs from
+ * the probe and event, which only change while the probe is not armed,
+ * and walks the event's file links under RCU (kprobe handlers run with
+ * preemption disabled).
+ */
+#ifndef _KERNEL_TRACE_TRACE_KPROBE_INTERNAL_H
+#define _KERNEL_TRACE_TRACE_KPROBE_INTERNAL_H
+
+#include <linux/kprobes.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/seq_file.h>
+
+#include "trace.h"
+#include "trace_dynevent.h"
+#include "farg.h"
+#include "trace_kprobe.h"
+
+#define TK_DEFAULT_GROUP	"kprobes"
+#define TK_MAXACTIVE_MAX	4096	/* kretprobe instances per probe */
+/* Auto-generated names are cut to fit; user names must fit. */
+#define TK_NAME_LEN		MAX_EVENT_NAME_LEN
+
+/*
+ * Errors of the event layer itself.  The error_log table is this list
+ * followed by the fetch library's FARG_ERRORS; tk_err_farg() maps a
+ * library code into it.
+ */
+#define TK_ERRORS(X)							\
+	X(BAD_CMD,		"Unknown command (expected p, r or -)")	\
+	X(NO_PLACE,		"Probe point is missing")		\
+	X(BAD_DELETE,		"Expected -:[GROUP/]EVENT")		\
+	X(NO_SUCH_EVENT,	"No kprobe event matches")		\
+	X(EVENT_BUSY,		"Event is in use (enabled, open or held by perf)") \
+	X(BAD_HEAD,		"Expected ':' or a maxactive count after the kind") \
+	X(BAD_MAXACT_TYPE,	"Only a return probe takes a maxactive count") \
+	X(BAD_MAXACT,		"Bad maxactive count")			\
+	X(MAXACT_TOO_BIG,	"Maxactive count is too big (at most 4096)") \
+	X(BAD_PROBE_ADDR,	"No such symbol, or a bad address or offset") \
+	X(NON_UNIQ_SYMBOL,	"Several symbols have this name; probe by address") \
+	X(BAD_RETPROBE,		"A return probe must be on a function entry") \
+	X(BAD_ADDR_SUFFIX,	"Unknown suffix (only %return is known)") \
+	X(NO_GROUP_NAME,	"Group name is empty")			\
+	X(GROUP_TOO_LONG,	"Group name is too long")		\
+	X(BAD_GROUP_NAME,	"Group name must be a C identifier")	\
+	X(NO_EVENT_NAME,	"Event name is empty")			\
+	X(EVENT_TOO_LONG,	"Event name is too long")		\
+	X(BAD_EVENT_NAME,	"Event name must be a C identifier")	\
+	X(EVENT_EXIST,		"Another event already has this group/name") \
+	X(BAD_INSN_BNDRY,	"Address is not on an instruction boundary") \
+	X(FAIL_REG_PROBE,	"The kprobes core refused this probe")	\
+	X(DIFF_PROBE_TYPE,	"The event's probes are of the other kind (entry/return)") \
+	X(DIFF_ARG_TYPE,	"Argument name or type differs from the event's") \
+	X(SAME_PROBE,		"The event already has this exact probe")
+
+#define TK_ERR_ENUM(code, msg)	TK_ERR_##code,
+enum tk_err_code {
+	TK_ERRORS(TK_ERR_ENUM)
+	TK_ERR_FARG_FIRST	/* FARG code c is TK_ERR_FARG_FIRST + c - 1 */
+};
+#undef TK_ERR_ENUM
+
+static inline enum tk_err_code tk_err_farg(enum farg_err_code code)
+{
+	return TK_ERR_FARG_FIRST + code - 1;
+}
+
+/*
+ * Parse context: the words of one definition, as argv_split() cut them.
+ * error_log shows them joined by single spaces, with the caret under
+ * byte @pos of word @word.  @strict: the line was written to
+ * kprobe_events, so every line is ours and every refusal is logged;
+ * dynamic_events offers lines that are not kprobe definitions (uprobes
+ * share 'p' and 'r') to the other parsers.
+ */
+struct tk_parse {
+	int argc;
+	const char **argv;
+	bool strict;
+};
+
+void tk_parse_error(const struct tk_parse *p, int word, int pos,
+		    enum tk_err_code code);
+
+/*
+ * A definition, parsed up to (not including) its argument words.  The
+ * string fields point into the buffers of the struct or into argv.
+ */
+struct tk_def {
+	bool is_return;
+	int maxactive;			/* kretprobe instances, 0: default */
+	const char *group;
+	const char *event;		/* NULL: make a name up */
+	char *symbol;			/* "[MOD:]SYM" (kmalloc'ed) or NULL */
+	unsigned long offset;		/* from @symbol */
+	void *addr;			/* when @symbol is NULL */
+	bool on_func_entry;		/* place is a function entry */
+	int nargs;
+	const char **args;		/* the argument words, in argv */
+	char module[MODULE_NAME_LEN];	/* "" for vmlinux */
+	char group_buf[TK_NAME_LEN];
+	char event_buf[TK_NAME_LEN];
+};
+
+/*
+ * Fill @def from the head and place words.  Returns 0, -ECANCELED when
+ * the line is not a kprobe definition and @p is not strict (nothing is
+ * logged then), or an errno with an error_log entry written.
+ */
+int tk_parse_def(const struct tk_parse *p, struct tk_def *def);
+void tk_def_release(struct tk_def *def);	/* frees @def->symbol */
+
+/* Count the kallsyms entries named @name in @module (NULL: everywhere). */
+unsigned int tk_count_symbols(const char *module, const char *name);
+/* Is the module @name loaded (or coming)? */
+bool tk_module_loaded(const char *name);
+/* 0 if "[MOD:]SYM" is one function or MOD is not loaded; else an errno. */
+int tk_check_symbol(const char *symbol);
+
+/* Event flags: who wants records.  Written under event_mutex. */
+#define TK_EV_TRACE	BIT(0)	/* one or more trace files (links) */
+#define TK_EV_PERF	BIT(1)	/* perf events, BPF programs */
+
+/* A trace_event_file the event writes to; on tk_event.links. */
+struct tk_link {
+	struct list_head node;
+	struct trace_event_file *file;
+	struct rcu_head rcu;
+};
+
+/*
+ * One event.  Allocated with its first probe and freed with its last.
+ * The call, class and layout are fixed once the event is published.
+ */
+struct tk_event {
+	struct trace_event_call call;
+	struct trace_event_class class;
+	/* TK_EV_*: written under event_mutex, read by the hit path */
+	unsigned int flags;
+	/* tk_link: written under event_mutex, walked by the hit path (RCU) */
+	struct list_head links;
+	/* tk_probe.sibling, the first one is the primary; event_mutex */
+	struct list_head probes;
+	/*
+	 * The argument set that defines fields and output, adopted from the
+	 * first probe and freed with the event (the field list points into
+	 * it, and may outlive that probe).
+	 */
+	struct farg_set *layout;
+	unsigned int head_size;		/* record head: argument block offset */
+	bool is_return;
+	bool published;			/* in ftrace_events; event_mutex */
+};
+
+/*
+ * One probe.  The fields above @devent are what a hit reads; they do not
+ * change while the kprobe is registered.
+ */
+struct tk_probe {
+	struct kretprobe rp;		/* rp.kp is the probe of both kinds */
+	struct tk_event *event;
+	struct farg_set *args;		/* may be @event->layout */
+	unsigned int rec_size;		/* head + fixed block: exact size */
+	bool has_args;
+	bool dynamic;			/* strings follow the fixed block */
+	unsigned long __percpu *nhit;
+
+	/* control: event_mutex */
+	struct dyn_event devent;	/* in kprobe_events unless local */
+	struct list_head sibling;	/* in @event->probes */
+	char *symbol;			/* "[MOD:]SYM", or NULL: by address */
+	bool registered;		/* the kprobes core has it */
+};
+
+static inline struct tk_probe *tk_event_primary(struct tk_event *ev)
+{
+	return list_first_entry_or_null(&ev->probes, struct tk_probe, sibling);
+}
+
+static inline struct tk_event *tk_event_of(struct trace_event_call *call)
+{
+	return container_of(call, struct tk_event, call);
+}
+
+/* trace_kprobe_gen.c */
+void __init tk_boot_events(void);
+
+/* trace_kprobe.c */
+int tk_run_command(const char *raw);	/* a line as kprobe_events takes */
+unsigned long tk_probe_missed(const struct tk_probe *tp);
+unsigned long tk_probe_address(const struct tk_probe *tp);
+struct tk_probe *tk_probe_new(const struct tk_def *def, struct farg_set *set);
+void tk_probe_free(struct tk_probe *tp);
+int tk_probe_arm(struct tk_probe *tp);
+void tk_probe_disarm(struct tk_probe *tp);
+
+/* trace_kprobe_event.c */
+struct tk_event *tk_event_new(const char *group, const char *name,
+			      struct tk_probe *first);
+void tk_event_free(struct tk_event *ev);
+int tk_event_publish(struct tk_event *ev);
+int tk_event_unpublish(struct tk_event *ev);
+bool tk_event_busy(struct tk_event *ev);
+int tk_event_reg(struct trace_event_call *call, enum trace_reg type,
+		 void *data);
+
+/* trace_kprobe_hit.c */
+int tk_kprobe_hit(struct kprobe *kp, struct pt_regs *regs);
+int tk_kretprobe_hit(struct kretprobe_instance *ri, struct pt_regs *regs);
+int tk_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
+int tk_scratch_reserve(void);
+
+/* trace_kprobe_perf.c */
+#ifdef CONFIG_PERF_EVENTS
+int tk_perf_hit(struct tk_probe *tp, struct pt_regs *regs);
+void tk_perf_ret_hit(struct tk_probe *tp, struct kretprobe_instance *ri,
+		     struct pt_regs *regs);
+int tk_event_reg_perf(struct tk_event *ev, enum trace_reg type);
+#else
+static inline int tk_perf_hit(struct tk_probe *tp, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static inline void tk_perf_ret_hit(struct tk_probe *tp,
+				   struct kretprobe_instance *ri,
+				   struct pt_regs *regs)
+{
+}
+
+static inline int tk_event_reg_perf(struct tk_event *ev, enum trace_reg type)
+{
+	return 0;
+}
+#endif
+
+/* trace_kprobe_event.c, for perf */
+int tk_event_enable(struct tk_event *ev, struct trace_event_file *file);
+int tk_event_disable(struct tk_event *ev, struct trace_event_file *file);
+
+#endif /* _KERNEL_TRACE_TRACE_KPROBE_INTERNAL_H */

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_kprobe_parse.c - the grammar of a kprobe event definition, up to
+ * its argument words (the fetch library parses those), and error_log.
+ *
+ * A definition is a line cut into words at blanks:
+ *
+ *   word 0  head   p[:NAME]            entry probe
+ *                  r[MAXACTIVE][:NAME] return probe, MAXACTIVE in 1..4096
+ *           NAME   [GROUP/|GROUP.][EVENT]
+ *                  GROUP and EVENT are C identifiers shorter than 64
+ *                  bytes (GROUP may contain '-'); an empty EVENT after a
+ *                  GROUP separator, or no NAME at all, asks for a made-up
+ *                  name "p_SYM_OFFS" / "r_SYM_OFFS" / "p_0xADDR"
+ *   word 1  place  [MOD:]SYM[+OFFS][%return]   or   ADDRESS
+ *                  %return turns a 'p' into a return probe; a return
+ *                  probe must sit on a function entry; SYM must be unique
+ *                  (in MOD when given) unless MOD is not loaded yet
+ *   word 2+ args   handed to farg_set_parse() as they are
+ *
+ * A line whose place looks like a uprobe's ("PATH:OFFS", with a '/') is
+ * not ours: -ECANCELED lets dynamic_events offer it to the next parser.
+ *
+ * Every refusal writes one error_log entry under "trace_kprobe", with
+ * the words joined by single spaces and the caret under the bad byte,
+ * so the positions are those the ftrace selftests expect.  The parse
+ * context carries the words; there is no global parse state.
+ *
+ * Context: process, under dyn_event_ops_mutex.  May sleep.
+ */
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trace_kprobe_internal.h"
+
+#define TK_ERR_TEXT(code, msg)	msg,
+static const char *tk_err_text[] = {
+	TK_ERRORS(TK_ERR_TEXT)
+	FARG_ERRORS(TK_ERR_TEXT)
+};
+#undef TK_ERR_TEXT
+
+/* Byte where word @word starts in the joined command (or just past it). */
+static unsigned int tk_word_start(const struct tk_parse *p, int word)
+{
+	unsigned int start = 0;
+	int i;
+
+	for (i = 0; i < word && i < p->argc; i++)
+		start += strlen(p->argv[i]) + 1;
+	return start;
+}
+
+void tk_parse_error(const struct tk_parse *p, int word, int pos,
+		    enum tk_err_code code)
+{
+	unsigned int len = tk_word_start(p, p->argc);
+	unsigned int caret;
+	char *cmd, *s;
+	int i;
+
+	if (WARN_ON_ONCE(code >= ARRAY_SIZE(tk_err_text)) || !p->argc)
+		return;
+	cmd = kmalloc(len, GFP_KERNEL);
+	if (!cmd)
+		return;
+	for (i = 0, s = cmd; i < p->argc; i++)
+		s += sprintf(s, "%s%s", i ? " " : "", p->argv[i]);
+
+	/* A missing word is pointed at where it would start. */
+	caret = tk_word_start(p, word);
+	if (word < p->argc)
+		caret += pos;
+	tracing_log_err(NULL, "trace_kprobe", cmd, tk_err_text, code, caret);
+	kfree(cmd);
+}
+
+/* ---------------------------------------------------------------- head */
+
+/* "r[MAXACTIVE]": the digits run from byte 1 up to ':' or the end. */
+static int tk_parse_maxactive(const struct tk_parse *p, struct tk_def *def,
+			      const char *digits, size_t len)
+{
+	char buf[16];
+	unsigned int n;
+
+	if (!def->is_return) {
+		tk_parse_error(p, 0, 1, TK_ERR_BAD_MAXACT_TYPE);
+		return -EINVAL;
+	}
+	if (len >= sizeof(buf))
+		goto bad;
+	memcpy(buf, digits, len);
+	buf[len] = '\0';
+	if (kstrtouint(buf, 0, &n) || !n)
+		goto bad;
+	if (n > TK_MAXACTIVE_MAX) {
+		tk_parse_error(p, 0, 1, TK_ERR_MAXACT_TOO_BIG);
+		return -EINVAL;
+	}
+	def->maxactive = n;
+	return 0;
+bad:
+	tk_parse_error(p, 0, 1, TK_ERR_BAD_MAXACT);
+	return -EINVAL;
+}
+
+/* "[GROUP/|GROUP.][EVENT]" starting at byte @at of word 0. */
+static int tk_parse_name(const struct tk_parse *p, struct tk_def *def, int at)
+{
+	const char *name = p->argv[0] + at;
+	const char *sep = strchr(name, '/');
+	size_t len;
+
+	if (!sep)
+		sep = strchr(name, '.');
+	if (sep) {
+		len = sep - name;
+		if (!len) {
+			tk_parse_error(p, 0, at, TK_ERR_NO_GROUP_NAME);
+			return -EINVAL;
+		}
+		if (len >= TK_NAME_LEN) {
+			tk_parse_error(p, 0, at, TK_ERR_GROUP_TOO_LONG);
+			return -EINVAL;
+		}
+		memcpy(def->group_buf, name, len);
+		def->group_buf[len] = '\0';
+		if (!is_good_system_name(def->group_buf)) {
+			tk_parse_error(p, 0, at, TK_ERR_BAD_GROUP_NAME);
+			return -EINVAL;
+		}
+		def->group = def->group_buf;
+		at += len + 1;
+		name = sep + 1;
+	}
+
+	len = strlen(name);
+	if (!len) {
+		if (sep)
+			return 0;	/* "GROUP/": a made-up event name */
+		tk_parse_error(p, 0, at, TK_ERR_NO_EVENT_NAME);
+		return -EINVAL;
+	}
+	if (len >= TK_NAME_LEN) {
+		tk_parse_error(p, 0, at, TK_ERR_EVENT_TOO_LONG);
+		return -EINVAL;
+	}
+	if (!is_good_name(name)) {
+		tk_parse_error(p, 0, at, TK_ERR_BAD_EVENT_NAME);
+		return -EINVAL;
+	}
+	strscpy(def->event_buf, name, TK_NAME_LEN);
+	def->event = def->event_buf;
+	return 0;
+}
+
+/* Word 0: the kind, an optional maxactive count, an optional name. */
+static int tk_parse_head(const struct tk_parse *p, struct tk_def *def)
+{
+	const char *head = p->argv[0];
+	const char *colon = strchr(head, ':');
+	size_t len = colon ? colon - head : strlen(head);
+	int ret;
+
+	def->is_return = head[0] == 'r';
+	def->group = TK_DEFAULT_GROUP;
+	if (len > 1) {
+		if (!isdigit(head[1])) {
+			tk_parse_error(p, 0, 1, TK_ERR_BAD_HEAD);
+			return -EINVAL;
+		}
+		ret = tk_parse_maxactive(p, def, head + 1, len - 1);
+		if (ret)
+			return ret;
+	}
+	return colon ? tk_parse_name(p, def, len + 1) : 0;
+}
+
+/* --------------------------------------------------------------- place */
+
+struct tk_symcount {
+	const char *name;
+	unsigned int count;
+};
+
+static int tk_count_vmlinux(void *data, unsigned long addr)
+{
+	((struct tk_symcount *)data)->count++;
+	return 0;
+}
+
+static int tk_count_module(void *data, const char *name, unsigned long addr)
+{
+	struct tk_symcount *c = data;
+
+	if (!strcmp(name, c->name))
+		c->count++;
+	return 0;
+}
+
+unsigned int tk_count_symbols(const char *module, const char *name)
+{
+	struct tk_symcount c = { .name = name };
+
+	if (!module)
+		kallsyms_on_each_match_symbol(tk_count_vmlinux, name, &c);
+	module_kallsyms_on_each_symbol(module, tk_count_module, &c);
+	return c.count;
+}
+
+bool tk_module_loaded(const char *name)
+{
+	bool found;
+
+	if (!IS_ENABLED(CONFIG_MODULES))
+		return false;
+	rcu_read_lock_sched();
+	found = find_module(name) != NULL;
+	rcu_read_unlock_sched();
+	return found;
+}
+
+/*
+ * "[MOD:]SYM" must name one function: in MOD if given (when MOD is not
+ * loaded yet, the check waits for it to load), else anywhere.  Returns 0,
+ * -ENOENT, or -EADDRNOTAVAIL when the name is ambiguous.  Counting in a
+ * module that is going away finds nothing, like one not loaded yet.
+ */
+int tk_check_symbol(const char *symbol)
+{
+	const char *colon = strchr(symbol, ':');
+	char modname[MODULE_NAME_LEN];
+	unsigned int n;
+
+	if (!colon) {
+		n = tk_count_symbols(NULL, symbol);
+	} else {
+		if (colon == symbol || colon - symbol >= MODULE_NAME_LEN)
+			return -ENOENT;
+		strscpy(modname, symbol, colon - symbol + 1);
+		n = tk_count_symbols(modname, colon + 1);
+		if (!n && !tk_module_loaded(modname))
+			return 0;
+	}
+	switch (n) {
+	case 0:
+		return -ENOENT;
+	case 1:
+		return 0;
+	default:
+		return -EADDRNOTAVAIL;
+	}
+}
+
+/* Cut "SYM[+|-OFFS]" at the sign; a negative or huge offset is bad. */
+static int tk_split_offset(char *symbol, unsigned long *offset)
+{
+	char *sign = strpbrk(symbol, "+-");
+	long offs;
+
+	*offset = 0;
+	if (!sign)
+		return 0;
+	if (kstrtol(sign, 0, &offs) || offs < 0 || offs > UINT_MAX)
+		return -EINVAL;
+	*sign = '\0';
+	*offset = offs;
+	return 0;
+}
+
+/* "[MOD:]SYM[+OFFS][%return]" in word 1. */
+static int tk_parse_symbol(const struct tk_parse *p, struct tk_def *def)
+{
+	char *suffix, *colon;
+	int ret;
+
+	def->symbol = kstrdup(p->argv[1], GFP_KERNEL);
+	if (!def->symbol)
+		return -ENOMEM;
+	suffix = strchr(def->symbol, '%');
+	if (suffix) {
+		if (strcmp(suffix, "%return")) {
+			tk_parse_error(p, 1, suffix - def->symbol,
+				       TK_ERR_BAD_ADDR_SUFFIX);
+			return -EINVAL;
+		}
+		*suffix = '\0';
+		def->is_return = true;
+	}
+	if (tk_split_offset(def->symbol, &def->offset))
+		goto bad_addr;
+
+	colon = strchr(def->symbol, ':');
+	if (colon && colon - def->symbol < MODULE_NAME_LEN)
+		strscpy(def->module, def->symbol, colon - def->symbol + 1);
+	ret = tk_check_symbol(def->symbol);
+	if (ret) {
+		tk_parse_error(p, 1, 0, ret == -EADDRNOTAVAIL ?
+			       TK_ERR_NON_UNIQ_SYMBOL : TK_ERR_BAD_PROBE_ADDR);
+		return -EINVAL;
+	}
+
+	/* -ENOENT: a module that is not loaded; the core checks it later. */
+	ret = kprobe_on_func_entry(NULL, def->symbol, def->offset);
+	def->on_func_entry = !ret;
+	if (ret == -EINVAL && def->is_return) {
+		tk_parse_error(p, 1, 0, TK_ERR_BAD_RETPROBE);
+		return -EINVAL;
+	}
+	return 0;
+
+bad_addr:
+	tk_parse_error(p, 1, 0, TK_ERR_BAD_PROBE_ADDR);
+	return -EINVAL;
+}
+
+/* ---------------------------------------------------------------- name */
+
+/* "p_SYM_OFFS", "r_SYM_OFFS" or "p_0xADDR", cut to fit and sanitized. */
+static void tk_make_name(struct tk_def *def)
+{
+	char kind = def->is_return ? 'r' : 'p';
+
+	if (def->symbol)
+		snprintf(def->event_buf, TK_NAME_LEN, "%c_%s_%lu", kind,
+			 def->symbol, def->offset);
+	else
+		snprintf(def->event_buf, TK_NAME_LEN, "%c_0x%p", kind,
+			 def->addr);
+	sanitize_event_name(def->event_buf);
+	def->event = def->event_buf;
+}
+
+/* A uprobe place: "PATH:OFFS...", a path being anything with a '/'. */
+static bool tk_is_uprobe_place(const char *place)
+{
+	return strchr(place, '/') && strchr(place, ':');
+}
+
+/*
+ * Is this line for another parser?  Not in strict mode: there a line that
+ * is not a kprobe definition gets its error_log entry here.
+ */
+static int tk_check_kind(const struct tk_parse *p)
+{
+	const char *head = p->argv[0];
+	unsigned long addr;
+
+	if (head[0] != 'p' && head[0] != 'r') {
+		if (!p->strict)
+			return -ECANCELED;
+		tk_parse_error(p, 0, 0, TK_ERR_BAD_CMD);
+		return -EINVAL;
+	}
+	if (p->argc < 2) {
+		/* Nobody else takes a 'p' or 'r' line without a place. */
+		tk_parse_error(p, 1, 0, TK_ERR_NO_PLACE);
+		return -EINVAL;
+	}
+	if (!kstrtoul(p->argv[1], 0, &addr) || !tk_is_uprobe_place(p->argv[1]))
+		return 0;
+	if (!p->strict)
+		return -ECANCELED;
+	tk_parse_error(p, 1, 0, TK_ERR_BAD_PROBE_ADDR);
+	return -EINVAL;
+}
+
+int tk_parse_def(const struct tk_parse *p, struct tk_def *def)
+{
+	unsigned long addr;
+	int ret;
+
+	ret = tk_check_kind(p);
+	if (ret)
+		return ret;
+
+	ret = tk_parse_head(p, def);
+	if (ret)
+		return ret;
+	if (!kstrtoul(p->argv[1], 0, &addr))
+		def->addr = (void *)addr;
+	else
+		ret = tk_parse_symbol(p, def);
+	if (ret)
+		return ret;
+	if (!def->event)
+		tk_make_name(def);
+
+	def->nargs = p->argc - 2;
+	def->args = p->argv + 2;
+	return 0;
+}
+
+void tk_def_release(struct tk_def *def)
+{
+	kfree(def->symbol);
+	def->symbol = NULL;
+}
