@@ -41,16 +41,6 @@ done
 if [ -d "$OBJ/modroot/lib/modules" ]; then
 	cp -a "$OBJ/modroot/lib/modules" "$ROOT/lib/"
 	rm -f "$ROOT"/lib/modules/*/build "$ROOT"/lib/modules/*/source
-import struct, sys
-magic = b"~Module signature appended~\n"
-for path in sys.argv[1:]:
-    data = open(path, "rb").read()
-    if not data.endswith(magic):
-        continue
-    info = data[-len(magic) - 12:-len(magic)]
-    sig_len = struct.unpack(">I", info[8:12])[0]
-    open(path, "wb").write(data[:-len(magic) - 12 - sig_len])
-'
 fi
 
 # the benchmark's workload module
