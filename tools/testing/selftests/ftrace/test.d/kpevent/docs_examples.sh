@@ -21,8 +21,9 @@
 # timestamps become "[TIME]".  What shells say about a failed write or
 # open differs: both sides become "sh: write error: ERROR" and
 # "sh: FILE: ERROR".  The commands of one example run in one shell, one
-# after the other; the tracing state is reset between examples.  A mismatch prints both sides and fails the test at the end,
-# after the other examples have run.
+# after the other; the tracing state is reset between examples.  A
+# mismatch prints both sides and fails the test at the end, after the
+# other examples have run.
 
 # Split RST into $2/N.sh (the commands, with separators) and $2/N.exp (the
 # expected lines, with the same separators), one pair per example; $2/list
@@ -220,6 +221,11 @@ docs_compare() { # exp got
 docs_reset() {
 	initialize_ftrace >/dev/null 2>&1
 	echo > error_log 2>/dev/null
+	# kprobes.rst switches kprobes off and loads a sample module
+	if [ -w /sys/kernel/debug/kprobes/enabled ]; then
+		echo 1 > /sys/kernel/debug/kprobes/enabled
+	fi
+	rmmod kprobe_example >/dev/null 2>&1
 	return 0
 }
 
