@@ -27,6 +27,9 @@ series_items() {
 # the step number whose globs claim PATH (first match), or nothing
 claim() {
 	local path=$1 nn subj globs g
+	# Match the globs as patterns, never expand them to file names
+	# (only ever called in a command substitution: a subshell).
+	set -f
 	while IFS='|' read -r nn subj globs; do
 		for g in $globs; do
 			# shellcheck disable=SC2053
