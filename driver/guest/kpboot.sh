@@ -21,7 +21,7 @@ grep -q '^r[0-9]*:kprobes/kpboot_ret do_sys_openat2 ret=$retval$' $TR/kprobe_eve
 res $? defined "kprobe_events: $(cat $TR/kprobe_events | tr '\n' '|')"
 test "$(cat $TR/events/kprobes/kpboot_open/enable 2>/dev/null)" = 1 &&
 test "$(cat $TR/events/kprobes/kpboot_ret/enable 2>/dev/null)" = 1
-res $? enabled "enable files: $(cat $TR/events/kprobes/kpboot_*/enable 2>&1 | tr '\n' ' ')"
+res $? enabled "events/kprobes: $(ls $TR/events/kprobes | tr '\n' ' '), enable files: $(cat $TR/events/kprobes/kpboot_*/enable 2>&1 | tr '\n' ' ')"
 cat /etc/hostname >/dev/null
 grep -q 'kpboot_open: (do_sys_openat2+[0-9x]*/[0-9a-fx]*) dfd=' $TR/trace &&
 grep -q 'kpboot_ret: (.* <- do_sys_openat2) ret=' $TR/trace

@@ -231,6 +231,15 @@ void farg_set_save_entry(const struct farg_set *set, struct pt_regs *regs,
  * be at most what one record may take; strings never exceed
  * FARG_MAX_STRING bytes each.  @room below @args_off + farg_set_size()
  * is taken as exactly that.  Safe in any context; NOKPROBE.
+ *
+ * Every byte of [@ent + @args_off, @ent + returned size) is written on
+ * every call, whatever was in the buffer before: the fields (packed, no
+ * padding between them), the whole fault map, and the strings, which
+ * follow one another with no gap.  A reused buffer (perf's per-CPU one)
+ * can thus be copied out up to the returned size with nothing stale in
+ * it.  Bytes from the returned size up to @room may be scribbled on (the
+ * last word of a string, a string that faulted part way): copy nothing
+ * from there.
  */
 unsigned int farg_set_fetch(const struct farg_set *set, struct pt_regs *regs,
 			    void *edata, void *ent, unsigned int args_off,

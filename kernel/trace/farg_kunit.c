@@ -710,6 +710,88 @@ static void farg_test_cost(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, (char *)rec + HEAD + 28, text);
 }
 
+/*
+ * Every byte of [HEAD, returned size) must be written by each fetch: the
+ * perf path fetches into a reused per-CPU buffer and copies it to user
+ * space as is.  Run @set twice, into buffers full of 0x00 and of 0xff:
+ * a byte the fetch left alone keeps its poison and the two differ.
+ */
+static void farg_expect_all_written(struct kunit *test,
+				    const struct farg_set *set,
+				    struct pt_regs *regs, void *edata,
+				    unsigned int room, const char *what)
+{
+	u8 *lo = kunit_kmalloc(test, room, GFP_KERNEL);
+	u8 *hi = kunit_kmalloc(test, room, GFP_KERNEL);
+	unsigned int len_lo, len_hi, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, lo);
+	KUNIT_ASSERT_NOT_NULL(test, hi);
+	memset(lo, 0x00, room);
+	memset(hi, 0xff, room);
+	len_lo = farg_set_fetch(set, regs, edata, lo, HEAD, room);
+	len_hi = farg_set_fetch(set, regs, edata, hi, HEAD, room);
+	KUNIT_ASSERT_EQ_MSG(test, len_lo, len_hi, "%s", what);
+	for (i = HEAD; i < len_lo; i++) {
+		if (lo[i] != hi[i]) {
+			KUNIT_FAIL(test, "%s (room %u): byte %u of %u not written (%02x/%02x)",
+				   what, room, i, len_lo, lo[i], hi[i]);
+			break;
+		}
+	}
+}
+
+static void farg_test_all_written(struct kunit *test)
+{
+	static const char *const lines[] = {
+		/* fields of every size, bitfields, char, symbol */
+		"a=%di:u8 b=%si:x16 c=%di:b3@2/8 d=%ax:s32 e=%di f=%ax:char g=%di:symbol",
+		/* a fault map with set and clear bits, faulting arrays */
+		"ok=+0(%di):u32 bad=+0(%si):u32 arr=+0(%si):u16[3] b=+0(%di):b4@4/32 v=+56(%di):u8[4] u=+u0(%di):u32 x=+0(%si):u8",
+		/* strings: found, faulting, arrays of them, immediate, comm */
+		"s=+0(+16(%di)):string n=+0(%si):string w=+32(%di):string[3] i=+24(%di):string",
+		"d=\\\"imm\" c=$comm y=%di:symstr z=+0(%si):string[2] e=\\\"\"",
+		"m=+0(+8(%di)):u64 s=+0(+16(+8(%di))):string t=+0(+8(%si)):u8",
+	};
+	struct farg_test_obj inner = { .a = 7, .name = "inner-name" };
+	struct farg_test_obj outer = {
+		.a = 0x12345678, .next = &inner, .name = "outer-name",
+		.inl = "inlined", .names = { "", "yy", NULL },
+		.bytes = { 1, 2, 3, 250 },
+	};
+	static const unsigned int rooms[] = { 1024, 64, 40, 33, 24 };
+	struct pt_regs regs = {};
+	struct farg_set *set;
+	char *text;
+	int i, j, len;
+
+	regs.di = (unsigned long)&outer;
+	regs.si = 16;	/* the NULL page: every read through it faults */
+	regs.ax = -3UL;
+	for (i = 0; i < ARRAY_SIZE(lines); i++) {
+		set = farg_test_parse(test, FT_ENTRY, NULL, lines[i]);
+		for (j = 0; j < ARRAY_SIZE(rooms); j++)
+			farg_expect_all_written(test, set, &regs, NULL,
+						HEAD + farg_set_size(set) + rooms[j],
+						lines[i]);
+	}
+
+	/* kernel strings of every length and alignment, cut or whole */
+	text = kunit_kzalloc(test, 64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	set = farg_test_parse(test, FT_ENTRY, NULL,
+			      "a=+0(%di):string b=+0(%si):string");
+	for (len = 0; len < 24; len++) {
+		memset(text, 0, 64);
+		memcpy(text + (len & 7), "0123456789abcdefghijklmnop", len);
+		regs.di = (unsigned long)text + (len & 7);
+		regs.si = (unsigned long)text + 40;
+		for (j = 0; j < 12; j++)
+			farg_expect_all_written(test, set, &regs, NULL,
+						HEAD + 8 + 3 * j, "string lengths");
+	}
+}
+
 static struct kunit_case farg_test_cases[] = {
 	KUNIT_CASE(farg_test_errors),
 	KUNIT_CASE(farg_test_btf_errors),
@@ -727,6 +809,7 @@ static struct kunit_case farg_test_cases[] = {
 	KUNIT_CASE(farg_test_btf),
 	KUNIT_CASE(farg_test_print_fmt),
 	KUNIT_CASE(farg_test_compare),
+	KUNIT_CASE(farg_test_all_written),
 	KUNIT_CASE(farg_test_cost),
 	{}
 };

@@ -75,6 +75,7 @@
 	X(NON_UNIQ_SYMBOL,	"Several symbols have this name; probe by address") \
 	X(BAD_RETPROBE,		"A return probe must be on a function entry") \
 	X(BAD_ADDR_SUFFIX,	"Unknown suffix (only %return is known)") \
+	X(BAD_MODULE_NAME,	"Bad module name (letters, digits and '_', at most 55)") \
 	X(NO_GROUP_NAME,	"Group name is empty")			\
 	X(GROUP_TOO_LONG,	"Group name is too long")		\
 	X(BAD_GROUP_NAME,	"Group name must be a C identifier")	\

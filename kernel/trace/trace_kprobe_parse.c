@@ -272,6 +272,25 @@ static int tk_split_offset(char *symbol, unsigned long *offset)
 	return 0;
 }
 
+/*
+ * MOD of "MOD:SYM" must be a name some module could have: kbuild makes
+ * module names of letters, digits and '_' only ('-' in a file name
+ * becomes '_').  The base kernel takes any text there and leaves the
+ * probe waiting for a module that can never load; refuse it instead.
+ * Returns the position of the first bad byte, or -1 if the name is good.
+ */
+static int tk_bad_module_name(const char *name, size_t len)
+{
+	size_t i;
+
+	if (!len)
+		return 0;
+	for (i = 0; i < len && i < MODULE_NAME_LEN - 1; i++)
+		if (!isalnum(name[i]) && name[i] != '_')
+			return i;
+	return len < MODULE_NAME_LEN ? -1 : MODULE_NAME_LEN - 1;
+}
+
 /* "[MOD:]SYM[+OFFS][%return]" in word 1. */
 static int tk_parse_symbol(const struct tk_parse *p, struct tk_def *def)
 {
@@ -295,8 +314,14 @@ static int tk_parse_symbol(const struct tk_parse *p, struct tk_def *def)
 		goto bad_addr;
 
 	colon = strchr(def->symbol, ':');
-	if (colon && colon - def->symbol < MODULE_NAME_LEN)
+	if (colon) {
+		ret = tk_bad_module_name(def->symbol, colon - def->symbol);
+		if (ret >= 0) {
+			tk_parse_error(p, 1, ret, TK_ERR_BAD_MODULE_NAME);
+			return -EINVAL;
+		}
 		strscpy(def->module, def->symbol, colon - def->symbol + 1);
+	}
 	ret = tk_check_symbol(def->symbol);
 	if (ret) {
 		tk_parse_error(p, 1, 0, ret == -EADDRNOTAVAIL ?
