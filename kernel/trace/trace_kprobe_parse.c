@@ -28,6 +28,7 @@
  *
  * Context: process, under dyn_event_ops_mutex.  May sleep.
  */
+#include <linux/ctype.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -360,10 +361,17 @@ static void tk_make_name(struct tk_def *def)
 	def->event = def->event_buf;
 }
 
-/* A uprobe place: "PATH:OFFS...", a path being anything with a '/'. */
+/*
+ * A uprobe place: "PATH:OFFS...", a path being anything with a '/' and
+ * OFFS starting with a digit after the last ':'.  The same test as the
+ * uprobe parser's, so that a line it would decline too stays ours and
+ * gets its error_log entry.
+ */
 static bool tk_is_uprobe_place(const char *place)
 {
-	return strchr(place, '/') && strchr(place, ':');
+	const char *colon = strrchr(place, ':');
+
+	return strchr(place, '/') && colon && isdigit(colon[1]);
 }
 
 /*
