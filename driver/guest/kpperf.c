@@ -103,9 +103,22 @@ static void make_opens(void)
 		close(open("/proc/self/stat", O_RDONLY));
 }
 
+/* Count with @fd enabled around OPENS opens; -1 if it cannot be read. */
+static int64_t count_opens(int fd)
+{
+	uint64_t count;
+
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	make_opens();
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &count, sizeof(count)) != sizeof(count))
+		return -1;
+	return count;
+}
+
 static void check_count(const char *name, int retprobe)
 {
-	uint64_t count = 0;
+	int64_t count = 0;
 	char why[64];
 	int fd = open_kprobe(retprobe);
 
@@ -114,12 +127,8 @@ static void check_count(const char *name, int retprobe)
 		result(0, name, why);
 		return;
 	}
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	make_opens();
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	if (read(fd, &count, sizeof(count)) != sizeof(count))
-		count = 0;
-	snprintf(why, sizeof(why), "%llu hits for %d opens", (unsigned long long)count, OPENS);
+	count = count_opens(fd);
+	snprintf(why, sizeof(why), "%lld hits for %d opens", (long long)count, OPENS);
 	result(count >= OPENS, name, why);
 	close(fd);
 }
@@ -275,11 +284,7 @@ static void check_bpf(void)
 		result(0, "bpf", "PERF_EVENT_IOC_SET_BPF failed");
 		return;
 	}
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	make_opens();
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	if (read(fd, &count, sizeof(count)) != sizeof(count))
-		count = -1;
+	count = count_opens(fd);
 	snprintf(why, sizeof(why), "perf counted %lld", (long long)count);
 	result(count == 0, "bpf-drop", why);
 	check_bpf_query(fd);
@@ -325,7 +330,7 @@ static int listed(const char *word)
 static void check_tracefs(void)
 {
 	struct perf_event_attr attr;
-	uint64_t count = 0;
+	int64_t count = 0;
 	char why[96];
 	long id;
 	int fd, busy;
@@ -346,16 +351,12 @@ static void check_tracefs(void)
 		write_events("-:kpperf/opens\n");
 		return;
 	}
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	make_opens();
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	if (read(fd, &count, sizeof(count)) != sizeof(count))
-		count = 0;
+	count = count_opens(fd);
 	busy = write_events("-:kpperf/opens\n") == -EBUSY;
 	close(fd);
 	write_events("-:kpperf/opens\n");
-	snprintf(why, sizeof(why), "%llu hits for %d opens, %s while held, %s after",
-		 (unsigned long long)count, OPENS, busy ? "EBUSY" : "not EBUSY",
+	snprintf(why, sizeof(why), "%lld hits for %d opens, %s while held, %s after",
+		 (long long)count, OPENS, busy ? "EBUSY" : "not EBUSY",
 		 listed("kpperf/opens") ? "still listed" : "deleted");
 	result(count >= OPENS && busy && !listed("kpperf/opens"), "tracefs", why);
 }
