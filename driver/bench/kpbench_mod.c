@@ -166,12 +166,13 @@ static int kpbench_run_open(struct inode *inode, struct file *file)
 	return single_open(file, kpbench_run_show, NULL);
 }
 
+/* "run": write a loop count to time it, read the last time back. */
 static const struct file_operations kpbench_run_fops = {
-	.open = kpbench_run_open,
-	.read = seq_read,
 	.write = kpbench_run_write,
-	.llseek = seq_lseek,
+	.open = kpbench_run_open,
 	.release = single_release,
+	.read = seq_read,
+	.llseek = seq_lseek,
 };
 
 static int kpbench_info_show(struct seq_file *m, void *v)

@@ -391,6 +391,29 @@ static int farg_parse_fetch(struct farg_pc *pc, char *arg)
 /* ------------------------------------------------------------- types */
 
 /*
+ * The element count of "TYPE[N]": @lb is the text after the '[' of @arg.
+ * It must be "N]" and end there, with 0 < N <= FARG_MAX_ARRAY_LEN.
+ */
+static int farg_parse_count(struct farg_pc *pc, const char *arg, char *lb,
+			    unsigned int *count)
+{
+	int at = pc->offset + (lb - arg);
+	char *rb = strchr(lb, ']');
+
+	if (!rb)
+		return farg_fail(pc, at + strlen(lb), FARG_ERR_ARRAY_NO_CLOSE);
+	if (rb[1])
+		return farg_fail(pc, at + (rb + 1 - lb),
+				 FARG_ERR_BAD_ARRAY_SUFFIX);
+	*rb = '\0';
+	if (kstrtouint(lb, 0, count) || !*count)
+		return farg_fail(pc, at, FARG_ERR_BAD_ARRAY_NUM);
+	if (*count > FARG_MAX_ARRAY_LEN)
+		return farg_fail(pc, at, FARG_ERR_ARRAY_TOO_BIG);
+	return 0;
+}
+
+/*
  * Cut ":TYPE[N]" off @arg and find the type.  Returns the offset of the
  * type text in @arg (0 when there is none), or a negative errno.
  */
@@ -398,31 +421,18 @@ static int farg_split_type(struct farg_pc *pc, char *arg, char **tname,
 			   unsigned int *count)
 {
 	struct farg_arg *a = pc->arg;
-	char *t, *lb, *rb;
-	int toff;
+	char *t = arg, *lb;
+	int toff, ret;
 
 	*count = 0;
-	t = strchr(arg, ':');
-	if (t) {
-		*t++ = '\0';
-		lb = strchr(t, '[');
-		if (lb) {
-			*lb++ = '\0';
-			rb = strchr(lb, ']');
-			if (!rb)
-				return farg_fail(pc, pc->offset + (lb - arg) + strlen(lb),
-						 FARG_ERR_ARRAY_NO_CLOSE);
-			if (rb[1])
-				return farg_fail(pc, pc->offset + (rb + 1 - arg),
-						 FARG_ERR_BAD_ARRAY_SUFFIX);
-			*rb = '\0';
-			if (kstrtouint(lb, 0, count) || !*count)
-				return farg_fail(pc, pc->offset + (lb - arg),
-						 FARG_ERR_BAD_ARRAY_NUM);
-			if (*count > FARG_MAX_ARRAY_LEN)
-				return farg_fail(pc, pc->offset + (lb - arg),
-						 FARG_ERR_ARRAY_TOO_BIG);
-		}
+	strsep(&t, ":");		/* t: the type text, or NULL */
+	lb = t;
+	if (lb)
+		strsep(&lb, "[");	/* lb: the count text, or NULL */
+	if (lb) {
+		ret = farg_parse_count(pc, arg, lb, count);
+		if (ret)
+			return ret;
 	}
 	toff = t ? t - arg : 0;
 	*tname = t;

@@ -47,21 +47,8 @@
 
 #include "trace_kprobe_internal.h"
 
-static int tk_dyn_create(const char *raw);
-static int tk_dyn_show(struct seq_file *m, struct dyn_event *dev);
-static bool tk_dyn_is_busy(struct dyn_event *dev);
-static int tk_dyn_free(struct dyn_event *dev);
-static bool tk_dyn_match(const char *system, const char *event,
-			 int argc, const char **argv, struct dyn_event *dev);
-
-/* dyn_event ops; all but .create are called under event_mutex. */
-static struct dyn_event_operations tk_dyn_ops = {
-	.create = tk_dyn_create,
-	.show = tk_dyn_show,
-	.is_busy = tk_dyn_is_busy,
-	.free = tk_dyn_free,
-	.match = tk_dyn_match,
-};
+/* Defined with its methods below; probes point at it from creation on. */
+static struct dyn_event_operations tk_dyn_ops;
 
 static struct tk_probe *tk_probe_of(struct dyn_event *dev)
 {
@@ -622,6 +609,43 @@ static int tk_probe_remove(struct tk_probe *tp)
 	return 0;
 }
 
+/* Does @word name the place of @tp, as kprobe_events shows it? */
+static bool tk_place_matches(const struct tk_probe *tp, const char *word)
+{
+	char buf[KSYM_NAME_LEN + 16];
+
+	if (!tp->symbol)
+		snprintf(buf, sizeof(buf), "0x%p", tp->rp.kp.addr);
+	else if (tp->rp.kp.offset)
+		snprintf(buf, sizeof(buf), "%s+%u", tp->symbol,
+			 tp->rp.kp.offset);
+	else
+		return !strcmp(word, tp->symbol);
+	return !strcmp(word, buf);
+}
+
+/*
+ * "-:[GROUP/]EVENT [PLACE [ARG...]]": an empty @event matches the whole
+ * group, a NULL @system any group; the words after the name, if any,
+ * must repeat the start of the probe's definition.
+ */
+static bool tk_dyn_match(const char *system, const char *event,
+			 int argc, const char **argv, struct dyn_event *dev)
+{
+	struct tk_probe *tp = tk_probe_of(dev);
+	struct trace_event_call *call = &tp->event->call;
+
+	if (event[0] && strcmp(trace_event_name(call), event))
+		return false;
+	if (system && strcmp(call->class->system, system))
+		return false;
+	if (!argc)
+		return true;
+	if (!tk_place_matches(tp, argv[0]))
+		return false;
+	return farg_set_match_words(tp->args, argc - 1, argv + 1);
+}
+
 /*
  * "-:[GROUP/]EVENT [PLACE [ARG...]]" written to kprobe_events: delete the
  * matching probes (an empty EVENT after "GROUP/": the whole group), until
@@ -751,42 +775,17 @@ static int tk_dyn_show(struct seq_file *m, struct dyn_event *dev)
 	return 0;
 }
 
-/* Does @word name the place of @tp, as kprobe_events shows it? */
-static bool tk_place_matches(const struct tk_probe *tp, const char *word)
-{
-	char buf[KSYM_NAME_LEN + 16];
-
-	if (!tp->symbol)
-		snprintf(buf, sizeof(buf), "0x%p", tp->rp.kp.addr);
-	else if (tp->rp.kp.offset)
-		snprintf(buf, sizeof(buf), "%s+%u", tp->symbol,
-			 tp->rp.kp.offset);
-	else
-		return !strcmp(word, tp->symbol);
-	return !strcmp(word, buf);
-}
-
 /*
- * "-:[GROUP/]EVENT [PLACE [ARG...]]": an empty @event matches the whole
- * group, a NULL @system any group; the words after the name, if any,
- * must repeat the start of the probe's definition.
+ * How dynamic_events sees our probes.  All methods but .create run under
+ * event_mutex.
  */
-static bool tk_dyn_match(const char *system, const char *event,
-			 int argc, const char **argv, struct dyn_event *dev)
-{
-	struct tk_probe *tp = tk_probe_of(dev);
-	struct trace_event_call *call = &tp->event->call;
-
-	if (event[0] && strcmp(trace_event_name(call), event))
-		return false;
-	if (system && strcmp(call->class->system, system))
-		return false;
-	if (!argc)
-		return true;
-	if (!tk_place_matches(tp, argv[0]))
-		return false;
-	return farg_set_match_words(tp->args, argc - 1, argv + 1);
-}
+static struct dyn_event_operations tk_dyn_ops = {
+	.create = tk_dyn_create,
+	.match = tk_dyn_match,
+	.show = tk_dyn_show,
+	.free = tk_dyn_free,
+	.is_busy = tk_dyn_is_busy,
+};
 
 /* ------------------------------------------------------------- tracefs */
 
@@ -824,13 +823,14 @@ static ssize_t tk_events_write(struct file *file, const char __user *buf,
 	return trace_parse_run_command(file, buf, count, ppos, tk_run_command);
 }
 
+/* kprobe_events: a seq_file listing that takes definitions on write. */
 static const struct file_operations tk_events_fops = {
-	.owner = THIS_MODULE,
+	.write = tk_events_write,
 	.open = tk_events_open,
+	.release = seq_release,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = seq_release,
-	.write = tk_events_write,
+	.owner = THIS_MODULE,
 };
 
 /* kprobe_profile: "  EVENT  HITS  MISSES", one line per probe. */
@@ -860,11 +860,11 @@ static int tk_profile_open(struct inode *inode, struct file *file)
 }
 
 static const struct file_operations tk_profile_fops = {
-	.owner = THIS_MODULE,
 	.open = tk_profile_open,
+	.release = seq_release,
 	.read = seq_read,
 	.llseek = seq_lseek,
-	.release = seq_release,
+	.owner = THIS_MODULE,
 };
 
 /* ------------------------------------------------------------- modules */

@@ -16,21 +16,16 @@
 
 struct trace_event_call;
 
-#ifdef CONFIG_KPROBE_EVENTS
-/* True if the event's first probe sits on a function entry. */
+/*
+ * For BPF: does the event's first probe sit on a function entry, and on
+ * an error-injectable function?  Without kprobe events, never.
+ */
+#if IS_ENABLED(CONFIG_KPROBE_EVENTS)
 bool trace_kprobe_on_func_entry(struct trace_event_call *call);
-/* True if the event's first probe sits on an error-injectable function. */
 bool trace_kprobe_error_injectable(struct trace_event_call *call);
 #else
-static inline bool trace_kprobe_on_func_entry(struct trace_event_call *call)
-{
-	return false;
-}
-
-static inline bool trace_kprobe_error_injectable(struct trace_event_call *call)
-{
-	return false;
-}
+#define trace_kprobe_on_func_entry(call)	((void)(call), false)
+#define trace_kprobe_error_injectable(call)	((void)(call), false)
 #endif
 
 #ifdef CONFIG_PERF_EVENTS

@@ -244,18 +244,31 @@ static __always_inline void tk_trace(struct tk_probe *tp,
 	}
 }
 
-/* kprobe pre_handler: runs with preemption off, maybe in NMI. */
-int tk_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
+/*
+ * Both handlers end here: count the hit, then feed the ring buffers and
+ * perf.  @ri is NULL for an entry probe; inlined into each handler, the
+ * test on it folds away.
+ */
+static __always_inline int tk_hit(struct tk_probe *tp, struct pt_regs *regs,
+				  struct kretprobe_instance *ri)
 {
-	struct tk_probe *tp = container_of(kp, struct tk_probe, rp.kp);
 	unsigned int users = READ_ONCE(tp->event->flags);
 
 	raw_cpu_inc(*tp->nhit);
 	if (users & TK_EV_TRACE)
-		tk_trace(tp, regs, NULL);
-	if (users & TK_EV_PERF)
+		tk_trace(tp, regs, ri);
+	if (!(users & TK_EV_PERF))
+		return 0;
+	if (!ri)
 		return tk_perf_hit(tp, regs);
+	tk_perf_ret_hit(tp, ri, regs);
 	return 0;
+}
+
+/* kprobe pre_handler: runs with preemption off, maybe in NMI. */
+int tk_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
+{
+	return tk_hit(container_of(kp, struct tk_probe, rp.kp), regs, NULL);
 }
 NOKPROBE_SYMBOL(tk_kprobe_hit);
 
@@ -263,19 +276,10 @@ NOKPROBE_SYMBOL(tk_kprobe_hit);
 int tk_kretprobe_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
-	struct tk_probe *tp;
-	unsigned int users;
 
-	/* The probe may be going away on another CPU. */
-	if (unlikely(!rp))
-		return 0;
-	tp = container_of(rp, struct tk_probe, rp);
-	users = READ_ONCE(tp->event->flags);
-	raw_cpu_inc(*tp->nhit);
-	if (users & TK_EV_TRACE)
-		tk_trace(tp, regs, ri);
-	if (users & TK_EV_PERF)
-		tk_perf_ret_hit(tp, ri, regs);
+	/* NULL while the kretprobe is being unregistered on another CPU. */
+	if (likely(rp))
+		return tk_hit(container_of(rp, struct tk_probe, rp), regs, ri);
 	return 0;
 }
 NOKPROBE_SYMBOL(tk_kretprobe_hit);
