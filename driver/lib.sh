@@ -39,6 +39,6 @@ key() {
 	local f
 	for f in "$@"; do
 		printf '%s\n' "$f"
-		[ -f "$f" ] && cat "$f"
+		if [ -f "$f" ]; then cat "$f"; fi
 	done | sha1sum | cut -c1-16
 }
