@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit tests of the kprobes core, from the inside: which hit path a probe
+ * takes, what its handlers see, and what the core refuses.
+ *
+ * The x86 targets are written in assembly so that every instruction is
+ * known: each gets a label, is probed in turn, and the function must still
+ * compute the same result.  A breakpoint hit runs the handler in the int3
+ * exception (in_nmi()), an ftrace hit in the caller's context; the text at
+ * the probe shows which one is armed (an int3 byte or the fentry call).
+ */
+#include <kunit/test.h>
+#include <linux/hardirq.h>
+#include <linux/kprobes.h>
+#include <linux/uaccess.h>
+#include <linux/objtool.h>
+#include <asm/ibt.h>
+#include <asm/linkage.h>
+
+/*
+ * kpt_walk(x, twice) = (x + 3 + kpt_bias) * (twice ? 2 : 1), one
+ * instruction of each kind; kpt_walk_at[] gives the address of each (local
+ * labels, so that kallsyms sees one function).  kpt_ud2 and kpt_int3 trap
+ * by design and are never called.
+ */
+enum { W_MOV, W_ADD, W_RIP, W_TEST, W_JZ, W_CALL, W_JMP, W_PUSHF, W_POPF,
+       W_RET, W_NR };
+long kpt_walk(long x, long twice);
+extern char *const kpt_walk_at[W_NR];
+extern char kpt_double[], kpt_ud2[], kpt_int3[];
+long kpt_bias = 100;
+
+/* A probed instruction is no jump target: ANNOTATE_NOENDBR. */
+#define KPT_INSN(label, insn)	label ":" ANNOTATE_NOENDBR insn "\n"
+
+asm(
+	"	.pushsection .text, \"ax\"\n"
+	"	.globl kpt_walk, kpt_double, kpt_ud2, kpt_int3\n"
+	"	.type kpt_walk, @function\n"
+	"kpt_walk:\n"
+	ASM_ENDBR
+	KPT_INSN(".Lkpt_mov", "movq %rdi, %rax")
+	KPT_INSN(".Lkpt_add", "addq $3, %rax")
+	KPT_INSN(".Lkpt_rip", "addq kpt_bias(%rip), %rax")
+	KPT_INSN(".Lkpt_test", "testq %rsi, %rsi")
+	KPT_INSN(".Lkpt_jz", "jz 1f")
+	KPT_INSN(".Lkpt_call", "call kpt_double")
+	"1:\n"
+	KPT_INSN(".Lkpt_jmp", "jmp 2f")
+	"2:\n"
+	KPT_INSN(".Lkpt_pushf", "pushfq")
+	KPT_INSN(".Lkpt_popf", "popfq")
+	".Lkpt_ret:" ANNOTATE_NOENDBR ASM_RET
+	"	.size kpt_walk, .-kpt_walk\n"
+	"	.type kpt_double, @function\n"
+	"kpt_double:\n"
+	"	addq %rax, %rax\n"
+	"	" ASM_RET
+	"	.size kpt_double, .-kpt_double\n"
+	"	.type kpt_ud2, @function\n"
+	"kpt_ud2:" ANNOTATE_NOENDBR "ud2\n"
+	"	.size kpt_ud2, .-kpt_ud2\n"
+	"	.type kpt_int3, @function\n"
+	"kpt_int3:" ANNOTATE_NOENDBR "int3\n"
+	"	" ASM_RET
+	"	.size kpt_int3, .-kpt_int3\n"
+	"	.popsection\n"
+	"	.pushsection .rodata, \"a\"\n"
+	"	.balign 8\n"
+	"kpt_walk_at:\n"
+	"	.quad .Lkpt_mov, .Lkpt_add, .Lkpt_rip, .Lkpt_test, .Lkpt_jz\n"
+	"	.quad .Lkpt_call, .Lkpt_jmp, .Lkpt_pushf, .Lkpt_popf, .Lkpt_ret\n"
+	"	.popsection\n");
+
+static long kpt_walk_expect(long x, long twice)
+{
+	return (x + 3 + kpt_bias) * (twice ? 2 : 1);
+}
+
+/* What the handlers saw; one probe at a time. */
+struct kpt_seen {
+	int pre, post;
+	bool pre_in_nmi;
+	unsigned long pre_ip, post_ip;
+	struct kprobe *running;
+};
+static struct kpt_seen seen[2];
+
+static int kpt_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kpt_seen *s = &seen[p->symbol_name ? 1 : 0];
+
+	s->pre++;
+	s->pre_in_nmi = in_nmi();
+	s->pre_ip = instruction_pointer(regs);
+	s->running = kprobe_running();
+	return 0;
+}
+
+static void kpt_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+	struct kpt_seen *s = &seen[p->symbol_name ? 1 : 0];
+
+	s->post++;
+	s->post_ip = instruction_pointer(regs);
+}
+
+static u8 kpt_byte(void *addr)
+{
+	u8 b = 0;
+
+	copy_from_kernel_nofault(&b, addr, 1);
+	return b;
+}
+
+static void kpt_reset(void)
+{
+	memset(seen, 0, sizeof(seen));
+}
+
+/* The post handler's ip after each instruction, or NULL if it varies. */
+static char *kpt_walk_next(int i)
+{
+	switch (i) {
+	case W_JZ:
+	case W_RET:
+		return NULL;
+	case W_CALL:
+		return kpt_double;
+	default:
+		return kpt_walk_at[i + 1];
+	}
+}
+
+/* Probe every instruction of kpt_walk in turn: breakpoint path. */
+static void kpt_test_walk(struct kunit *test)
+{
+	int i;
+
+	for (i = 0; i < W_NR; i++) {
+		char *at = kpt_walk_at[i], *next = kpt_walk_next(i);
+		/* kpt_walk(x, 0) skips the call; every other insn runs twice. */
+		int runs = i == W_CALL ? 1 : 2;
+		struct kprobe kp = {
+			.addr = (kprobe_opcode_t *)at,
+			.pre_handler = kpt_pre, .post_handler = kpt_post,
+		};
+		u8 orig = kpt_byte(at);
+
+		kpt_reset();
+		KUNIT_ASSERT_EQ(test, 0, register_kprobe(&kp));
+		KUNIT_EXPECT_EQ(test, kpt_byte(at), INT3_INSN_OPCODE);
+		KUNIT_EXPECT_EQ(test, kpt_walk(5, 0), kpt_walk_expect(5, 0));
+		KUNIT_EXPECT_EQ(test, kpt_walk(7, 1), kpt_walk_expect(7, 1));
+		unregister_kprobe(&kp);
+
+		KUNIT_EXPECT_EQ_MSG(test, seen[0].pre, runs, "at %pS", at);
+		KUNIT_EXPECT_EQ(test, seen[0].post, runs);
+		KUNIT_EXPECT_TRUE(test, seen[0].pre_in_nmi);
+		KUNIT_EXPECT_EQ(test, seen[0].pre_ip, (unsigned long)at + 1);
+		KUNIT_EXPECT_PTR_EQ(test, seen[0].running, &kp);
+		if (next)
+			KUNIT_EXPECT_EQ(test, seen[0].post_ip, (unsigned long)next);
+		KUNIT_EXPECT_EQ(test, kpt_byte(at), orig);
+	}
+}
+
+/* Addresses the core must refuse. */
+static void kpt_test_refused(struct kunit *test)
+{
+	struct kprobe kp = { .pre_handler = kpt_pre };
+
+	kp.addr = (kprobe_opcode_t *)kpt_ud2;
+	KUNIT_EXPECT_EQ(test, -EINVAL, register_kprobe(&kp));
+	kp.addr = (kprobe_opcode_t *)kpt_int3;
+	KUNIT_EXPECT_EQ(test, -EINVAL, register_kprobe(&kp));
+	kp.addr = (kprobe_opcode_t *)kpt_walk_at[W_RIP] + 1;
+	KUNIT_EXPECT_EQ(test, -EILSEQ, register_kprobe(&kp));
+	kp.addr = (kprobe_opcode_t *)&kpt_bias;
+	KUNIT_EXPECT_NE(test, 0, register_kprobe(&kp));
+
+	kp.addr = NULL;
+	kp.symbol_name = "kprobe_int3_handler";	/* the probe machinery */
+	KUNIT_EXPECT_EQ(test, -EINVAL, register_kprobe(&kp));
+	kp.addr = NULL;
+	kp.symbol_name = "exc_int3";		/* noinstr */
+	KUNIT_EXPECT_EQ(test, -EINVAL, register_kprobe(&kp));
+	kp.addr = NULL;
+	kp.symbol_name = "kpt_walk";		/* both addr and symbol */
+	kp.addr = (kprobe_opcode_t *)kpt_walk;
+	KUNIT_EXPECT_EQ(test, -EINVAL, register_kprobe(&kp));
+}
+
+/* The entry of a function: offsets 0 and past endbr64, nothing else. */
+static void kpt_test_func_entry(struct kunit *test)
+{
+	kprobe_opcode_t *walk = (kprobe_opcode_t *)kpt_walk;
+
+	KUNIT_EXPECT_EQ(test, 0, kprobe_on_func_entry(walk, NULL, 0));
+	KUNIT_EXPECT_EQ(test, 0, kprobe_on_func_entry(NULL, "kpt_walk", 0));
+	if (ENDBR_INSN_SIZE)
+		KUNIT_EXPECT_EQ(test, 0, kprobe_on_func_entry(walk, NULL, ENDBR_INSN_SIZE));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			kprobe_on_func_entry(walk, NULL, kpt_walk_at[W_ADD] - (char *)kpt_walk));
+	KUNIT_EXPECT_EQ(test, -ENOENT, kprobe_on_func_entry(NULL, "kpt_no_such", 0));
+}
+
+static noinline int kpt_traced(int x)
+{
+	barrier();
+	return x * 3 + 1;
+}
+
+/* A probe on an fentry call goes through ftrace: no int3, normal context. */
+static void kpt_test_ftrace(struct kunit *test)
+{
+	struct kprobe kp = {
+		.addr = (kprobe_opcode_t *)kpt_traced,
+		.pre_handler = kpt_pre, .post_handler = kpt_post,
+	};
+
+	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+		kunit_skip(test, "no kprobes on ftrace");
+	kpt_reset();
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&kp));
+	KUNIT_EXPECT_TRUE(test, kp.flags & KPROBE_FLAG_FTRACE);
+	KUNIT_EXPECT_TRUE(test, kp.flags & KPROBE_FLAG_ON_FUNC_ENTRY);
+	KUNIT_EXPECT_NE(test, kpt_byte(kp.addr), INT3_INSN_OPCODE);
+	KUNIT_EXPECT_EQ(test, kpt_traced(4), 13);
+	unregister_kprobe(&kp);
+
+	KUNIT_EXPECT_EQ(test, seen[0].pre, 1);
+	KUNIT_EXPECT_EQ(test, seen[0].post, 1);
+	KUNIT_EXPECT_FALSE(test, seen[0].pre_in_nmi);
+	KUNIT_EXPECT_EQ(test, seen[0].pre_ip, (unsigned long)kp.addr + 1);
+	KUNIT_EXPECT_EQ(test, seen[0].post_ip, (unsigned long)kp.addr + MCOUNT_INSN_SIZE);
+}
+
+/* Two probes on one address share one breakpoint; disabling is per probe. */
+static void kpt_test_shared_site(struct kunit *test)
+{
+	char *at = kpt_walk_at[W_ADD];
+	struct kprobe a = { .addr = (kprobe_opcode_t *)at, .pre_handler = kpt_pre };
+	struct kprobe b = { .pre_handler = kpt_pre, .post_handler = kpt_post };
+	u8 orig = kpt_byte(at);
+
+	/* b is told apart from a by its symbol name. */
+	b.symbol_name = "kpt_walk";
+	b.offset = at - (char *)kpt_walk;
+	kpt_reset();
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&a));
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&b));
+	KUNIT_EXPECT_PTR_EQ(test, a.addr, b.addr);
+	kpt_walk(1, 0);
+	KUNIT_EXPECT_EQ(test, seen[0].pre, 1);
+	KUNIT_EXPECT_EQ(test, seen[1].pre, 1);
+	KUNIT_EXPECT_EQ(test, seen[1].post, 1);
+
+	KUNIT_EXPECT_EQ(test, 0, disable_kprobe(&a));
+	kpt_walk(1, 0);
+	KUNIT_EXPECT_EQ(test, seen[0].pre, 1);
+	KUNIT_EXPECT_EQ(test, seen[1].pre, 2);
+	KUNIT_EXPECT_EQ(test, kpt_byte(at), INT3_INSN_OPCODE);
+
+	KUNIT_EXPECT_EQ(test, 0, disable_kprobe(&b));
+	KUNIT_EXPECT_EQ(test, kpt_byte(at), orig);
+	kpt_walk(1, 0);
+	KUNIT_EXPECT_EQ(test, seen[1].pre, 2);
+
+	KUNIT_EXPECT_EQ(test, 0, enable_kprobe(&a));
+	KUNIT_EXPECT_EQ(test, kpt_byte(at), INT3_INSN_OPCODE);
+	unregister_kprobe(&b);
+	kpt_walk(1, 0);
+	KUNIT_EXPECT_EQ(test, seen[0].pre, 2);
+	KUNIT_EXPECT_EQ(test, seen[1].pre, 2);
+	unregister_kprobe(&a);
+	KUNIT_EXPECT_EQ(test, kpt_byte(at), orig);
+	KUNIT_EXPECT_EQ(test, -EINVAL, enable_kprobe(&a));
+}
+
+static int kpt_inner_hits;
+static long kpt_nested_result;
+
+static int kpt_inner_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpt_inner_hits++;
+	return 0;
+}
+
+static int kpt_outer_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	seen[0].pre++;
+	/* kpt_walk is probed at its %rip operand: that hit must not recurse. */
+	kpt_nested_result = kpt_walk(1, 1);
+	seen[0].running = kprobe_running();
+	return 0;
+}
+
+/* A probe hit from inside a handler counts a miss, and runs nothing. */
+static void kpt_test_recursion(struct kunit *test)
+{
+	struct kprobe outer = { .addr = (kprobe_opcode_t *)kpt_traced,
+				.pre_handler = kpt_outer_pre };
+	struct kprobe inner = { .addr = (kprobe_opcode_t *)kpt_walk_at[W_RIP],
+				.pre_handler = kpt_inner_pre };
+
+	kpt_reset();
+	kpt_inner_hits = 0;
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&inner));
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&outer));
+	KUNIT_EXPECT_EQ(test, kpt_traced(2), 7);
+	KUNIT_EXPECT_EQ(test, kpt_walk(2, 1), kpt_walk_expect(2, 1));
+	unregister_kprobe(&outer);
+	unregister_kprobe(&inner);
+
+	KUNIT_EXPECT_EQ(test, seen[0].pre, 1);
+	KUNIT_EXPECT_PTR_EQ(test, seen[0].running, &outer);
+	KUNIT_EXPECT_EQ(test, kpt_nested_result, kpt_walk_expect(1, 1));
+	KUNIT_EXPECT_EQ(test, kpt_inner_hits, 1);	/* the direct call only */
+	KUNIT_EXPECT_EQ(test, inner.nmissed, 1UL);
+	KUNIT_EXPECT_EQ(test, outer.nmissed, 0UL);
+}
+
+/* kpt_nest(n) calls itself n times; the pointer defeats tail recursion. */
+static int kpt_nest(int depth);
+static int (*volatile kpt_nest_ptr)(int) = kpt_nest;
+
+static noinline int kpt_nest(int depth)
+{
+	int r = depth ? kpt_nest_ptr(depth - 1) + 10 : 1;
+
+	barrier();
+	return r;
+}
+
+struct kpt_ret_data {
+	int depth;
+};
+
+static int kpt_rets, kpt_ret_last;
+static bool kpt_ret_running_ok;
+
+static int kpt_ret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kpt_ret_data *d = (struct kpt_ret_data *)ri->data;
+
+	d->depth = regs_get_kernel_argument(regs, 0);
+	/* Odd depths are not followed. */
+	return d->depth & 1;
+}
+
+static int kpt_ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kpt_ret_data *d = (struct kpt_ret_data *)ri->data;
+
+	kpt_rets++;
+	kpt_ret_last = regs_return_value(regs) * 100 + d->depth;
+	kpt_ret_running_ok = kprobe_running() == &get_kretprobe(ri)->kp;
+	return 0;
+}
+
+/* maxactive bounds the pending calls; the others count in nmissed. */
+static void kpt_test_kretprobe(struct kunit *test)
+{
+	struct kretprobe rp = {
+		.kp.addr = (kprobe_opcode_t *)kpt_nest,
+		.entry_handler = kpt_ret_entry,
+		.handler = kpt_ret_handler,
+		.data_size = sizeof(struct kpt_ret_data),
+		.maxactive = 1,
+	};
+
+	kpt_rets = 0;
+	KUNIT_ASSERT_EQ(test, 0, register_kretprobe(&rp));
+	/* Only the outer call gets the instance: 4 misses. */
+	KUNIT_EXPECT_EQ(test, kpt_nest(4), 41);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 4);
+	KUNIT_EXPECT_EQ(test, kpt_rets, 1);
+	KUNIT_EXPECT_EQ(test, kpt_ret_last, 41 * 100 + 4);
+	KUNIT_EXPECT_TRUE(test, kpt_ret_running_ok);
+
+	KUNIT_EXPECT_EQ(test, kpt_nest(0), 1);
+	KUNIT_EXPECT_EQ(test, kpt_rets, 2);
+	KUNIT_EXPECT_EQ(test, kpt_ret_last, 100);
+	/* Depth 1 is declined and gives its instance back to depth 0. */
+	KUNIT_EXPECT_EQ(test, kpt_nest_ptr(1), 11);
+	KUNIT_EXPECT_EQ(test, kpt_rets, 3);
+	KUNIT_EXPECT_EQ(test, kpt_ret_last, 100);
+	unregister_kretprobe(&rp);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 4);
+
+	/* __switch_to returns on another stack: refused. */
+	rp.kp.addr = NULL;
+	rp.kp.symbol_name = "__switch_to";
+	KUNIT_EXPECT_EQ(test, -EINVAL, register_kretprobe(&rp));
+}
+
+static struct kunit_case kprobes_core_cases[] = {
+	KUNIT_CASE(kpt_test_walk),
+	KUNIT_CASE(kpt_test_refused),
+	KUNIT_CASE(kpt_test_func_entry),
+	KUNIT_CASE(kpt_test_ftrace),
+	KUNIT_CASE(kpt_test_shared_site),
+	KUNIT_CASE(kpt_test_recursion),
+	KUNIT_CASE(kpt_test_kretprobe),
+	{}
+};
+
+static struct kunit_suite kprobes_core_suite = {
+	.name = "kprobes_core",
+	.test_cases = kprobes_core_cases,
+};
+kunit_test_suite(kprobes_core_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the kprobes core");
+MODULE_LICENSE("GPL");
