@@ -418,17 +418,13 @@ EXPORT_SYMBOL_GPL(register_kprobe);
 
 int register_kprobes(struct kprobe **kps, int num)
 {
-	int i, ret = 0;
+	int done, ret = num > 0 ? 0 : -EINVAL;
 
-	if (num <= 0)
-		return -EINVAL;
-	for (i = 0; i < num; i++) {
-		ret = register_kprobe(kps[i]);
-		if (ret < 0) {
-			unregister_kprobes(kps, i);
-			break;
-		}
-	}
+	for (done = 0; !ret && done < num; done++)
+		ret = register_kprobe(kps[done]);
+	/* All or nothing: take back the ones registered before the failure. */
+	if (ret && done > 1)
+		unregister_kprobes(kps, done - 1);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kprobes);

@@ -126,17 +126,12 @@ EXPORT_SYMBOL_GPL(register_kretprobe);
 
 int register_kretprobes(struct kretprobe **rps, int num)
 {
-	int i, ret = 0;
+	int done, ret = num > 0 ? 0 : -EINVAL;
 
-	if (num <= 0)
-		return -EINVAL;
-	for (i = 0; i < num; i++) {
-		ret = register_kretprobe(rps[i]);
-		if (ret < 0) {
-			unregister_kretprobes(rps, i);
-			break;
-		}
-	}
+	for (done = 0; !ret && done < num; done++)
+		ret = register_kretprobe(rps[done]);
+	if (ret && done > 1)
+		unregister_kretprobes(rps, done - 1);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kretprobes);

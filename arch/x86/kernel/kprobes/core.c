@@ -92,22 +92,17 @@ static nokprobe_inline bool kpx86_loop_taken(const struct arch_kprobe_site *a,
 	return true;
 }
 
+/* pushf and popf move the flags; cli and sti set IF to bit 0 of the opcode. */
 static nokprobe_inline void kpx86_emulate_if(u8 opcode, struct pt_regs *regs)
 {
-	switch (opcode) {
-	case 0xfa:			/* cli */
-		regs->flags &= ~X86_EFLAGS_IF;
-		break;
-	case 0xfb:			/* sti */
-		regs->flags |= X86_EFLAGS_IF;
-		break;
-	case 0x9c:			/* pushf */
+	if (opcode == 0x9c)
 		int3_emulate_push(regs, regs->flags);
-		break;
-	case 0x9d:			/* popf */
+	else if (opcode == 0x9d)
 		regs->flags = int3_emulate_pop(regs);
-		break;
-	}
+	else if (opcode & 1)
+		regs->flags |= X86_EFLAGS_IF;
+	else
+		regs->flags &= ~X86_EFLAGS_IF;
 }
 
 static void kpx86_emulate(struct kprobe_site *s, struct pt_regs *regs)
