@@ -44,6 +44,8 @@
 #include <linux/perf_event.h>
 #include <linux/bug.h>
 #include <linux/extable.h>
+#include <linux/llist.h>
+#include <linux/workqueue.h>
 #include <asm/sections.h>
 
 #include "kprobes_internal.h"
@@ -250,12 +252,15 @@ static struct kprobe_site *kprobe_site_create(kprobe_opcode_t *addr)
 		return ERR_PTR(-ENOMEM);
 	s->addr = addr;
 	INIT_LIST_HEAD(&s->probes);
+	INIT_LIST_HEAD(&s->opt_node);
 
 	if (ftrace_location(a) == a) {
 		if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
 			ret = -EINVAL;
 		s->state = KPROBE_SITE_FTRACE;
 	} else {
+		/* A jump over @addr would hide its breakpoint. */
+		kprobe_opt_yield(a);
 		cpus_read_lock();
 		jump_label_lock();
 		mutex_lock(&text_mutex);
@@ -272,12 +277,48 @@ static struct kprobe_site *kprobe_site_create(kprobe_opcode_t *addr)
 	return s;
 }
 
-/* Free a site that no CPU can see any more. */
-static void kprobe_site_destroy(struct kprobe_site *s)
+static void kprobe_site_free(struct kprobe_site *s)
 {
 	if (!(s->state & (KPROBE_SITE_FTRACE | KPROBE_SITE_GONE)))
 		arch_release_kprobe_site(s);
 	kfree(s);
+}
+
+/*
+ * Sites whose copy a preempted task may still be running wait for an
+ * RCU-tasks grace period, then for this work: releasing a slot sleeps.
+ */
+static LLIST_HEAD(kprobe_sites_to_free);
+
+static void kprobe_sites_free_work(struct work_struct *work)
+{
+	struct llist_node *ln = llist_del_all(&kprobe_sites_to_free);
+
+	while (ln) {
+		struct kprobe_site *s = container_of(ln, struct kprobe_site, free_node);
+
+		ln = ln->next;
+		kprobe_site_free(s);
+	}
+}
+static DECLARE_WORK(kprobe_sites_free, kprobe_sites_free_work);
+
+static void kprobe_site_free_rcu_tasks(struct rcu_head *head)
+{
+	struct kprobe_site *s = container_of(head, struct kprobe_site, free_rcu);
+
+	llist_add(&s->free_node, &kprobe_sites_to_free);
+	schedule_work(&kprobe_sites_free);
+}
+
+/* Free a site that no CPU can see any more. */
+static void kprobe_site_destroy(struct kprobe_site *s)
+{
+	if (!(s->state & (KPROBE_SITE_FTRACE | KPROBE_SITE_GONE)) &&
+	    arch_kprobe_site_preemptible(s))
+		call_rcu_tasks(&s->free_rcu, kprobe_site_free_rcu_tasks);
+	else
+		kprobe_site_free(s);
 }
 
 static int kprobe_site_arm(struct kprobe_site *s)
@@ -308,6 +349,7 @@ static int kprobe_site_disarm(struct kprobe_site *s)
 		if (ret)
 			return ret;
 	} else {
+		kprobe_opt_stop(s);
 		cpus_read_lock();
 		mutex_lock(&text_mutex);
 		arch_disarm_kprobe_site(s);
@@ -331,15 +373,21 @@ static bool kprobe_site_wanted(struct kprobe_site *s)
 	return false;
 }
 
-/* Arm or disarm @s so that it matches its probes and the global switch. */
+/*
+ * Arm or disarm @s so that it matches its probes and the global switch,
+ * then let jump optimization follow.
+ */
 static int kprobe_site_sync(struct kprobe_site *s)
 {
 	bool wanted = kprobe_site_wanted(s);
+	int ret = 0;
 
 	lockdep_assert_held(&kprobe_mutex);
-	if (wanted == !!(s->state & KPROBE_SITE_ARMED))
-		return 0;
-	return wanted ? kprobe_site_arm(s) : kprobe_site_disarm(s);
+	if (wanted != !!(s->state & KPROBE_SITE_ARMED))
+		ret = wanted ? kprobe_site_arm(s) : kprobe_site_disarm(s);
+	if (!ret)
+		kprobe_opt_update(s);
+	return ret;
 }
 
 /* ------------------------------------------------------------------ */
@@ -361,6 +409,13 @@ static int kprobe_attach(struct kprobe *p)
 	}
 	if (s->state & KPROBE_SITE_FTRACE)
 		p->flags |= KPROBE_FLAG_FTRACE;
+	/* A post handler needs the breakpoint: no jump from now on. */
+	if (p->post_handler) {
+		WRITE_ONCE(s->has_post, true);
+		kprobe_opt_stop(s);
+	}
+	if (s->opt == KPROBE_OPT_DONE)
+		p->flags |= KPROBE_FLAG_OPTIMIZED;
 
 	list_add_tail_rcu(&p->list, &s->probes);
 	kprobe_site_refresh(s);
@@ -458,6 +513,9 @@ bool kprobe_detach(struct kprobe *p, struct kprobe_site **dead)
 	hlist_del_rcu(&s->node);
 	s->dead_next = *dead;
 	*dead = s;
+	/* Sites it kept from taking a jump may take one now. */
+	if (!(s->state & KPROBE_SITE_GONE))
+		kprobe_opt_retry((unsigned long)s->addr);
 	return true;
 }
 
@@ -502,6 +560,27 @@ void unregister_kprobe(struct kprobe *p)
 	unregister_kprobes(&p, 1);
 }
 EXPORT_SYMBOL_GPL(unregister_kprobe);
+
+/**
+ * kprobe_hit_path() - how a hit of @p is handled now
+ * @p: a probe
+ *
+ * For tests and debugging: the answer may change as soon as kprobe_mutex
+ * is released.
+ */
+enum kprobe_hit_path kprobe_hit_path(struct kprobe *p)
+{
+	struct kprobe_site *s;
+
+	guard(mutex)(&kprobe_mutex);
+	s = kprobe_site_of(p);
+	if (!s || (s->state & KPROBE_SITE_GONE))
+		return KPROBE_PATH_NONE;
+	if (s->state & KPROBE_SITE_FTRACE)
+		return KPROBE_PATH_FTRACE;
+	return arch_kprobe_site_path(s);
+}
+EXPORT_SYMBOL_GPL(kprobe_hit_path);
 
 int enable_kprobe(struct kprobe *kp)
 {
@@ -598,6 +677,7 @@ static void kprobes_kill_sites(kprobe_code_pred_t gone, void *data)
 			/* ftrace still knows the site: unhook it.  Text is not rewritten. */
 			if ((s->state & KPROBE_SITE_ARMED) && (s->state & KPROBE_SITE_FTRACE))
 				kprobe_ftrace_disarm(s);
+			kprobe_opt_forget(s);
 			list_for_each_entry(p, &s->probes, list)
 				p->flags |= KPROBE_FLAG_GONE;
 			hlist_del_rcu(&s->node);

@@ -6,6 +6,7 @@
  *	kprobes_blacklist.c	addresses that must never be probed
  *	kprobes_slots.c		executable pages for out-of-line copies
  *	kprobes_ftrace.c	arming sites that sit on an fentry call
+ *	kprobes_opt.c		jump optimization of breakpoint sites
  *	kretprobes.c		return probes on top of rethook
  *	kprobes_debugfs.c	<debugfs>/kprobes/{list,enabled,blacklist}
  *
@@ -54,6 +55,21 @@ static inline int kprobe_ftrace_disarm(struct kprobe_site *s)
 {
 	return -ENODEV;
 }
+#endif
+
+/* kprobes_opt.c: jump optimization of breakpoint sites */
+#ifdef CONFIG_OPTPROBES
+void kprobe_opt_update(struct kprobe_site *s);
+void kprobe_opt_stop(struct kprobe_site *s);
+void kprobe_opt_forget(struct kprobe_site *s);
+void kprobe_opt_yield(unsigned long addr);
+void kprobe_opt_retry(unsigned long addr);
+#else
+static inline void kprobe_opt_update(struct kprobe_site *s) { }
+static inline void kprobe_opt_stop(struct kprobe_site *s) { }
+static inline void kprobe_opt_forget(struct kprobe_site *s) { }
+static inline void kprobe_opt_yield(unsigned long addr) { }
+static inline void kprobe_opt_retry(unsigned long addr) { }
 #endif
 
 /* kretprobes.c */

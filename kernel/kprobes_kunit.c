@@ -10,6 +10,7 @@
  * the probe shows which one is armed (an int3 byte or the fentry call).
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/hardirq.h>
 #include <linux/kprobes.h>
 #include <linux/uaccess.h>
@@ -132,7 +133,16 @@ static char *kpt_walk_next(int i)
 	}
 }
 
-/* Probe every instruction of kpt_walk in turn: breakpoint path. */
+/* Branches and flag changes are emulated; the rest runs out of line. */
+static enum kprobe_hit_path kpt_walk_path(int i)
+{
+	return i <= W_TEST ? KPROBE_PATH_STEP : KPROBE_PATH_EMULATE;
+}
+
+/*
+ * Probe every instruction of kpt_walk in turn: breakpoint path.  With a
+ * post handler, a copy must trap back after it ran.
+ */
 static void kpt_test_walk(struct kunit *test)
 {
 	int i;
@@ -149,6 +159,8 @@ static void kpt_test_walk(struct kunit *test)
 
 		kpt_reset();
 		KUNIT_ASSERT_EQ(test, 0, register_kprobe(&kp));
+		KUNIT_EXPECT_EQ_MSG(test, kprobe_hit_path(&kp), kpt_walk_path(i),
+				    "at %pS", at);
 		KUNIT_EXPECT_EQ(test, kpt_byte(at), INT3_INSN_OPCODE);
 		KUNIT_EXPECT_EQ(test, kpt_walk(5, 0), kpt_walk_expect(5, 0));
 		KUNIT_EXPECT_EQ(test, kpt_walk(7, 1), kpt_walk_expect(7, 1));
@@ -163,6 +175,87 @@ static void kpt_test_walk(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, seen[0].post_ip, (unsigned long)next);
 		KUNIT_EXPECT_EQ(test, kpt_byte(at), orig);
 	}
+}
+
+/*
+ * Without a post handler, a copy jumps back by itself: one trap a hit.
+ * (testq is followed by a branch, which no jump may cover: the site cannot
+ * be optimized, and stays boosted.)
+ */
+static void kpt_test_boost(struct kunit *test)
+{
+	char *at = kpt_walk_at[W_TEST];
+	struct kprobe kp = { .addr = (kprobe_opcode_t *)at, .pre_handler = kpt_pre };
+
+	kpt_reset();
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&kp));
+	KUNIT_EXPECT_EQ(test, kprobe_hit_path(&kp), KPROBE_PATH_BOOST);
+	KUNIT_EXPECT_EQ(test, kpt_walk(5, 0), kpt_walk_expect(5, 0));
+	KUNIT_EXPECT_EQ(test, kpt_walk(7, 1), kpt_walk_expect(7, 1));
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, kprobe_hit_path(&kp), KPROBE_PATH_NONE);
+	KUNIT_EXPECT_EQ(test, seen[0].pre, 2);
+	KUNIT_EXPECT_TRUE(test, seen[0].pre_in_nmi);
+}
+
+/* Wait until the optimizer is through with @kp: true if it is optimized. */
+static bool kpt_wait_optimized(struct kprobe *kp)
+{
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (kprobe_hit_path(kp) == KPROBE_PATH_OPTIMIZED)
+			return true;
+		msleep(20);
+	}
+	return false;
+}
+
+/*
+ * A probe without post handler on movq (3 bytes) + addq (4 bytes) gets a
+ * jump: the handler runs in the probed context (no trap), the covered
+ * instructions run in the detour.  A second probe inside the covered bytes
+ * takes the first back to a breakpoint until it leaves.
+ */
+static void kpt_test_optimized(struct kunit *test)
+{
+	char *at = kpt_walk_at[W_MOV], *inside = kpt_walk_at[W_ADD];
+	struct kprobe a = { .addr = (kprobe_opcode_t *)at, .pre_handler = kpt_pre };
+	struct kprobe b = { .pre_handler = kpt_pre, .symbol_name = "kpt_walk",
+			    .offset = inside - (char *)kpt_walk };
+	u8 orig[JMP32_INSN_SIZE], now[JMP32_INSN_SIZE];
+
+	if (!IS_ENABLED(CONFIG_OPTPROBES))
+		kunit_skip(test, "no jump optimization");
+	memcpy(orig, at, sizeof(orig));
+	kpt_reset();
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&a));
+	KUNIT_ASSERT_TRUE(test, kpt_wait_optimized(&a));
+	KUNIT_EXPECT_TRUE(test, a.flags & KPROBE_FLAG_OPTIMIZED);
+	KUNIT_EXPECT_EQ(test, kpt_byte(at), JMP32_INSN_OPCODE);
+	KUNIT_EXPECT_EQ(test, kpt_walk(5, 0), kpt_walk_expect(5, 0));
+	KUNIT_EXPECT_EQ(test, kpt_walk(7, 1), kpt_walk_expect(7, 1));
+	KUNIT_EXPECT_EQ(test, seen[0].pre, 2);
+	KUNIT_EXPECT_FALSE(test, seen[0].pre_in_nmi);
+	KUNIT_EXPECT_EQ(test, seen[0].pre_ip, (unsigned long)at + 1);
+
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&b));
+	KUNIT_EXPECT_NE(test, kprobe_hit_path(&a), KPROBE_PATH_OPTIMIZED);
+	KUNIT_EXPECT_FALSE(test, a.flags & KPROBE_FLAG_OPTIMIZED);
+	KUNIT_EXPECT_EQ(test, kpt_byte(at), INT3_INSN_OPCODE);
+	KUNIT_EXPECT_EQ(test, kpt_byte(inside), INT3_INSN_OPCODE);
+	KUNIT_EXPECT_EQ(test, kpt_walk(5, 0), kpt_walk_expect(5, 0));
+	KUNIT_EXPECT_EQ(test, seen[0].pre, 3);
+	KUNIT_EXPECT_EQ(test, seen[1].pre, 1);
+	KUNIT_EXPECT_TRUE(test, seen[0].pre_in_nmi);
+
+	unregister_kprobe(&b);
+	KUNIT_EXPECT_TRUE(test, kpt_wait_optimized(&a));
+	KUNIT_EXPECT_EQ(test, kpt_walk(5, 0), kpt_walk_expect(5, 0));
+	KUNIT_EXPECT_EQ(test, seen[0].pre, 4);
+	unregister_kprobe(&a);
+	memcpy(now, at, sizeof(now));
+	KUNIT_EXPECT_EQ(test, 0, memcmp(now, orig, sizeof(orig)));
 }
 
 /* Addresses the core must refuse. */
@@ -223,6 +316,7 @@ static void kpt_test_ftrace(struct kunit *test)
 		kunit_skip(test, "no kprobes on ftrace");
 	kpt_reset();
 	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&kp));
+	KUNIT_EXPECT_EQ(test, kprobe_hit_path(&kp), KPROBE_PATH_FTRACE);
 	KUNIT_EXPECT_TRUE(test, kp.flags & KPROBE_FLAG_FTRACE);
 	KUNIT_EXPECT_TRUE(test, kp.flags & KPROBE_FLAG_ON_FUNC_ENTRY);
 	KUNIT_EXPECT_NE(test, kpt_byte(kp.addr), INT3_INSN_OPCODE);
@@ -251,6 +345,8 @@ static void kpt_test_shared_site(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&a));
 	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&b));
 	KUNIT_EXPECT_PTR_EQ(test, a.addr, b.addr);
+	/* b's post handler needs the trap after the copy. */
+	KUNIT_EXPECT_EQ(test, kprobe_hit_path(&a), KPROBE_PATH_STEP);
 	kpt_walk(1, 0);
 	KUNIT_EXPECT_EQ(test, seen[0].pre, 1);
 	KUNIT_EXPECT_EQ(test, seen[1].pre, 1);
@@ -270,6 +366,7 @@ static void kpt_test_shared_site(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, enable_kprobe(&a));
 	KUNIT_EXPECT_EQ(test, kpt_byte(at), INT3_INSN_OPCODE);
 	unregister_kprobe(&b);
+	KUNIT_EXPECT_EQ(test, kprobe_hit_path(&a), KPROBE_PATH_BOOST);
 	kpt_walk(1, 0);
 	KUNIT_EXPECT_EQ(test, seen[0].pre, 2);
 	KUNIT_EXPECT_EQ(test, seen[1].pre, 2);
@@ -397,6 +494,8 @@ static void kpt_test_kretprobe(struct kunit *test)
 
 static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_test_walk),
+	KUNIT_CASE(kpt_test_boost),
+	KUNIT_CASE(kpt_test_optimized),
 	KUNIT_CASE(kpt_test_refused),
 	KUNIT_CASE(kpt_test_func_entry),
 	KUNIT_CASE(kpt_test_ftrace),

@@ -162,6 +162,17 @@ void unregister_kretprobe(struct kretprobe *rp);
 int register_kretprobes(struct kretprobe **rps, int num);
 void unregister_kretprobes(struct kretprobe **rps, int num);
 
+/* How the address of a probe is hit: kprobe_hit_path(). */
+enum kprobe_hit_path {
+	KPROBE_PATH_NONE,	/* not registered, or its code is gone */
+	KPROBE_PATH_FTRACE,	/* a call to ftrace at the function entry */
+	KPROBE_PATH_EMULATE,	/* breakpoint; the instruction is emulated */
+	KPROBE_PATH_STEP,	/* breakpoint; a copy runs, then traps back */
+	KPROBE_PATH_BOOST,	/* breakpoint; a copy runs, then jumps back */
+	KPROBE_PATH_OPTIMIZED,	/* a jump to a detour buffer */
+};
+enum kprobe_hit_path kprobe_hit_path(struct kprobe *p);
+
 kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset);
 int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym, unsigned long offset);
 bool within_kprobe_blacklist(unsigned long addr);
@@ -238,11 +249,16 @@ static inline void kprobe_ftrace_kill(void) { }
 
 #endif /* CONFIG_KPROBES */
 
-/* Jump optimization is not part of this core: no detour buffers exist. */
+#ifdef CONFIG_OPTPROBES
+/* Is @addr in a detour buffer of jump optimization?  Any context. */
+bool is_kprobe_optinsn_slot(unsigned long addr);
+#else
 static inline bool is_kprobe_optinsn_slot(unsigned long addr)
 {
 	return false;
 }
+#endif
+/* The optimizer needs no waiting for: unregistration takes sites off it. */
 static inline void wait_for_kprobe_optimizer(void) { }
 
 /* Tasks end their pending kretprobes through rethook_flush_task(). */
@@ -337,6 +353,13 @@ static nokprobe_inline bool kprobe_page_fault(struct pt_regs *regs,
 #define KPROBE_SITE_FTRACE	2	/* hit through ftrace, not a breakpoint */
 #define KPROBE_SITE_GONE	4	/* the code was freed (module unload) */
 
+/* Jump optimization of a site, kprobe_site::opt: see kernel/kprobes_opt.c. */
+enum kprobe_opt_state {
+	KPROBE_OPT_NONE,	/* a breakpoint */
+	KPROBE_OPT_QUEUED,	/* detour ready, waiting for the optimizer */
+	KPROBE_OPT_DONE,	/* a jump to the detour */
+};
+
 /**
  * struct kprobe_site - everything about one probed address
  * @node: link in the kprobe_table bucket of @addr, or in the list of gone
@@ -347,11 +370,15 @@ static nokprobe_inline bool kprobe_page_fault(struct pt_regs *regs,
  * @state: KPROBE_SITE_*.  kprobe_mutex.
  * @has_post: some probe of the site has a post_handler.  kprobe_mutex;
  *	read on the hit path, where a stale value is harmless.
+ * @opt: enum kprobe_opt_state.  kprobe_mutex.
+ * @opt_node: link in the optimizer's queue.  kprobe_mutex.
  * @arch: the architecture's copy of the probed instruction.  Written by
  *	arch_prepare_kprobe_site() before the site is first armed, constant
  *	afterwards.
  * @dead_next: chains the sites that wait for a grace period before they
  *	are freed.  kprobe_mutex.
+ * @free_rcu: frees the site after an RCU-tasks grace period...
+ * @free_node: ...through the list of sites to free, in process context.
  */
 struct kprobe_site {
 	struct hlist_node	node;
@@ -359,8 +386,12 @@ struct kprobe_site {
 	kprobe_opcode_t		*addr;
 	unsigned int		state;
 	bool			has_post;
+	u8			opt;
+	struct list_head	opt_node;
 	struct arch_kprobe_site	arch;
 	struct kprobe_site	*dead_next;
+	struct rcu_head		free_rcu;
+	struct llist_node	free_node;
 };
 
 #define KPROBE_HASH_BITS	7
@@ -432,6 +463,10 @@ static nokprobe_inline void kprobe_site_missed(struct kprobe_site *s)
  */
 int arch_prepare_kprobe_site(struct kprobe_site *s);
 void arch_release_kprobe_site(struct kprobe_site *s);
+/* May a task be preempted in the site's copy?  Then freeing waits for RCU-tasks. */
+bool arch_kprobe_site_preemptible(struct kprobe_site *s);
+/* The path a hit of a breakpoint site takes now.  kprobe_mutex. */
+enum kprobe_hit_path arch_kprobe_site_path(struct kprobe_site *s);
 void arch_arm_kprobe_site(struct kprobe_site *s);
 void arch_disarm_kprobe_site(struct kprobe_site *s);
 kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr, unsigned long offset,
@@ -456,6 +491,26 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
  */
 kprobe_opcode_t *kprobe_insn_slot_alloc(void);
 void kprobe_insn_slot_free(kprobe_opcode_t *slot);
+
+#ifdef CONFIG_OPTPROBES
+/*
+ * Jump optimization (kernel/kprobes_opt.c).  All hooks run with
+ * kprobe_mutex and text_mutex held.  prepare checks that the site can take
+ * a jump, builds its detour buffer and makes breakpoint hits leave through
+ * it; cancel undoes that before the jump was written; install writes the
+ * jump, remove takes it back to a breakpoint.
+ */
+int arch_kprobe_opt_prepare(struct kprobe_site *s);
+void arch_kprobe_opt_cancel(struct kprobe_site *s);
+void arch_kprobe_opt_install(struct kprobe_site *s);
+void arch_kprobe_opt_remove(struct kprobe_site *s);
+/* Would the jump of @s (prepared) cover @addr? */
+bool arch_kprobe_opt_covers(struct kprobe_site *s, unsigned long addr);
+
+/* Detour buffers, KPROBE_DETOUR_SIZE bytes; same rules as the slots. */
+kprobe_opcode_t *kprobe_detour_alloc(void);
+void kprobe_detour_free(kprobe_opcode_t *buf);
+#endif
 
 #endif /* CONFIG_KPROBES */
 

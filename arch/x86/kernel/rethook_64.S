@@ -20,8 +20,9 @@
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
-#include <asm/ptrace-abi.h>
 #include <asm/unwind_hints.h>
+
+#include "kprobes/ptregs.h"
 
 	.text
 SYM_CODE_START(arch_rethook_trampoline)
@@ -31,21 +32,7 @@ SYM_CODE_START(arch_rethook_trampoline)
 	UNWIND_HINT_FUNC
 	pushfq
 	subq	$SS, %rsp
-	movq	%rdi, RDI(%rsp)
-	movq	%rsi, RSI(%rsp)
-	movq	%rdx, RDX(%rsp)
-	movq	%rcx, RCX(%rsp)
-	movq	%rax, RAX(%rsp)
-	movq	%r8, R8(%rsp)
-	movq	%r9, R9(%rsp)
-	movq	%r10, R10(%rsp)
-	movq	%r11, R11(%rsp)
-	movq	%rbx, RBX(%rsp)
-	movq	%rbp, RBP(%rsp)
-	movq	%r12, R12(%rsp)
-	movq	%r13, R13(%rsp)
-	movq	%r14, R14(%rsp)
-	movq	%r15, R15(%rsp)
+	KPX86_SAVE_GPRS
 
 	movq	%rsp, %rdi
 	call	arch_rethook_trampoline_callback
@@ -53,21 +40,7 @@ SYM_CODE_START(arch_rethook_trampoline)
 	/* A handler may have changed the flags: popfq takes them from ss. */
 	movq	EFLAGS(%rsp), %rax
 	movq	%rax, SS(%rsp)
-	movq	R15(%rsp), %r15
-	movq	R14(%rsp), %r14
-	movq	R13(%rsp), %r13
-	movq	R12(%rsp), %r12
-	movq	RBP(%rsp), %rbp
-	movq	RBX(%rsp), %rbx
-	movq	R11(%rsp), %r11
-	movq	R10(%rsp), %r10
-	movq	R9(%rsp), %r9
-	movq	R8(%rsp), %r8
-	movq	RAX(%rsp), %rax
-	movq	RCX(%rsp), %rcx
-	movq	RDX(%rsp), %rdx
-	movq	RSI(%rsp), %rsi
-	movq	RDI(%rsp), %rdi
+	KPX86_RESTORE_GPRS
 	addq	$SS, %rsp
 	popfq
 	RET

@@ -23,9 +23,19 @@ typedef u8 kprobe_opcode_t;
 
 /*
  * An out-of-line slot: the instruction (at most MAX_INSN_SIZE bytes) and
- * the int3 that ends the single step.
+ * the int3 that ends the single step; then, at KPX86_BOOST_OFFSET, the
+ * instruction again and a jump back (see decode.c).
  */
 #define KPROBE_INSN_SLOT_SIZE	32
+#define KPX86_BOOST_OFFSET	16
+
+/*
+ * Jump optimization: a jump covers whole instructions, at least its own
+ * 5 bytes, so at most this many; a detour buffer holds the register save
+ * and restore, the covered instructions and the jump back (see jump.c).
+ */
+#define KPROBE_OPT_MAX_LEN	(JMP32_INSN_SIZE + MAX_INSN_SIZE - 1)
+#define KPROBE_DETOUR_SIZE	256
 
 /* What a hit does with the probed instruction: arch_kprobe_site::op. */
 enum kprobe_x86_op {
@@ -48,7 +58,13 @@ enum kprobe_x86_op {
  * @op: enum kprobe_x86_op
  * @cond: operand of @op (see enum kprobe_x86_op)
  * @asize: address size in bits, for KPX86_LOOP
+ * @boost: the slot has a boosted copy, which jumps back by itself
  * @disp: branch displacement, or stack bytes popped by ret imm16
+ * @detour: the detour buffer of jump optimization, or NULL
+ * @opt_len: bytes covered by the jump (whole instructions)
+ * @via_detour: breakpoint hits resume in the detour's copy of the covered
+ *	instructions (while the jump is being written or taken back)
+ * @orig: the original bytes covered by the jump
  */
 struct arch_kprobe_site {
 	kprobe_opcode_t	*slot;
@@ -57,7 +73,12 @@ struct arch_kprobe_site {
 	u8		op;
 	u8		cond;
 	u8		asize;
+	bool		boost;
 	s32		disp;
+	kprobe_opcode_t	*detour;
+	u8		opt_len;
+	bool		via_detour;
+	u8		orig[KPROBE_OPT_MAX_LEN];
 };
 
 /*

@@ -15,6 +15,13 @@
  *                                                -> post handlers
  *                                                -> resume after the insn
  *
+ *   boosted (stepped, but no post handler on the site)
+ *
+ *   int3 -> pre handlers -> ip = slot + 16: insn copy, jmp addr + len
+ *
+ * A site on its way to or from jump optimization (jump.c) sends its hits
+ * to the copy in its detour buffer instead.
+ *
  * Between the two traps of a step the CPU runs the copy with interrupts
  * off, and current_kprobe stays set, so a fault in the copy is recognised
  * (kprobe_fault_handler()) and replayed at the original address.  A probe
@@ -177,6 +184,36 @@ static nokprobe_inline void kpx86_step_begin(struct kprobe_site *s,
 	regs->ip = (unsigned long)s->arch.slot;
 }
 
+/*
+ * Boosted: the copy jumps back by itself, so no second trap and no step
+ * state.  Interrupts stay as they were; the task may even be preempted in
+ * the copy, which is why the slot is freed only after an RCU-tasks grace
+ * period (arch_kprobe_site_preemptible()).
+ */
+static nokprobe_inline void kpx86_boost(struct kprobe_site *s, struct pt_regs *regs)
+{
+	regs->ip = (unsigned long)s->arch.slot + KPX86_BOOST_OFFSET;
+}
+
+bool arch_kprobe_site_preemptible(struct kprobe_site *s)
+{
+	return s->arch.boost || s->arch.detour;
+}
+
+enum kprobe_hit_path arch_kprobe_site_path(struct kprobe_site *s)
+{
+	if (s->opt == KPROBE_OPT_DONE)
+		return KPROBE_PATH_OPTIMIZED;
+	/* A trap, then the detour's copy jumps back: a boost of sorts. */
+	if (s->arch.via_detour)
+		return KPROBE_PATH_BOOST;
+	if (s->arch.op != KPX86_STEP)
+		return KPROBE_PATH_EMULATE;
+	if (s->arch.boost && !s->has_post)
+		return KPROBE_PATH_BOOST;
+	return KPROBE_PATH_STEP;
+}
+
 /* The copy ran: go on after the original instruction. */
 static void kpx86_step_done(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 {
@@ -204,7 +241,17 @@ static void kpx86_hit(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
 		__this_cpu_write(current_kprobe, NULL);
 		return;
 	}
+	if (unlikely(READ_ONCE(s->arch.via_detour))) {
+		regs->ip = (unsigned long)kpx86_detour_tail(s);
+		__this_cpu_write(current_kprobe, NULL);
+		return;
+	}
 	if (s->arch.op == KPX86_STEP) {
+		if (s->arch.boost && !READ_ONCE(s->has_post)) {
+			kpx86_boost(s, regs);
+			__this_cpu_write(current_kprobe, NULL);
+			return;
+		}
 		kpx86_step_begin(s, kcb, regs, false);
 		return;
 	}
@@ -220,10 +267,14 @@ static void kpx86_reenter(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
 			  struct pt_regs *regs)
 {
 	kprobe_site_missed(s);
-	if (s->arch.op == KPX86_STEP)
-		kpx86_step_begin(s, kcb, regs, true);
-	else
+	if (unlikely(READ_ONCE(s->arch.via_detour)))
+		regs->ip = (unsigned long)kpx86_detour_tail(s);
+	else if (s->arch.op != KPX86_STEP)
 		kpx86_emulate(s, regs);
+	else if (s->arch.boost)
+		kpx86_boost(s, regs);
+	else
+		kpx86_step_begin(s, kcb, regs, true);
 }
 NOKPROBE_SYMBOL(kpx86_reenter);
 

@@ -15,9 +15,11 @@
  *			jmp/call through a register, cli, sti, pushf, popf.
  *			The breakpoint handler does its effect on pt_regs;
  *	stepped		anything else.  A copy runs out of line, in a slot,
- *			followed by an int3 that brings the CPU back:
+ *			followed by an int3 that brings the CPU back, or
+ *			(boosted) by a jump back after the instruction:
  *
- *			    slot:  [ insn copy, %rip operand fixed ][ int3 ]
+ *			    slot:       [ insn copy, %rip operand fixed ][ int3 ]
+ *			    slot + 16:  [ insn copy, %rip operand fixed ][ jmp ]
  *
  * See core.c for the hit path and Documentation/trace/kprobes.rst.
  */
@@ -26,6 +28,7 @@
 #include <linux/ftrace.h>
 #include <linux/perf_event.h>
 #include <linux/uaccess.h>
+#include <linux/extable.h>
 #include <asm/insn.h>
 #include <asm/insn-eval.h>
 #include <asm/ibt.h>
@@ -34,28 +37,49 @@
 #include "kprobes.h"
 
 /*
+ * Put back in @buf, which holds the @len bytes of text at @addr, what
+ * kprobes changed there: the first byte of each site (its int3), and the
+ * bytes covered by the jump of each optimized site.
+ */
+static void kpx86_recover(unsigned long addr, u8 *buf, int len)
+{
+	unsigned long pos;
+
+	for (pos = addr - KPROBE_OPT_MAX_LEN + 1; pos < addr + len; pos++) {
+		struct kprobe_site *s = kprobe_site_lookup((void *)pos);
+		int from, to, i;
+
+		if (!s || (s->state & KPROBE_SITE_FTRACE))
+			continue;
+		if (pos >= addr)
+			buf[pos - addr] = s->arch.opcode;
+		if (s->opt != KPROBE_OPT_DONE)
+			continue;
+		from = max(addr, pos) - pos;
+		to = min(addr + len, pos + s->arch.opt_len) - pos;
+		for (i = from; i < to; i++)
+			buf[pos + i - addr] = s->arch.orig[i];
+	}
+}
+
+/*
  * The original bytes of the instruction at @addr: the text, except for
  * what kprobes or ftrace put there.  An fentry call site is a 5-byte nop
  * at heart.  Call with kprobe_mutex held.
  */
-static int kpx86_read_insn(unsigned long addr, u8 buf[MAX_INSN_SIZE])
+int kpx86_read_insn(unsigned long addr, u8 buf[MAX_INSN_SIZE])
 {
-	struct kprobe_site *s;
-
 	if (copy_from_kernel_nofault(buf, (void *)addr, MAX_INSN_SIZE))
 		return -EFAULT;
 	if (ftrace_location(addr) == addr) {
 		memcpy(buf, x86_nops[5], 5);
 		return 0;
 	}
-	s = kprobe_site_lookup((void *)addr);
-	if (s && !(s->state & KPROBE_SITE_FTRACE))
-		buf[0] = s->arch.opcode;
+	kpx86_recover(addr, buf, MAX_INSN_SIZE);
 	return 0;
 }
 
-static int kpx86_decode_at(unsigned long addr, u8 buf[MAX_INSN_SIZE],
-			   struct insn *insn)
+int kpx86_decode_at(unsigned long addr, u8 buf[MAX_INSN_SIZE], struct insn *insn)
 {
 	int ret = kpx86_read_insn(addr, buf);
 
@@ -83,7 +107,7 @@ static bool kpx86_on_boundary(unsigned long addr)
 }
 
 /* Instructions that trap by design; stepping them is meaningless. */
-static bool kpx86_is_trap(struct insn *insn)
+bool kpx86_is_trap(struct insn *insn)
 {
 	u8 op = insn->opcode.bytes[0];
 
@@ -155,7 +179,7 @@ static int kpx86_classify_0f(struct arch_kprobe_site *a, struct insn *insn)
 }
 
 /* Fill a->op and its operands from the decoded instruction. */
-static int kpx86_classify(struct arch_kprobe_site *a, struct insn *insn)
+int kpx86_classify(struct arch_kprobe_site *a, struct insn *insn)
 {
 	u8 op = insn->opcode.bytes[0];
 
@@ -208,43 +232,82 @@ static int kpx86_classify(struct arch_kprobe_site *a, struct insn *insn)
 }
 
 /*
- * Build the out-of-line copy of the instruction at @addr, to run at
- * @slot: a %rip-relative operand must reach the same target from there.
- * Returns the number of bytes of @buf to write.
+ * Copy the instruction at @addr (original bytes @orig, decoded in @insn)
+ * to @dst, where it will run at @run: a %rip-relative operand must still
+ * reach the same target from there.
  */
-static int kpx86_build_copy(u8 *buf, struct insn *insn, unsigned long addr,
-			    kprobe_opcode_t *slot)
+int kpx86_relocate(u8 *dst, const u8 *orig, struct insn *insn,
+		   unsigned long addr, unsigned long run)
 {
-	int len = insn->length;
-
+	memcpy(dst, orig, insn->length);
 	if (insn_rip_relative(insn)) {
-		s64 disp = (s64)insn->displacement.value + (s64)addr - (s64)slot;
+		s64 disp = (s64)insn->displacement.value + (s64)addr - (s64)run;
 		s32 fixed = disp;
 
 		if (fixed != disp)
 			return -ERANGE;
-		memcpy(buf + insn_offset_displacement(insn), &fixed, sizeof(fixed));
+		memcpy(dst + insn_offset_displacement(insn), &fixed, sizeof(fixed));
 	}
-	buf[len++] = INT3_INSN_OPCODE;
-	return len;
+	return 0;
 }
 
-static int kpx86_setup_slot(struct kprobe_site *s, u8 *buf, struct insn *insn)
+/* Write at @dst, which will run at @run, a jmp rel32 to @to. */
+void kpx86_put_jmp(u8 *dst, unsigned long run, unsigned long to)
+{
+	s32 rel = to - (run + JMP32_INSN_SIZE);
+
+	dst[0] = JMP32_INSN_OPCODE;
+	memcpy(dst + 1, &rel, sizeof(rel));
+}
+
+/*
+ * May the copy jump straight back instead of trapping after it?  Not if
+ * the instruction may fault expecting a fixup (the fixup is found by the
+ * original address, which only the step state can give back), and only
+ * if the copy and the jump fit in the second half of the slot.
+ */
+static bool kpx86_boostable(struct insn *insn, unsigned long addr)
+{
+	return insn->length + JMP32_INSN_SIZE <= KPROBE_INSN_SLOT_SIZE - KPX86_BOOST_OFFSET &&
+	       !search_exception_tables(addr);
+}
+
+/*
+ * Fill the slot of a stepped instruction:
+ *
+ *	slot + 0:			[ copy ][ int3 ]	for a step
+ *	slot + KPX86_BOOST_OFFSET:	[ copy ][ jmp addr + len ]	boosted
+ *
+ * The unused bytes are int3.
+ */
+static int kpx86_setup_slot(struct kprobe_site *s, u8 *orig, struct insn *insn)
 {
 	struct arch_kprobe_site *a = &s->arch;
-	int len;
+	unsigned long addr = (unsigned long)s->addr, slot, boost;
+	u8 img[KPROBE_INSN_SLOT_SIZE];
+	int ret;
 
 	a->slot = kprobe_insn_slot_alloc();
 	if (!a->slot)
 		return -ENOMEM;
-	len = kpx86_build_copy(buf, insn, (unsigned long)s->addr, a->slot);
-	if (len < 0) {
+	slot = (unsigned long)a->slot;
+	boost = slot + KPX86_BOOST_OFFSET;
+
+	memset(img, INT3_INSN_OPCODE, sizeof(img));
+	ret = kpx86_relocate(img, orig, insn, addr, slot);
+	if (!ret && kpx86_boostable(insn, addr) &&
+	    !kpx86_relocate(img + KPX86_BOOST_OFFSET, orig, insn, addr, boost)) {
+		kpx86_put_jmp(img + KPX86_BOOST_OFFSET + a->len, boost + a->len,
+			      addr + a->len);
+		a->boost = true;
+	}
+	if (ret) {
 		kprobe_insn_slot_free(a->slot);
 		a->slot = NULL;
-		return len;
+		return ret;
 	}
-	perf_event_text_poke(a->slot, NULL, 0, buf, len);
-	text_poke(a->slot, buf, len);
+	perf_event_text_poke(a->slot, NULL, 0, img, sizeof(img));
+	text_poke(a->slot, img, sizeof(img));
 	return 0;
 }
 
@@ -270,6 +333,9 @@ int arch_prepare_kprobe_site(struct kprobe_site *s)
 	if (kpx86_is_trap(&insn) || insn_has_emulate_prefix(&insn) ||
 	    insn_masking_exception(&insn) || kpx86_cfi_insn(addr, &insn))
 		return -EINVAL;
+	/* A 32-bit %rip-relative address would not follow the copy. */
+	if (insn_rip_relative(&insn) && insn.addr_bytes != sizeof(long))
+		return -EOPNOTSUPP;
 
 	memset(a, 0, sizeof(*a));
 	a->opcode = buf[0];
@@ -286,11 +352,11 @@ void arch_release_kprobe_site(struct kprobe_site *s)
 {
 	struct arch_kprobe_site *a = &s->arch;
 
-	if (!a->slot)
-		return;
-	perf_event_text_poke(a->slot, a->slot, a->len + INT3_INSN_SIZE, NULL, 0);
+	if (a->slot)
+		perf_event_text_poke(a->slot, a->slot, KPROBE_INSN_SLOT_SIZE, NULL, 0);
 	kprobe_insn_slot_free(a->slot);
 	a->slot = NULL;
+	kpx86_release_detour(s);
 }
 
 /*
