@@ -13,8 +13,14 @@ BASESRC=$TOP/build/base/linux-source-6.12
 rm -rf "$ROOT"
 mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,lib,guest}
 
-cp /bin/busybox "$ROOT/bin/busybox"
-for a in $("$ROOT/bin/busybox" --list-full); do
+# The applet list comes from the host's busybox (the same Debian version),
+# which can run here whatever the guest's architecture.
+if [ "$KARCH" = arm64 ]; then
+	cp "$TOP/build/busybox-arm64/bin/busybox" "$ROOT/bin/busybox"
+else
+	cp /bin/busybox "$ROOT/bin/busybox"
+fi
+for a in $(/bin/busybox --list-full); do
 	[ -e "$ROOT/$a" ] || ln -s /bin/busybox "$ROOT/$a"
 done
 
@@ -28,7 +34,7 @@ echo tkguest >"$ROOT/etc/hostname"
 # static test programs
 for c in "$TOP"/driver/guest/*.c; do
 	[ -e "$c" ] || continue
-	gcc -static -O2 -Wall -o "$ROOT/guest/$(basename "$c" .c)" "$c"
+	"${CROSS}gcc" -static -O2 -Wall -o "$ROOT/guest/$(basename "$c" .c)" "$c"
 done
 
 # kernel modules (already stripped by modules_install)
@@ -37,10 +43,19 @@ if [ -d "$OBJ/modroot/lib/modules" ]; then
 	rm -f "$ROOT"/lib/modules/*/build "$ROOT"/lib/modules/*/source
 fi
 
+# the benchmark's workload module
+if [ -f "$OBJ/kpbench/kpbench_mod.ko" ]; then
+	"${CROSS}strip" --strip-debug -o "$ROOT/guest/kpbench_mod.ko" "$OBJ/kpbench/kpbench_mod.ko"
+fi
+
 # ftrace selftests: base, then ours on top
 cp -a "$BASESRC/tools/testing/selftests/ftrace" "$ROOT/ftrace"
 cp -a "$TOP/tools/testing/selftests/ftrace/." "$ROOT/ftrace/" 2>/dev/null || true
 cp "$TOP/driver/suite.list" "$ROOT/guest/suite.list"
+
+# our documentation, whose examples a test runs
+mkdir -p "$ROOT/docs"
+cp "$TOP"/Documentation/trace/*.rst "$ROOT/docs/" 2>/dev/null || true
 
 (cd "$ROOT" && find . | sort | cpio -o -H newc --quiet) >"$ROOT.cpio"
 du -sh "$ROOT.cpio"

@@ -1,13 +1,18 @@
 #!/bin/bash
-# report.sh GUESTLOG CONSOLELOG QEMU_RC TREE KNOWN BASEVER DEBVER FLAVOR T0
+# report.sh GUESTLOGS CONSOLELOGS QEMU_RCS TREE KNOWN BASEVER DEBVER FLAVOR T0
 #
-# Turns one check boot into a verdict.  Each @@RESULT line of the guest log
-# counts once.  The console log adds named failures of its own: an oops, a
-# WARN, a lockdep splat, a panic, a hang (no @@DONE) or the watchdog.  A
-# failing test listed in the known-failures file (series only) is XFAIL.
-# The last line is "N passed, N failed, N skipped"; exit 1 on any failure.
+# Turns the boots of one check into a verdict.  GUESTLOGS, CONSOLELOGS and
+# QEMU_RCS are comma-separated, one entry per boot.  Each @@RESULT line of
+# the guest logs counts once.  Each console log adds named failures of its
+# own: an oops, a WARN, a lockdep splat, a panic, a hang (no @@DONE in that
+# boot's guest log) or the watchdog.  A failing test listed in the
+# known-failures file (series only) is XFAIL.  The last line is
+# "N passed, N failed, N skipped"; exit 1 on any failure.
 set -uo pipefail
-GUEST=$1 CONSOLE=$2 QRC=$3 TREE=$4 KNOWN=$5 BASEVER=$6 DEBVER=$7 FLAVOR=$8 T0=$9
+IFS=, read -r -a GUESTS <<<"$1"
+IFS=, read -r -a CONSOLES <<<"$2"
+IFS=, read -r -a QRCS <<<"$3"
+TREE=$4 KNOWN=$5 BASEVER=$6 DEBVER=$7 FLAVOR=$8 T0=$9
 pass=0 fail=0 skip=0 xfail=0
 failed=()
 
@@ -39,32 +44,36 @@ while IFS= read -r line; do
 		fi
 		;;
 	esac
-done < <(grep -a '^@@RESULT ' "$GUEST" | tr -d '\r')
+done < <(cat "${GUESTS[@]}" | grep -a '^@@RESULT ' | tr -d '\r')
 
 # Console: each kind of splat is one named failure, with its first line.
 scan() { # label regex
 	local hit
 	hit=$(grep -a -m1 -E "$2" "$CONSOLE" | tr -d '\r' | sed 's/^\[[^]]*\] //')
+	[ "$CONSOLE" = "${CONSOLES[0]}" ] || hit=${hit:+$hit (boot $(basename "$CONSOLE"))}
 	[ -n "$hit" ] && note_fail "console: $1: $hit"
 }
-scan oops 'Oops:|general protection fault|BUG: unable to handle|Unable to handle kernel'
-scan BUG 'kernel BUG at|BUG: [a-zA-Z]+ ?(lock|sleeping|scheduling|KASAN|KFENCE|spinlock|workqueue|soft lockup)'
-scan WARN 'WARNING: CPU: [0-9]+ PID: [0-9]+ at|WARNING: .* at .*\+0x'
-scan lockdep 'possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|possible irq lock inversion|lock held when returning|bad unlock balance|INFO: possible'
-scan KASAN 'BUG: KASAN'
-scan panic 'Kernel panic'
-scan hung 'INFO: task .* blocked for more than|soft lockup|rcu_sched self-detected stall|rcu: INFO:'
-if [ "$QRC" = 124 ] || [ "$QRC" = 137 ]; then
-	note_fail "watchdog: the guest did not finish in time (qemu killed)"
-elif ! grep -aq '^@@DONE' "$GUEST"; then
-	note_fail "guest: the run did not complete (qemu exit $QRC)"
-fi
+for i in "${!GUESTS[@]}"; do
+	CONSOLE=${CONSOLES[i]} GUEST=${GUESTS[i]} QRC=${QRCS[i]}
+	scan oops 'Oops:|general protection fault|BUG: unable to handle|Unable to handle kernel'
+	scan BUG 'kernel BUG at|BUG: [a-zA-Z]+ ?(lock|sleeping|scheduling|KASAN|KFENCE|spinlock|workqueue|soft lockup)'
+	scan WARN 'WARNING: CPU: [0-9]+ PID: [0-9]+ at|WARNING: .* at .*\+0x'
+	scan lockdep 'possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|possible irq lock inversion|lock held when returning|bad unlock balance|INFO: possible'
+	scan KASAN 'BUG: KASAN'
+	scan panic 'Kernel panic'
+	scan hung 'INFO: task .* blocked for more than|soft lockup|rcu_sched self-detected stall|rcu: INFO:'
+	if [ "$QRC" = 124 ] || [ "$QRC" = 137 ]; then
+		note_fail "watchdog: $(basename "$GUEST"): the guest did not finish in time (qemu killed)"
+	elif ! grep -aq '^@@DONE' "$GUEST"; then
+		note_fail "guest: $(basename "$GUEST"): the run did not complete (qemu exit $QRC)"
+	fi
+done
 
 echo
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "Failures:"
 	for f in "${failed[@]}"; do echo "    FAIL $f"; done
-	echo "  logs: $GUEST (tests), $CONSOLE (kernel)"
+	echo "  logs: ${GUESTS[*]} (tests), ${CONSOLES[*]} (kernel)"
 fi
 s=$(($(date +%s) - T0))
 printf 'check: Linux %s (Debian %s), %s tree, %s config, %d xfail, total %dm%02ds\n' \

@@ -7,10 +7,13 @@
 FT=/ftrace
 TIMEOUT=${TIMEOUT:-600}
 base=$(sed -n 's/.*tkbase=\([01]\).*/\1/p' /proc/cmdline)
+export TK_BASE=$base
 flavor=$(sed -n 's/.*tkflavor=\([a-z]*\).*/\1/p' /proc/cmdline)
 only=$(sed -n 's/.*tktests=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ')
 
-result() { echo "@@RESULT $1 $2"; }
+# uptime in whole seconds, for per-test timings
+now() { cut -d. -f1 /proc/uptime; }
+result() { echo "@@RESULT $1 $2${T_START:+ ($(($(now) - T_START))s)}"; }
 
 wanted() { # name
 	[ -z "$only" ] && return 0
@@ -22,12 +25,14 @@ wanted() { # name
 
 run_ftrace() { # path relative to $FT
 	name=ftrace:${1#test.d/}
+	T_START=
 	wanted "$name" || return 0
 	if [ "$base" = 1 ] && grep -q '^# series-only:' "$FT/$1"; then
 		result SKIP "$name (series only)"
 		return
 	fi
 	rm -rf /tmp/ftlog
+	T_START=$(now)
 	out=$(cd $FT && timeout $TIMEOUT ./ftracetest -v -l /tmp/ftlog "$1" 2>&1)
 	rc=$?
 	st=$(echo "$out" | sed -n 's/.*\[\(PASS\|FAIL\|UNRESOLVED\|UNTESTED\|UNSUPPORTED\|XFAIL\|UNDEFINED\)\].*/\1/p' | head -n1)
@@ -46,6 +51,7 @@ run_ftrace() { # path relative to $FT
 
 run_kunit() { # suite module
 	wanted "kunit:$1.*" || wanted "kunit:$1" || return 0
+	T_START=
 	# A suite of the series alone has no module in the base kernel.
 	if [ "$base" = 1 ] && ! modinfo -n "$2" >/dev/null 2>&1; then
 		result SKIP "kunit:$1 (series only)"
@@ -77,6 +83,7 @@ run_kunit() { # suite module
 run_prog() { # name args...
 	n=$1; shift
 	wanted "prog:$n" || return 0
+	T_START=$(now)
 	out=$(cd /tmp && timeout $TIMEOUT /guest/$n "$@" 2>&1)
 	rc=$?
 	# A program may report its own cases as @@RESULT lines; its exit
@@ -89,7 +96,9 @@ run_prog() { # name args...
 	else
 		result FAIL "prog:$n (exit $rc)"
 	fi
-	[ $rc = 0 ] || { echo "--- log of prog:$n"; echo "$out" | tail -n 80; echo "--- end"; }
+	echo "--- output of prog:$n (exit $rc)"
+	echo "$out" | grep -v '^@@RESULT' | tail -n 80
+	echo "--- end"
 }
 
 echo "guest: $(uname -r), $(nproc) cpus, base=$base flavor=$flavor"
@@ -105,6 +114,7 @@ grep -v '^#' /guest/suite.list | while read -r kind a b; do
 	esac
 done
 
+T_START=
 if [ -w /sys/kernel/debug/kmemleak ]; then
 	echo scan >/sys/kernel/debug/kmemleak
 	sleep 5

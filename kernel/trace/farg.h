@@ -19,6 +19,13 @@
  * A data_loc word is (length << 16 | offset from ent), as for __string
  * fields of static events.  Length 0 means the fetch faulted.
  *
+ * The fixed block is the fields, packed as the base ABI packs them, then a
+ * fault map of farg_set_size() minus the fields' bytes: one bit for each
+ * argument that stores memory as a scalar (+8(%di):u32, @sym, arrays...).
+ * A fault zeroes such a field and sets its bit; farg_set_print() then
+ * prints "(fault)".  No field describes the map, so the format file is the
+ * base's; a set without such arguments has no map at all.
+ *
  * Lifetime and locking: a set is built and freed in process context
  * (it may sleep) under the front end's own locking; once published it
  * is read-only, so the hit path reads it with no lock at all.  The run
@@ -141,7 +148,10 @@ void farg_set_free(struct farg_set *set);	/* NULL is fine */
  */
 int farg_set_resolve(struct farg_set *set);
 
-/* Shape of the fixed argument block, and whether strings follow it. */
+/*
+ * Shape of the fixed argument block (fields and fault map), whether
+ * strings follow it, and the number of arguments after $arg* expansion.
+ */
 unsigned int farg_set_size(const struct farg_set *set);
 bool farg_set_is_dynamic(const struct farg_set *set);
 int farg_set_count(const struct farg_set *set);
@@ -156,12 +166,25 @@ int farg_set_mismatch(const struct farg_set *a, const struct farg_set *b);
 /* Same argument texts, one by one: an exact duplicate probe. */
 bool farg_set_same_text(const struct farg_set *a, const struct farg_set *b);
 
+/*
+ * Whether @argv[0..@argc-1] ("NAME=TEXT" words, as listed) are the first
+ * @argc arguments of @set: "-:EVENT ARGS" removes only matching probes.
+ * (Added: the event layer needs it for delete-by-arguments.)
+ */
+bool farg_set_match_words(const struct farg_set *set, int argc,
+			  const char *const *argv);
+
 /* " NAME=TEXT" for each argument, as kprobe_events lists it. */
 void farg_set_show(const struct farg_set *set, struct seq_file *m);
 
 /* ---------------------------------------------------------- the event */
 
-/* trace_define_field() for every argument, the block at @args_off. */
+/*
+ * trace_define_field() for every argument, the block at @args_off.  The
+ * fields keep pointers to names and types inside @set: keep @set (or a
+ * set with the same names, see farg_set_mismatch()) alive until the
+ * event's fields are freed.
+ */
 int farg_set_define_fields(const struct farg_set *set,
 			   struct trace_event_call *call, unsigned int args_off);
 
@@ -172,6 +195,13 @@ int farg_set_define_fields(const struct farg_set *set,
  */
 int farg_set_print_fmt(const struct farg_set *set, char *fmt, size_t fmt_len,
 		       char *args, size_t args_len);
+
+/*
+ * The bytes farg_set_print_fmt() appends to @fmt and to @args, without
+ * the NULs, to size the buffers.  (Added.)
+ */
+void farg_set_print_fmt_len(const struct farg_set *set, size_t *fmt_len,
+			    size_t *args_len);
 
 /* " NAME=VALUE" for every argument of a record, in trace output. */
 void farg_set_print(const struct farg_set *set, struct trace_seq *s,
@@ -196,7 +226,11 @@ void farg_set_save_entry(const struct farg_set *set, struct pt_regs *regs,
  * set that is not dynamic is always @args_off + farg_set_size().
  *
  * A fetch that faults leaves its field marked, and it prints "(fault)".
- * A string that does not fit in @room is cut short, never dropped.
+ * A string that does not fit in @room is cut short, never dropped (with
+ * no room at all it gets length 0 and prints "(fault)"), so @room should
+ * be at most what one record may take; strings never exceed
+ * FARG_MAX_STRING bytes each.  @room below @args_off + farg_set_size()
+ * is taken as exactly that.  Safe in any context; NOKPROBE.
  */
 unsigned int farg_set_fetch(const struct farg_set *set, struct pt_regs *regs,
 			    void *edata, void *ent, unsigned int args_off,

@@ -1,0 +1,72 @@
+#!/bin/bash
+# bench-table.sh BUILD BASEVER DEBVER ARCH SUFFIX: the table of `make bench`,
+# in Markdown, from build/bench-{series,base}SUFFIX-ic{1,0}.txt (lines
+# "key value unit").
+set -euo pipefail
+B=$1 BASEVER=$2 DEBVER=$3 KARCH=${4:-x86_64} SUFFIX=${5:-}
+
+# key | label | target ratio (series/base), "-" for none
+ROWS='loop_target|one loop iteration, no probe (reference)|-
+entry_noargs|entry probe, no args (ftrace path)|0.85
+entry_4args|entry probe, 4 args (registers, a dereference, $comm)|0.6
+entry_kstring|entry probe, a kernel string|0.5
+entry_ustring|entry probe, a user string|0.5
+mid_int3|mid-function probe, int3, not boosted|0.85
+mid_int3_boosted|mid-function probe, int3, boosted|0.85
+mid_optimized|mid-function probe, optimized to a jump|-
+return_retval|return probe with $retval|0.8
+multiprobe|multiprobe event (2 probes, 1 hit)|-
+filter_rejects|4-arg event, filter rejects every hit|0.5
+tracepoint|static tracepoint record (no probe), for comparison|-
+define_100|define 100 probes (one write)|-
+enable_100|enable 100 probes|-
+disable_100|disable 100 probes|-
+delete_truncate_100|delete 100 probes, one truncating write|-
+delete_each_100|delete 100 probes, one -: write each|-
+define_1000|define 1000 probes (one write)|-
+enable_1000|enable 1000 probes|-
+disable_1000|disable 1000 probes|-
+delete_truncate_1000|delete 1000 probes, one truncating write|0.1
+delete_each_1000|delete 1000 probes, one -: write each|-
+slab_per_event|slab growth per defined event|-
+slab_per_armed_probe|slab growth per armed probe|-'
+
+val() { # file key -> "value unit" or "n/a"
+	awk -v k="$2" '$1 == k { print $2, $3; f = 1 } END { if (!f) print "n/a" }' "$1" 2>/dev/null ||
+		echo "n/a"
+}
+
+table() { # icount
+	local ic=$1 key label target s b sv bv unit ratio verdict
+	echo "| what | series | base | series/base | target |"
+	echo "|---|---:|---:|---:|---|"
+	while IFS='|' read -r key label target; do
+		s=$(val "$B/bench-series$SUFFIX-ic$ic.txt" "$key")
+		b=$(val "$B/bench-base$SUFFIX-ic$ic.txt" "$key")
+		sv=${s% *} bv=${b% *} unit=${s#* }
+		[ "$s" = n/a ] && unit=${b#* }
+		ratio=$(awk -v s="$sv" -v b="$bv" 'BEGIN {
+			if (s == "n/a" || b == "n/a" || b + 0 == 0) print "-";
+			else printf "%.2f", s / b }')
+		verdict=""
+		if [ "$target" != - ] && [ "$ratio" != - ]; then
+			verdict=$(awk -v r="$ratio" -v t="$target" 'BEGIN {
+				print (r <= t) ? "<= " t " met" : "<= " t " MISSED" }')
+		elif [ "$target" != - ]; then
+			verdict="<= $target"
+		fi
+		echo "| $label | $sv $unit | $bv $unit | $ratio | $verdict |"
+	done <<<"$ROWS"
+}
+
+echo "### make bench, $(date -u +%Y-%m-%d), $KARCH, Linux $BASEVER (Debian linux-source-6.12 $DEBVER), plain config"
+echo
+echo "Guest time under QEMU -icount shift=0,sleep=off: 1 ns is one guest"
+echo "instruction, so per-hit figures are added instructions per hit and repeat"
+echo "exactly. Best of 3 loops of 200,000 calls."
+echo
+table 1
+echo
+echo "Wall clock without -icount (TCG, noisy: for orientation only):"
+echo
+table 0

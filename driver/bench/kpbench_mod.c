@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpbench_mod - the workload of `make bench`.
+ *
+ * It gives probes something known to hit, and measures the hits in the
+ * guest's own clock (under QEMU -icount shift=0 one nanosecond is one
+ * instruction, so the figures repeat exactly):
+ *
+ *   /sys/kernel/debug/kpbench/run    write "WHAT N" to call a function N
+ *                                    times in a loop, read back the loop's
+ *                                    duration in ns.  WHAT is one of
+ *                                    target, mid, trace.
+ *   /sys/kernel/debug/kpbench/info   offsets of the instructions inside
+ *                                    kpbench_mid that the mid-function
+ *                                    probes use, one "name offset" a line.
+ *
+ * kpbench_target(a, b, kstr, ustr) is what entry and return probes hit;
+ * kpbench_mid() holds, at recorded offsets, a run of plain moves (an
+ * instruction that can be boosted, and room for a 5-byte jump) and, on
+ * x86, a lock-prefixed increment (one that cannot be boosted).  kpbench_fn_0 ..
+ * kpbench_fn_999 are never called: they are 1000 distinct places to
+ * register probes on.  "trace" fires the module's static tracepoint
+ * kpbench:kpbench_hit instead, for comparison.
+ */
+#include <linux/module.h>
+#include <linux/debugfs.h>
+#include <linux/ktime.h>
+#include <linux/uaccess.h>
+#include <linux/seq_file.h>
+
+#define CREATE_TRACE_POINTS
+#include "kpbench_trace.h"
+
+static char kpbench_kstr[] = "/usr/lib/kprobe-bench/kernel-string";
+static u64 kpbench_cell;
+static u64 kpbench_last_ns;
+static DEFINE_MUTEX(kpbench_lock);
+
+noinline long kpbench_target(long a, long b, const char *kstr,
+			     const char __user *ustr)
+{
+	/* something the compiler cannot fold away */
+	WRITE_ONCE(kpbench_cell, READ_ONCE(kpbench_cell) + a + b);
+	return a ^ (long)kstr[0] ^ (long)ustr;
+}
+
+/*
+ * The offsets of the two labelled instructions from the function's start
+ * are assembler constants in kpbench_offs[], which info reports.
+ */
+#ifdef CONFIG_X86_64
+/* plain moves (boostable, room for a jump), then a locked increment */
+#define KPBENCH_MID_ASM							\
+	"1:	movq %[x], %[r]\n\t"					\
+	"	movq %[r], %%r11\n\t"					\
+	"	addq %%r11, %[r]\n\t"					\
+	"2:	lock incq (%[c])\n\t"
+#define KPBENCH_MID_CLOBBER "r11"
+#else
+/* arm64: plain moves, then a load-modify-store of the cell */
+#define KPBENCH_MID_ASM							\
+	"1:	mov %[r], %[x]\n\t"					\
+	"	add %[r], %[r], %[r]\n\t"				\
+	"2:	ldr x9, [%[c]]\n\t"					\
+	"	add x9, x9, #1\n\t"					\
+	"	str x9, [%[c]]\n\t"
+#define KPBENCH_MID_CLOBBER "x9"
+#endif
+
+noinline u64 kpbench_mid(u64 *cell, u64 x)
+{
+	u64 r;
+
+	asm volatile(KPBENCH_MID_ASM
+		     ".pushsection .data, \"aw\"\n\t"
+		     ".balign 8\n\t"
+		     "kpbench_offs: .quad 1b - kpbench_mid, 2b - kpbench_mid\n\t"
+		     ".popsection"
+		     : [r] "=&r" (r)
+		     : [x] "r" (x), [c] "r" (cell)
+		     : KPBENCH_MID_CLOBBER, "memory");
+	return r;
+}
+extern unsigned long kpbench_offs[2];
+
+#define KPB_FN(n) noinline int kpbench_fn_##n(int x) { return x * 3 + n; }
+#define KPB_FN10(n) KPB_FN(n##0) KPB_FN(n##1) KPB_FN(n##2) KPB_FN(n##3) \
+	KPB_FN(n##4) KPB_FN(n##5) KPB_FN(n##6) KPB_FN(n##7) KPB_FN(n##8) \
+	KPB_FN(n##9)
+#define KPB_FN100(n) KPB_FN10(n##0) KPB_FN10(n##1) KPB_FN10(n##2) \
+	KPB_FN10(n##3) KPB_FN10(n##4) KPB_FN10(n##5) KPB_FN10(n##6) \
+	KPB_FN10(n##7) KPB_FN10(n##8) KPB_FN10(n##9)
+/* kpbench_fn_1000 .. kpbench_fn_1999: 1000 distinct functions */
+KPB_FN100(10) KPB_FN100(11) KPB_FN100(12) KPB_FN100(13) KPB_FN100(14)
+KPB_FN100(15) KPB_FN100(16) KPB_FN100(17) KPB_FN100(18) KPB_FN100(19)
+
+/* keep every one of them, uncalled, in the module's text */
+#define KPB_REF(n) &kpbench_fn_##n,
+#define KPB_REF10(n) KPB_REF(n##0) KPB_REF(n##1) KPB_REF(n##2) KPB_REF(n##3) \
+	KPB_REF(n##4) KPB_REF(n##5) KPB_REF(n##6) KPB_REF(n##7) KPB_REF(n##8) \
+	KPB_REF(n##9)
+#define KPB_REF100(n) KPB_REF10(n##0) KPB_REF10(n##1) KPB_REF10(n##2) \
+	KPB_REF10(n##3) KPB_REF10(n##4) KPB_REF10(n##5) KPB_REF10(n##6) \
+	KPB_REF10(n##7) KPB_REF10(n##8) KPB_REF10(n##9)
+int (*const kpbench_fns[])(int) __used = {
+	KPB_REF100(10) KPB_REF100(11) KPB_REF100(12) KPB_REF100(13)
+	KPB_REF100(14) KPB_REF100(15) KPB_REF100(16) KPB_REF100(17)
+	KPB_REF100(18) KPB_REF100(19)
+};
+
+static u64 kpbench_loop(const char *what, unsigned long n,
+			const char __user *ustr)
+{
+	unsigned long i;
+	u64 t0 = ktime_get_ns();
+
+	if (!strcmp(what, "target")) {
+		for (i = 0; i < n; i++)
+			kpbench_target(i, 7, kpbench_kstr, ustr);
+	} else if (!strcmp(what, "mid")) {
+		for (i = 0; i < n; i++)
+			kpbench_mid(&kpbench_cell, i);
+	} else if (!strcmp(what, "trace")) {
+		for (i = 0; i < n; i++)
+			trace_kpbench_hit(i);
+	} else {
+		return 0;
+	}
+	return ktime_get_ns() - t0;
+}
+
+/*
+ * "WHAT N": the written buffer itself is the user string that user-string
+ * probes read, so it stays valid for the whole loop.
+ */
+static ssize_t kpbench_run_write(struct file *file, const char __user *ubuf,
+				 size_t len, loff_t *ppos)
+{
+	char buf[128], what[16];
+	unsigned long n;
+	u64 ns;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%15s %lu", what, &n) != 2 || !n)
+		return -EINVAL;
+	mutex_lock(&kpbench_lock);
+	ns = kpbench_loop(what, n, ubuf);
+	if (ns)
+		kpbench_last_ns = ns;
+	mutex_unlock(&kpbench_lock);
+	return ns ? len : -EINVAL;
+}
+
+static int kpbench_run_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%llu\n", kpbench_last_ns);
+	return 0;
+}
+
+static int kpbench_run_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, kpbench_run_show, NULL);
+}
+
+static const struct file_operations kpbench_run_fops = {
+	.open = kpbench_run_open,
+	.read = seq_read,
+	.write = kpbench_run_write,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+static int kpbench_info_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "mid_boostable %lu\n", kpbench_offs[0]);
+	seq_printf(m, "mid_noboost %lu\n", kpbench_offs[1]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kpbench_info);
+
+static struct dentry *kpbench_dir;
+
+static int __init kpbench_init(void)
+{
+	kpbench_dir = debugfs_create_dir("kpbench", NULL);
+	debugfs_create_file("run", 0600, kpbench_dir, NULL, &kpbench_run_fops);
+	debugfs_create_file("info", 0400, kpbench_dir, NULL, &kpbench_info_fops);
+	return 0;
+}
+
+static void __exit kpbench_exit(void)
+{
+	debugfs_remove_recursive(kpbench_dir);
+}
+
+module_init(kpbench_init);
+module_exit(kpbench_exit);
+MODULE_DESCRIPTION("Workload for the kprobe event benchmark");
+MODULE_LICENSE("GPL");

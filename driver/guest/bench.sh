@@ -1,0 +1,6 @@
+#!/bin/sh
+# make bench, in the guest: load the workload module and run kpbench.
+echo "guest: $(uname -r), $(nproc) cpus"
+insmod /guest/kpbench_mod.ko || { echo "@@BENCH-FAIL insmod"; exit 1; }
+loops=$(sed -n 's/.*tkloops=\([0-9]*\).*/\1/p' /proc/cmdline)
+/guest/kpbench ${loops:-200000} || echo "@@BENCH-FAIL kpbench exit $?"

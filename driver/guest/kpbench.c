@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpbench - the guest half of `make bench`.
+ *
+ * Needs the kpbench_mod module loaded.  For each scenario it defines kprobe
+ * events on the module's functions, runs the module's loop N times with the
+ * events enabled and with nothing enabled, and prints the added cost of one
+ * hit.  Then it times defining, enabling, disabling and deleting 100 and 1000
+ * probes, and the slab memory they take.  Every figure is a line
+ *     @@BENCH <key> <value> <unit>
+ * Under QEMU -icount shift=0 a nanosecond of guest time is one instruction,
+ * so "ns" figures read as instructions and repeat from run to run.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TR "/sys/kernel/tracing/"
+#define RUN "/sys/kernel/debug/kpbench/run"
+#define REPEAT 3
+
+static unsigned long loops = 200000;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "kpbench: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+/* write @s to @path (O_TRUNC if @trunc); returns 0 or -errno */
+static int put(const char *path, const char *s, int trunc)
+{
+	int fd = open(path, O_WRONLY | (trunc ? O_TRUNC : O_APPEND));
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	return 0;
+}
+
+static void must(const char *path, const char *s, int trunc)
+{
+	int err = put(path, s, trunc);
+
+	if (err) {
+		errno = -err;
+		fprintf(stderr, "kpbench: writing '%s' to %s\n", s, path);
+		system("cat " TR "error_log >&2");
+		die(path);
+	}
+}
+
+static unsigned long long read_ull(const char *path)
+{
+	char buf[64] = "";
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || read(fd, buf, sizeof(buf) - 1) < 0)
+		die(path);
+	close(fd);
+	return strtoull(buf, NULL, 10);
+}
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* one loop of the module; the written text doubles as the user string */
+static unsigned long long loop_ns(const char *what)
+{
+	char cmd[160];
+	int fd;
+
+	snprintf(cmd, sizeof(cmd), "%s %lu /home/user/src/kprobe-bench/user-string",
+		 what, loops);
+	fd = open(RUN, O_WRONLY);
+	if (fd < 0 || write(fd, cmd, strlen(cmd) + 1) < 0)
+		die(RUN);
+	close(fd);
+	return read_ull(RUN);
+}
+
+static unsigned long long best_ns(const char *what)
+{
+	unsigned long long best = ~0ULL, t;
+	int i;
+
+	for (i = 0; i < REPEAT; i++) {
+		put(TR "trace", "", 1);
+		t = loop_ns(what);
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
+static void report(const char *key, double value, const char *unit)
+{
+	printf("@@BENCH %s %.1f %s\n", key, value, unit);
+	fflush(stdout);
+}
+
+struct scenario {
+	const char *key;	/* name in the table */
+	const char *what;	/* the module loop to run */
+	const char *defs[3];	/* kprobe_events lines; %lu = an offset */
+	const char *info;	/* "info" name of the offset, or NULL */
+	const char *filter;	/* filter for every event, or NULL */
+	int optimize;		/* debug.kprobes-optimization: 0, 1 or -1 (leave) */
+};
+
+#ifdef __x86_64__
+#define A1 "%di"
+#define A2 "%si"
+#define A3 "%dx"
+#define A4 "%cx"
+#else
+#define A1 "%x0"
+#define A2 "%x1"
+#define A3 "%x2"
+#define A4 "%x3"
+#endif
+
+static const struct scenario scenarios[] = {
+	{ "entry_noargs", "target", { "p:kpb/e0 kpbench_target" } },
+	{ "entry_4args", "target",
+	  { "p:kpb/e4 kpbench_target a=" A1 " b=" A2 " c=+0(" A3 "):u64 comm=$comm" } },
+	{ "entry_kstring", "target", { "p:kpb/ks kpbench_target s=+0(" A3 "):string" } },
+	{ "entry_ustring", "target", { "p:kpb/us kpbench_target s=+0(" A4 "):ustring" } },
+	{ "mid_int3", "mid", { "p:kpb/mn kpbench_mid+%lu" }, "mid_noboost", NULL, 0 },
+	{ "mid_int3_boosted", "mid", { "p:kpb/mb kpbench_mid+%lu" }, "mid_boostable", NULL, 0 },
+	{ "mid_optimized", "mid", { "p:kpb/mo kpbench_mid+%lu" }, "mid_boostable", NULL, 1 },
+	{ "return_retval", "target", { "r:kpb/r kpbench_target ret=$retval" } },
+	{ "multiprobe", "target",
+	  { "p:kpb/mp kpbench_target", "p:kpb/mp kpbench_fn_1000" } },
+	{ "filter_rejects", "target",
+	  { "p:kpb/f kpbench_target a=" A1 " b=" A2 " c=+0(" A3 "):u64 comm=$comm" },
+	  NULL, "common_pid == 1" },
+};
+
+static unsigned long info_offset(const char *name)
+{
+	FILE *f = fopen("/sys/kernel/debug/kpbench/info", "r");
+	char key[64];
+	unsigned long off;
+
+	if (!f)
+		die("kpbench info");
+	while (fscanf(f, "%63s %lu", key, &off) == 2) {
+		if (!strcmp(key, name)) {
+			fclose(f);
+			return off;
+		}
+	}
+	fclose(f);
+	errno = ENOENT;
+	die(name);
+	return 0;
+}
+
+/* wait (up to ~5 s) until the optimizer has turned the probe into a jump */
+static int wait_optimized(void)
+{
+	char line[512];
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		FILE *f = fopen("/sys/kernel/debug/kprobes/list", "r");
+		int hit = 0;
+
+		while (f && fgets(line, sizeof(line), f))
+			hit |= strstr(line, "kpbench_mid") && strstr(line, "[OPTIMIZED]");
+		if (f)
+			fclose(f);
+		if (hit)
+			return 1;
+		usleep(100000);
+	}
+	return 0;
+}
+
+static void run_scenario(const struct scenario *s, unsigned long long base_ns)
+{
+	char def[256];
+	unsigned long long ns;
+	int i;
+
+	put(TR "kprobe_events", "", 1);
+	if (s->optimize >= 0)
+		put("/proc/sys/debug/kprobes-optimization", s->optimize ? "1" : "0", 1);
+	for (i = 0; i < 3 && s->defs[i]; i++) {
+		if (s->info)	/* the only definitions with a %lu */
+			snprintf(def, sizeof(def), s->defs[i], info_offset(s->info));
+		else
+			snprintf(def, sizeof(def), "%s", s->defs[i]);
+		must(TR "kprobe_events", def, 0);
+	}
+	if (s->filter)
+		must(TR "events/kpb/filter", s->filter, 1);
+	must(TR "events/kpb/enable", "1", 1);
+	if (s->optimize == 1 && !wait_optimized()) {
+		printf("# %s: the probe was not optimized; skipped\n", s->key);
+		must(TR "events/kpb/enable", "0", 1);
+		put(TR "kprobe_events", "", 1);
+		return;
+	}
+	ns = best_ns(s->what);
+	must(TR "events/kpb/enable", "0", 1);
+	put(TR "kprobe_events", "", 1);
+	report(s->key, (double)(ns - base_ns) / loops, "ns/hit");
+	put("/proc/sys/debug/kprobes-optimization", "1", 1);
+}
+
+static void hit_costs(void)
+{
+	unsigned long long base_target = best_ns("target");
+	unsigned long long base_mid = best_ns("mid");
+	unsigned long long base_trace = best_ns("trace");
+	size_t i;
+
+	report("loop_target", (double)base_target / loops, "ns/iter");
+	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
+		const struct scenario *s = &scenarios[i];
+
+		run_scenario(s, strcmp(s->what, "mid") ? base_target : base_mid);
+	}
+	must(TR "events/kpbench/kpbench_hit/enable", "1", 1);
+	report("tracepoint", (double)(best_ns("trace") - base_trace) / loops, "ns/hit");
+	must(TR "events/kpbench/kpbench_hit/enable", "0", 1);
+}
+
+static long slab_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long kb = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Slab: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+static char *definitions(int n)
+{
+	char *buf = malloc(n * 64 + 1), *p = buf;
+	int i;
+
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "p:kpbf/f%d kpbench_fn_%d\n", 1000 + i, 1000 + i);
+	return buf;
+}
+
+static double ms_since(unsigned long long t0)
+{
+	return (now_ns() - t0) / 1e6;
+}
+
+static void registration(int n)
+{
+	char key[64], cmd[64], *defs = definitions(n);
+	unsigned long long t;
+	long kb0, kb1, kb2;
+	int i;
+
+	put(TR "kprobe_events", "", 1);
+	system("echo 3 > /proc/sys/vm/drop_caches 2>/dev/null");
+	kb0 = slab_kb();
+	t = now_ns();
+	must(TR "kprobe_events", defs, 0);
+	snprintf(key, sizeof(key), "define_%d", n);
+	report(key, ms_since(t), "ms");
+	kb1 = slab_kb();
+	t = now_ns();
+	must(TR "events/kpbf/enable", "1", 1);
+	snprintf(key, sizeof(key), "enable_%d", n);
+	report(key, ms_since(t), "ms");
+	kb2 = slab_kb();
+	t = now_ns();
+	must(TR "events/kpbf/enable", "0", 1);
+	snprintf(key, sizeof(key), "disable_%d", n);
+	report(key, ms_since(t), "ms");
+	if (n == 1000) {
+		report("slab_per_event", (kb1 - kb0) * 1024.0 / n, "bytes");
+		report("slab_per_armed_probe", (kb2 - kb1) * 1024.0 / n, "bytes");
+	}
+	t = now_ns();
+	must(TR "kprobe_events", "", 1);
+	snprintf(key, sizeof(key), "delete_truncate_%d", n);
+	report(key, ms_since(t), "ms");
+
+	must(TR "kprobe_events", defs, 0);
+	t = now_ns();
+	for (i = 0; i < n; i++) {
+		snprintf(cmd, sizeof(cmd), "-:kpbf/f%d\n", 1000 + i);
+		must(TR "kprobe_events", cmd, 0);
+	}
+	snprintf(key, sizeof(key), "delete_each_%d", n);
+	report(key, ms_since(t), "ms");
+	free(defs);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		loops = strtoul(argv[1], NULL, 0);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	must(TR "tracing_on", "1", 1);
+	hit_costs();
+	registration(100);
+	registration(1000);
+	printf("@@BENCH-DONE\n");
+	return 0;
+}

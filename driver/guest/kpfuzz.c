@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kpfuzz - fuzz the kprobe event definition parser from user space.
+ *
+ *   kpfuzz [-n COUNT] [-s SEED] [-q]
+ *
+ * Writes COUNT definitions into kprobe_events (a few into dynamic_events),
+ * each generated from the grammar of a definition line and then, often,
+ * mutated at the byte level.  After every write:
+ *   - a rejected write must have added an error_log entry for subsystem
+ *     trace_kprobe with a caret line (error_log is cleared before each
+ *     write, so "added" means "present");
+ *   - an accepted write made events: some are enabled for a moment, when
+ *     their probe point is a function known to be safe to probe, so that
+ *     random fetch arguments run on real hits; then everything is deleted.
+ * The kernel console is watched by the driver for oopses, WARNs and leaks.
+ * Only lines the kprobe event layer owns are checked: everything written to
+ * kprobe_events, and the p/r lines of dynamic_events (other lines there
+ * belong to the generic dynamic event code).  Prints one line per failure
+ * (first 20), a summary, and exits 1 if any rejected write left no
+ * error_log entry.  With TK_BASE=1 in the environment (the unmodified base
+ * kernel, which leaves some rejections unlogged) those are only counted.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TR "/sys/kernel/tracing/"
+#define LINE_MAX_LEN 1024
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t rnd(void)
+{
+	/* xorshift64*: small, fast, and the same sequence for the same seed */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+static unsigned int pick(unsigned int n)
+{
+	return n ? rnd() % n : 0;
+}
+
+#define ONE_OF(arr) (arr[pick(sizeof(arr) / sizeof(arr[0]))])
+
+/* functions that are safe to probe and get hit while the fuzzer runs */
+static const char *const safe_syms[] = {
+	"vfs_read", "vfs_write", "do_sys_openat2", "vfs_fstatat",
+	"kernel_clone", "do_exit", "ksys_write", "vfs_open",
+};
+static const char *const other_syms[] = {
+	"schedule", "kfree", "kmalloc", "trace_printk", "no_such_function_x",
+	"vfs_read.cold", "_text", "__x64_sys_execve", "init_task", "jiffies",
+	"trace-printk:trace_printk_irq_work", "nomod:nofunc", "kprobe_dispatcher",
+	"tracing_on", "memcpy",
+};
+static const char *const regs[] = {
+	"%ax", "%bx", "%cx", "%dx", "%si", "%di", "%bp", "%sp", "%r8", "%r15",
+	"%ip", "%flags", "%cs", "%ss", "%orig_ax", "%rax", "%eax", "%x0", "%",
+};
+static const char *const vars[] = {
+	"$stack", "$stack0", "$stack1", "$stack31", "$stack10000", "$retval",
+	"$comm", "$COMM", "$arg1", "$arg2", "$arg8", "$arg0", "$arg999",
+	"$arg*", "$", "$none", "$argfoo", "$stack-1",
+};
+static const char *const btf_names[] = {
+	"count", "buf", "file", "file->f_mode", "file->f_path.dentry->d_name.name",
+	"file.f_mode", "file->", "file-f_mode", "pos", "filename", "dfd",
+	"how->flags", "nosuch", "file->nosuch", "__count",
+};
+static const char *const types[] = {
+	"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "x8", "x16",
+	"x32", "x64", "char", "string", "ustring", "symbol", "symstr", "%pd",
+	"%pD", "b1@0/8", "b8@8/32", "b64@0/64", "b65@0/64", "b3@70/64",
+	"b0@0/8", "u8[4]", "u32[64]", "u32[65]", "string[2]", "x16[0]",
+	"u8[", "u8[3]x", "int", "", "u", "string[", "b@/",
+};
+static const char *const names[] = {
+	"a", "arg1", "_x", "x1", "1x", "a.b", "a-b", "", "abcdefghijklmnopqrstuvwxyz0123456",
+	"common_pid", "__probe_ip", "dup", "dup",
+};
+
+struct buf {
+	char s[LINE_MAX_LEN];
+	size_t n;
+};
+
+static void add(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	if (b->n >= sizeof(b->s) - 1)
+		return;
+	va_start(ap, fmt);
+	r = vsnprintf(b->s + b->n, sizeof(b->s) - b->n, fmt, ap);
+	va_end(ap);
+	if (r > 0)
+		b->n += (size_t)r < sizeof(b->s) - b->n ? (size_t)r : sizeof(b->s) - 1 - b->n;
+}
+
+static void gen_fetch(struct buf *b, int depth)
+{
+	switch (pick(depth > 0 ? 10 : 8)) {
+	case 0: add(b, "%s", ONE_OF(regs)); break;
+	case 1: add(b, "%s", ONE_OF(vars)); break;
+	case 2: add(b, "@%s%s", ONE_OF(safe_syms),
+		    pick(2) ? "" : (pick(2) ? "+8" : "-16")); break;
+	case 3: add(b, "@0x%llx", (unsigned long long)(pick(2) ? rnd() : 0xffffffff81000000ULL)); break;
+	case 4: add(b, "\\%lld", (long long)(rnd() >> pick(64))); break;
+	case 5: add(b, "\\\"%s", pick(4) ? "str\"" : "unterminated"); break;
+	case 6: add(b, "%s", ONE_OF(btf_names)); break;
+	case 7: add(b, "@+%u", pick(100)); break;
+	default:
+		add(b, "%s%s%u(", pick(3) ? "+" : "-", pick(3) ? "" : "u",
+		    (unsigned int)(pick(2) ? pick(64) : rnd()));
+		gen_fetch(b, depth - 1);
+		if (pick(10))
+			add(b, ")");
+	}
+}
+
+static void gen_arg(struct buf *b)
+{
+	if (pick(3) == 0)
+		add(b, "%s=", ONE_OF(names));
+	gen_fetch(b, 1 + pick(4));
+	if (pick(2))
+		add(b, ":%s", ONE_OF(types));
+}
+
+/* a definition from the grammar; *safe says whether it may be enabled */
+static void gen_definition(struct buf *b, int *safe)
+{
+	int nargs, i;
+	const char *sym;
+
+	*safe = 0;
+	switch (pick(12)) {
+	case 0: add(b, "p "); break;
+	case 1: add(b, "r "); break;
+	case 2: add(b, "r%u:fz/r%u ", pick(3) ? pick(64) : (unsigned int)rnd(), pick(1000)); break;
+	case 3: add(b, "-:fz/e%u", pick(1000)); return;
+	case 4: add(b, "p:%s/%s ", ONE_OF(names), ONE_OF(names)); break;
+	case 5: add(b, "p:fz.e%u ", pick(1000)); break;
+	case 6: add(b, "%c:fz/e%u ", "prqfx-"[pick(6)], pick(1000)); break;
+	default: add(b, "%c:fz/e%u ", pick(3) ? 'p' : 'r', pick(1000)); break;
+	}
+	if (pick(4)) {
+		sym = ONE_OF(safe_syms);
+		*safe = 1;
+	} else {
+		sym = ONE_OF(other_syms);
+	}
+	switch (pick(8)) {
+	case 0: add(b, "%s+%u", sym, pick(40)); *safe = 0; break;
+	case 1: add(b, "%s%%return", sym); break;
+	case 2: add(b, "0x%llx", (unsigned long long)rnd()); *safe = 0; break;
+	case 3: add(b, "%s%%%s", sym, pick(2) ? "hoge" : "return+1"); break;
+	default: add(b, "%s", sym);
+	}
+	nargs = pick(5) ? pick(6) : pick(140);
+	for (i = 0; i < nargs; i++) {
+		add(b, " ");
+		gen_arg(b);
+	}
+}
+
+static void mutate(struct buf *b)
+{
+	static const char junk[] = " \t:%$@+-()[]/.=\\\"*&^#!0123456789xuzb";
+	int edits = 1 + pick(4);
+
+	while (edits--) {
+		size_t at = pick(b->n + 1);
+
+		switch (pick(4)) {
+		case 0: /* replace */
+			if (at < b->n)
+				b->s[at] = junk[pick(sizeof(junk) - 1)];
+			break;
+		case 1: /* insert */
+			if (b->n + 1 < sizeof(b->s)) {
+				memmove(b->s + at + 1, b->s + at, b->n - at + 1);
+				b->s[at] = junk[pick(sizeof(junk) - 1)];
+				b->n++;
+			}
+			break;
+		case 2: /* delete */
+			if (at < b->n) {
+				memmove(b->s + at, b->s + at + 1, b->n - at);
+				b->n--;
+			}
+			break;
+		default: /* truncate */
+			b->n = at;
+			b->s[at] = '\0';
+		}
+	}
+}
+
+static int write_file(const char *path, const char *s, size_t n, int trunc)
+{
+	int fd = open(path, O_WRONLY | (trunc ? O_TRUNC : O_APPEND));
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (n && write(fd, s, n) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static size_t read_file(const char *path, char *out, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t r, n = 0;
+
+	if (fd < 0)
+		return 0;
+	while (n < (ssize_t)len - 1 && (r = read(fd, out + n, len - 1 - n)) > 0)
+		n += r;
+	close(fd);
+	out[n > 0 ? n : 0] = '\0';
+	return n > 0 ? n : 0;
+}
+
+/* enable every event the last write made, let it fire, then disable */
+static void exercise(void)
+{
+	if (write_file(TR "events/fz/enable", "1", 1, 1) == 0) {
+		int fd = open("/etc/hostname", O_RDONLY);
+		char c[8];
+
+		if (fd >= 0) {
+			read(fd, c, sizeof(c));
+			close(fd);
+		}
+		write_file(TR "events/fz/enable", "0", 1, 1);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long count = 10000, i, accepted = 0, rejected = 0, unlogged = 0;
+	int opt, quiet = 0;
+	static char log[1 << 16];
+
+	while ((opt = getopt(argc, argv, "n:s:q")) != -1) {
+		if (opt == 'n')
+			count = strtoul(optarg, NULL, 0);
+		else if (opt == 's')
+			rng_state = strtoull(optarg, NULL, 0) | 1;
+		else
+			quiet = 1;
+	}
+	printf("kpfuzz: %lu definitions, seed %#llx\n", count,
+	       (unsigned long long)rng_state);
+	write_file(TR "kprobe_events", "", 0, 1);
+	for (i = 0; i < count; i++) {
+		struct buf b = { .n = 0 };
+		int safe, err, dyn = pick(10) == 0;
+
+		b.s[0] = '\0';
+		gen_definition(&b, &safe);
+		if (pick(3) == 0) {
+			mutate(&b);
+			safe = 0;
+		}
+		write_file(TR "error_log", "", 0, 1);
+		err = write_file(dyn ? TR "dynamic_events" : TR "kprobe_events",
+				 b.s, b.n, 0);
+		if (!err) {
+			accepted++;
+			if (safe && pick(4) == 0)
+				exercise();
+			write_file(TR "kprobe_events", "", 0, 1);
+			continue;
+		}
+		rejected++;
+		if (dyn && b.s[0] != 'p' && b.s[0] != 'r')
+			continue;
+		read_file(TR "error_log", log, sizeof(log));
+		if (strstr(log, "error:") && strstr(log, "^"))
+			continue;
+		unlogged++;
+		if (!quiet && unlogged <= 20)
+			printf("no error_log entry (%s) for %s: '%s'\n", strerror(-err),
+			       dyn ? "dynamic_events" : "kprobe_events", b.s);
+	}
+	write_file(TR "kprobe_events", "", 0, 1);
+	printf("kpfuzz: %lu accepted, %lu rejected, %lu rejected without an error_log entry\n",
+	       accepted, rejected, unlogged);
+	if (unlogged && getenv("TK_BASE") && !strcmp(getenv("TK_BASE"), "1")) {
+		printf("kpfuzz: base kernel: unlogged rejections counted, not failed\n");
+		return 0;
+	}
+	return unlogged ? 1 : 0;
+}

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * farg_btf.c - fetch arguments named through BTF (CONFIG_PROBE_EVENTS_BTF_ARGS).
+ *
+ * At a function entry or exit the parameters of the probed function have
+ * names and types in BTF.  This file lets an argument say
+ *
+ *   NAME                 a parameter, by name ($argN and $arg* are
+ *                        rewritten to names before parsing)
+ *   NAME->F1.F2->F3      fields: '->' goes through a pointer, '.' stays in
+ *                        the same structure (the offsets add up)
+ *   $retval[->F...]      the return value, with the function's return type
+ *
+ * and gives each one a default type from BTF: integers keep their size and
+ * sign, enums are s32/s64, pointers x64, odd-sized or bit-offset integers
+ * become bitfields.  In a return probe, parameters are read from the words
+ * saved at entry (farg_use_entry()).
+ *
+ * Every step stays within the struct farg_pc of the definition: the BTF of
+ * the function is looked up once (farg_btf_query()) and released with
+ * farg_btf_release().  Error positions follow the base ABI.  Process
+ * context only.
+ */
+#include <linux/btf.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+
+#include "trace_btf.h"
+#include "farg_impl.h"
+
+int farg_btf_query(struct farg_pc *pc)
+{
+	const struct btf_param *param;
+	const struct btf_type *proto;
+	struct btf *btf;
+	s32 nr = 0;
+
+	if (pc->btf)
+		return 0;
+	if (!pc->caps->func)
+		return -EINVAL;
+	proto = btf_find_func_proto(pc->caps->func, &btf);
+	if (!proto)
+		return -ENOENT;
+	pc->btf = btf;
+	pc->proto = proto;
+	param = btf_get_func_param(proto, &nr);
+	if (IS_ERR_OR_NULL(param) || nr <= 0) {
+		pc->params = NULL;
+		pc->nr_params = 0;
+	} else {
+		pc->params = param;
+		pc->nr_params = nr;
+	}
+	return 0;
+}
+
+void farg_btf_release(struct farg_pc *pc)
+{
+	if (!pc->btf)
+		return;
+	btf_put(pc->btf);
+	pc->btf = NULL;
+	pc->proto = NULL;
+	pc->params = NULL;
+	pc->nr_params = 0;
+}
+
+const char *farg_btf_param_name(struct farg_pc *pc, int idx)
+{
+	if (!pc->btf || idx >= pc->nr_params)
+		return NULL;
+	return btf_name_by_offset(pc->btf, pc->params[idx].name_off);
+}
+
+/*
+ * Cut @name at its first field operator.  Returns 1 for "->", 0 for "."
+ * or none (then *@next is NULL), or -EINVAL for a lone '-'.
+ */
+static int farg_btf_split(struct farg_pc *pc, char *name, char **next)
+{
+	char *op = strpbrk(name, ".-");
+
+	*next = NULL;
+	if (!op)
+		return 0;
+	if (op[0] == '.') {
+		*op = '\0';
+		*next = op + 1;
+		return 0;
+	}
+	if (op[1] != '>')
+		return farg_fail(pc, pc->offset + (op - name), FARG_ERR_BAD_HYPHEN);
+	*op = '\0';
+	*next = op + 2;
+	return 1;
+}
+
+static const struct btf_type *farg_btf_resolve(struct farg_pc *pc, u32 id)
+{
+	const struct btf_type *t = btf_type_skip_modifiers(pc->btf, id, NULL);
+
+	if (!t)
+		farg_fail(pc, pc->offset, FARG_ERR_BAD_BTF_TID);
+	return t;
+}
+
+/*
+ * One '.'-joined run of members inside the structure @type points to; on
+ * return *@type is the last member's type and *@bitoffs its bit offset.
+ * Returns 1 if a "->" follows, 0 at the end, or an errno.
+ */
+static int farg_btf_members(struct farg_pc *pc, char **fieldp,
+			    const struct btf_type **type, u32 *bitoffs)
+{
+	const struct btf_type *t = *type, *holder;
+	const struct btf_member *m;
+	char *field = *fieldp, *next;
+	int arrow;
+	u32 anon;
+
+	*bitoffs = 0;
+	do {
+		arrow = farg_btf_split(pc, field, &next);
+		if (arrow < 0)
+			return arrow;
+		anon = 0;
+		m = btf_find_struct_member(pc->btf, t, field, &anon, &holder);
+		if (IS_ERR(m))
+			return farg_fail(pc, pc->offset, FARG_ERR_BAD_BTF_TID);
+		if (!m)
+			return farg_fail(pc, pc->offset, FARG_ERR_NO_BTF_FIELD);
+		*bitoffs += anon + __btf_member_bit_offset(holder, m);
+		pc->last_bitsize = __btf_member_bitfield_size(holder, m);
+		t = farg_btf_resolve(pc, m->type);
+		if (!t)
+			return -EINVAL;
+		pc->offset += next ? next - field : strlen(field);
+		field = next;
+	} while (!arrow && field);
+	*fieldp = field;
+	*type = t;
+	return arrow;
+}
+
+/* "->F1.F2->F3...": one dereference per '->' of the chain. */
+static int farg_btf_fields(struct farg_pc *pc, char *field,
+			   const struct btf_type *type)
+{
+	u32 bitoffs;
+	int ret;
+
+	while (field) {
+		if (!btf_type_is_ptr(type))
+			return farg_fail(pc, pc->offset, FARG_ERR_NO_PTR_STRCT);
+		type = farg_btf_resolve(pc, type->type);
+		if (!type)
+			return -EINVAL;
+		ret = farg_btf_members(pc, &field, &type, &bitoffs);
+		if (ret < 0)
+			return ret;
+		ret = farg_push_deref(pc, bitoffs / 8, false);
+		if (ret)
+			return ret;
+		pc->last_bitoffs = bitoffs % 8;
+		pc->last_type = type;
+	}
+	return 0;
+}
+
+/*
+ * $retval of a return probe: typed when the function has BTF.  @field is
+ * the position of a field after it, or 0 for none.
+ */
+static int farg_btf_retval(struct farg_pc *pc, int field, u32 *tid)
+{
+	farg_use_src(pc, FARG_SRC_RETVAL, 0);
+	if (farg_btf_query(pc) == 0) {
+		if (!pc->proto->type)
+			return farg_fail(pc, pc->offset, FARG_ERR_NO_RETVAL);
+		*tid = pc->proto->type;
+		return 1;
+	}
+	if (field)
+		return farg_fail(pc, pc->offset + field, FARG_ERR_NO_BTF_ENTRY);
+	return 0;
+}
+
+/* A parameter by name: a register at entry, a saved word at return. */
+static int farg_btf_param(struct farg_pc *pc, const char *name, u32 *tid)
+{
+	int i, off;
+
+	if (!pc->btf && (farg_btf_query(pc) < 0 || !pc->nr_params))
+		return farg_fail(pc, pc->offset, FARG_ERR_NO_BTF_ENTRY);
+	for (i = 0; i < pc->nr_params; i++) {
+		const char *pname = farg_btf_param_name(pc, i);
+
+		if (!pname || strcmp(pname, name))
+			continue;
+		if (farg_at_entry(pc)) {
+			farg_use_src(pc, FARG_SRC_ARG, i);
+		} else {
+			off = farg_use_entry(pc, i);
+			if (off < 0)
+				return off;
+			farg_use_src(pc, FARG_SRC_EDATA, off);
+		}
+		*tid = pc->params[i].type;
+		return 1;
+	}
+	return farg_fail(pc, pc->offset, FARG_ERR_NO_BTFARG);
+}
+
+int farg_btf_var(struct farg_pc *pc, char *varname)
+{
+	const struct btf_type *type;
+	char *field;
+	u32 tid = 0;
+	int ret;
+
+	ret = farg_btf_split(pc, varname, &field);
+	if (ret < 0)
+		return ret;
+	if (!ret && field)	/* '.' straight on a parameter */
+		return farg_fail(pc, pc->offset + (field - varname),
+				 FARG_ERR_NOSUP_DAT_ARG);
+
+	if (farg_at_return(pc) && !strcmp(varname, "$retval"))
+		ret = farg_btf_retval(pc, field ? field - varname : 0, &tid);
+	else
+		ret = farg_btf_param(pc, varname, &tid);
+	if (ret <= 0)
+		return ret;
+
+	type = farg_btf_resolve(pc, tid);
+	if (!type)
+		return -EINVAL;
+	pc->last_type = type;
+	pc->last_bitoffs = 0;
+	pc->last_bitsize = 0;
+	if (!field)
+		return 0;
+	pc->offset += field - varname;
+	return farg_btf_fields(pc, field, type);
+}
+
+/* The default type of the last token, from its BTF type. */
+const struct farg_type *farg_btf_type(struct farg_pc *pc)
+{
+	const struct btf_type *t = pc->last_type;
+	static const char *const names[2][4] = {
+		{ "u8", "u16", "u32", "u64" },
+		{ "s8", "s16", "s32", "s64" },
+	};
+	bool sign;
+	int bits;
+
+	if (btf_is_any_enum(t))
+		return farg_find_type(btf_kind(t) == BTF_KIND_ENUM64 ? "s64" : "s32");
+	if (btf_type_is_ptr(t))
+		return farg_find_type(BITS_PER_LONG == 64 ? "x64" : "x32");
+	if (!btf_type_is_int(t))
+		return NULL;
+	sign = btf_int_encoding(t) & BTF_INT_SIGNED;
+	bits = btf_int_bits(t);
+	if (bits == 8 || bits == 16 || bits == 32 || bits == 64)
+		return farg_find_type(names[sign][ilog2(bits) - 3]);
+	if (sign)
+		return NULL;
+	/* an unsigned integer of odd width is a bitfield of a u64 */
+	pc->last_bitsize = bits;
+	pc->last_bitoffs += btf_int_offset(t);
+	return farg_find_type("u64");
+}
+
+/* An 8-bit unsigned integer type, skipping modifiers. */
+static bool farg_btf_is_byte(struct farg_pc *pc, u32 id)
+{
+	const struct btf_type *t = btf_type_skip_modifiers(pc->btf, id, NULL);
+
+	return t && btf_type_is_int(t) && btf_int_bits(t) == 8 &&
+	       !(btf_int_encoding(t) & BTF_INT_SIGNED);
+}
+
+/*
+ * :string on a BTF value: a char array is read where it is, a char
+ * pointer through one more dereference; anything else is refused.
+ */
+int farg_btf_string(struct farg_pc *pc, const char *typename)
+{
+	const struct btf_type *t = pc->last_type;
+
+	if (!pc->btf)
+		return 0;
+	if (btf_type_is_array(t) && farg_btf_is_byte(pc, btf_array(t)->type))
+		return 0;
+	if (btf_type_is_ptr(t) && farg_btf_is_byte(pc, t->type))
+		return farg_push_deref(pc, 0, typename[0] == 'u');
+	return farg_fail(pc, pc->offset, FARG_ERR_BAD_TYPE4STR);
+}

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * farg_event.c - what an argument set looks like from outside: the fields
+ * of the format file, the print_fmt, the trace output, the kprobe_events
+ * listing, and the comparisons multiprobe events need.
+ *
+ * All of it reproduces the base ABI byte for byte, because tools parse it:
+ * field types and sizes ("u32", "__data_loc char[]", "u8[4]"), print_fmt
+ * conversions ("0x%Lx", "\"%s\"", "{%u,%u}") and output ("arg1=0x1",
+ * name="foo", "(fault)", "{1,2,3}").  The one addition is the fault map
+ * (see farg_run.c): a scalar read from memory that faulted prints
+ * "(fault)" where the base prints whatever the buffer held.
+ *
+ * Process context, except farg_set_print(), which runs wherever the trace
+ * is read (it may be NMI-free but must not sleep).
+ */
+#include <linux/kernel.h>
+#include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/trace_events.h>
+#include <linux/trace_seq.h>
+#include <linux/unaligned.h>
+#include <kunit/visibility.h>
+
+#include "farg_impl.h"
+
+int farg_set_define_fields(const struct farg_set *set,
+			   struct trace_event_call *call, unsigned int args_off)
+{
+	const struct farg_arg *a;
+	int ret;
+
+	for (a = set->args; a < set->args + set->nargs; a++) {
+		ret = trace_define_field(call, a->fmttype ?: a->type->fmttype,
+					 a->name, args_off + a->dst,
+					 a->size * a->count,
+					 a->type->is_signed, FILTER_OTHER);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_define_fields);
+
+/* ---------------------------------------------------------- print_fmt */
+
+/* A bounded string that appends, and counts what did not fit. */
+struct farg_out {
+	char *buf;
+	size_t size;
+	size_t len;
+};
+
+static __printf(2, 3) void farg_out(struct farg_out *o, const char *fmt, ...)
+{
+	size_t left = o->len < o->size ? o->size - o->len : 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	o->len += vsnprintf(o->buf ? o->buf + o->len : NULL,
+			    o->buf ? left : 0, fmt, ap);
+	va_end(ap);
+}
+
+static void farg_fmt_arg(const struct farg_arg *a, struct farg_out *fmt,
+			 struct farg_out *args)
+{
+	bool str = farg_arg_is_string(a);
+	int i;
+
+	farg_out(fmt, " %s=", a->name);
+	if (!a->fmttype) {
+		farg_out(fmt, "%s", a->type->fmt);
+		farg_out(args, str ? ", __get_str(%s)" : ", REC->%s", a->name);
+		return;
+	}
+	for (i = 0; i < a->count; i++) {
+		farg_out(fmt, "%c%s", i ? ',' : '{', a->type->fmt);
+		farg_out(args, str ? ", __get_str(%s[%d])" : ", REC->%s[%d]",
+			 a->name, i);
+	}
+	farg_out(fmt, "}");
+}
+
+static void farg_fmt_all(const struct farg_set *set, struct farg_out *fmt,
+			 struct farg_out *args)
+{
+	const struct farg_arg *a;
+
+	for (a = set->args; a < set->args + set->nargs; a++)
+		farg_fmt_arg(a, fmt, args);
+}
+
+int farg_set_print_fmt(const struct farg_set *set, char *fmt, size_t fmt_len,
+		       char *args, size_t args_len)
+{
+	struct farg_out f = { fmt, fmt_len, strnlen(fmt, fmt_len) };
+	struct farg_out r = { args, args_len, strnlen(args, args_len) };
+
+	if (f.len >= fmt_len || r.len >= args_len)
+		return -ENOSPC;
+	farg_fmt_all(set, &f, &r);
+	return f.len < fmt_len && r.len < args_len ? 0 : -ENOSPC;
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_print_fmt);
+
+void farg_set_print_fmt_len(const struct farg_set *set, size_t *fmt_len,
+			    size_t *args_len)
+{
+	struct farg_out f = {}, r = {};
+
+	farg_fmt_all(set, &f, &r);
+	*fmt_len = f.len;
+	*args_len = r.len;
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_print_fmt_len);
+
+/* ------------------------------------------------------- trace output */
+
+static void farg_print_value(struct trace_seq *s, const struct farg_type *t,
+			     const u8 *p, const void *ent)
+{
+	u64 v = 0;
+	u32 loc;
+
+	switch (t->size) {
+	case 1:
+		v = *p;
+		break;
+	case 2:
+		v = get_unaligned((const u16 *)p);
+		break;
+	case 4:
+		v = get_unaligned((const u32 *)p);
+		break;
+	case 8:
+		v = get_unaligned((const u64 *)p);
+		break;
+	}
+	switch (t->kind) {
+	case FARG_K_SIGNED:
+		if (t->size == 8)
+			trace_seq_printf(s, "%lld", (s64)v);
+		else	/* sign-extend from the field's width */
+			trace_seq_printf(s, "%d", (int)sign_extend64(v, t->size * 8 - 1));
+		break;
+	case FARG_K_UNSIGNED:
+		if (t->size == 8)
+			trace_seq_printf(s, "%llu", v);
+		else
+			trace_seq_printf(s, "%u", (u32)v);
+		break;
+	case FARG_K_HEX:
+		if (t->size == 8)
+			trace_seq_printf(s, "0x%llx", v);
+		else
+			trace_seq_printf(s, "0x%x", (u32)v);
+		break;
+	case FARG_K_CHAR:
+		trace_seq_printf(s, "'%c'", (int)v);
+		break;
+	case FARG_K_SYMBOL:
+		trace_seq_printf(s, "%pS", (void *)(unsigned long)v);
+		break;
+	case FARG_K_STRING:
+		loc = v;
+		if (!(loc >> 16))
+			trace_seq_puts(s, "(fault)");
+		else
+			trace_seq_printf(s, "\"%s\"",
+					 (const char *)ent + (loc & 0xffff));
+		break;
+	}
+}
+
+static bool farg_faulted(const struct farg_set *set, const struct farg_arg *a,
+			 const u8 *blk)
+{
+	const u8 *fmap = blk + set->fixed;
+
+	return farg_arg_can_fault(a) &&
+	       (fmap[a->fault_bit / 8] & BIT(a->fault_bit % 8));
+}
+
+void farg_set_print(const struct farg_set *set, struct trace_seq *s,
+		    const void *ent, unsigned int args_off)
+{
+	const u8 *blk = (const u8 *)ent + args_off;
+	const struct farg_arg *a;
+	int i;
+
+	for (a = set->args; a < set->args + set->nargs; a++) {
+		trace_seq_printf(s, " %s=", a->name);
+		if (farg_faulted(set, a, blk)) {
+			trace_seq_puts(s, "(fault)");
+			continue;
+		}
+		if (!a->fmttype) {
+			farg_print_value(s, a->type, blk + a->dst, ent);
+			continue;
+		}
+		for (i = 0; i < a->count; i++) {
+			trace_seq_putc(s, i ? ',' : '{');
+			farg_print_value(s, a->type,
+					 blk + a->dst + i * a->size, ent);
+		}
+		trace_seq_putc(s, '}');
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_print);
+
+/* ------------------------------------------------------------ listing */
+
+void farg_set_show(const struct farg_set *set, struct seq_file *m)
+{
+	const struct farg_arg *a;
+
+	for (a = set->args; a < set->args + set->nargs; a++)
+		seq_printf(m, " %s=%s", a->name, a->text);
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_show);
+
+int farg_set_mismatch(const struct farg_set *a, const struct farg_set *b)
+{
+	int i;
+
+	if (a->nargs != b->nargs)
+		return min(a->nargs, b->nargs);
+	for (i = 0; i < a->nargs; i++)
+		if (a->args[i].type != b->args[i].type ||
+		    a->args[i].count != b->args[i].count ||
+		    strcmp(a->args[i].name, b->args[i].name))
+			return i;
+	return -1;
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_mismatch);
+
+bool farg_set_same_text(const struct farg_set *a, const struct farg_set *b)
+{
+	int i;
+
+	if (a->nargs != b->nargs)
+		return false;
+	for (i = 0; i < a->nargs; i++)
+		if (strcmp(a->args[i].name, b->args[i].name) ||
+		    strcmp(a->args[i].text, b->args[i].text))
+			return false;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_same_text);
+
+bool farg_set_match_words(const struct farg_set *set, int argc,
+			  const char *const *argv)
+{
+	const struct farg_arg *a;
+	size_t len;
+	int i;
+
+	if (argc > set->nargs)
+		return false;
+	for (i = 0; i < argc; i++) {
+		a = &set->args[i];
+		len = strlen(a->name);
+		if (strncmp(argv[i], a->name, len) || argv[i][len] != '=' ||
+		    strcmp(argv[i] + len + 1, a->text))
+			return false;
+	}
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_match_words);

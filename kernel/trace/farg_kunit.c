@@ -1,0 +1,742 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * farg_kunit.c - KUnit suite "farg": the fetch-argument library alone.
+ *
+ * Two halves.  The error table parses bad definitions and checks the code,
+ * the word and the byte the caret goes under, written the way
+ * kprobe_syntax_errors.tc writes them ('^' marks the spot).  The run
+ * tests compile definitions, run them on a synthetic struct pt_regs and
+ * buffers the test owns, and compare the record bytes and the printed
+ * text: registers, stack, dereferences, faults, strings (including one
+ * that ends just before an unmapped page and one that runs into it), user
+ * memory, arrays, bitfields, the room limit, entry data and BTF names.
+ */
+#include <kunit/test.h>
+#include <linux/dcache.h>
+#include <linux/err.h>
+#include <linux/irqflags.h>
+#include <linux/ktime.h>
+#include <linux/mman.h>
+#include <linux/module.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/trace_seq.h>
+#include <linux/uaccess.h>
+#include <linux/unaligned.h>
+#include <linux/vmalloc.h>
+
+#include "farg_impl.h"
+
+enum farg_test_site { FT_PROBE, FT_ENTRY, FT_RETURN };
+
+static struct farg_caps farg_test_caps(enum farg_test_site site,
+				       const char *func)
+{
+	struct farg_caps caps = {
+		.is_return = site == FT_RETURN,
+		.on_func_entry = site == FT_ENTRY,
+		.func = func,
+	};
+	return caps;
+}
+
+/* Split @line at spaces into a test-owned argv. */
+static int farg_test_split(struct kunit *test, const char *line,
+			   const char ***argvp)
+{
+	char *copy = kunit_kstrdup(test, line, GFP_KERNEL);
+	const char **argv;
+	int argc = 0;
+	char *w;
+
+	argv = kunit_kcalloc(test, FARG_MAX_ARGS + 2, sizeof(*argv), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, argv);
+	while (*line && (w = strsep(&copy, " ")) && argc < FARG_MAX_ARGS + 2)
+		argv[argc++] = w;
+	*argvp = argv;
+	return argc;
+}
+
+static void farg_test_free_set(void *set)
+{
+	farg_set_free(set);
+}
+
+/* Parse @line or fail the test; the set is freed with the test. */
+static struct farg_set *farg_test_parse(struct kunit *test,
+					enum farg_test_site site,
+					const char *func, const char *line)
+{
+	struct farg_caps caps = farg_test_caps(site, func);
+	struct farg_set *set;
+	struct farg_err err;
+	const char **argv;
+	int argc;
+
+	argc = farg_test_split(test, line, &argv);
+	set = farg_set_parse(&caps, argc, argv, &err);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(set),
+			       "\"%s\": error %d (%s) at word %d byte %d", line,
+			       err.code, farg_err_msg(err.code), err.word, err.pos);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, farg_test_free_set, set));
+	return set;
+}
+
+/* --------------------------------------------------------- error table */
+
+struct farg_err_case {
+	enum farg_test_site site;
+	const char *func;
+	const char *line;	/* words; '^' marks the caret */
+	enum farg_err_code code;
+};
+
+#define E(site, func, line, code)	{ site, func, line, FARG_ERR_##code }
+
+static const struct farg_err_case farg_err_cases[] = {
+	E(FT_ENTRY, NULL, "^$retval", RETVAL_ON_PROBE),
+	E(FT_ENTRY, NULL, "^$stack10000", BAD_STACK_NUM),
+	E(FT_ENTRY, NULL, "^$arg10000", BAD_ARG_NUM),
+	E(FT_ENTRY, NULL, "^$arg0", BAD_ARG_NUM),
+	E(FT_ENTRY, NULL, "^$none_var", BAD_VAR),
+	E(FT_ENTRY, NULL, "^$stackx", BAD_VAR),
+	E(FT_ENTRY, NULL, "^%none_reg", BAD_REG_NAME),
+	E(FT_ENTRY, NULL, "^@12345678abcde", BAD_MEM_ADDR),
+	E(FT_ENTRY, NULL, "^@+10", FILE_ON_KPROBE),
+	E(FT_ENTRY, NULL, "arg1=\\^x", BAD_IMM),
+	E(FT_ENTRY, NULL, "arg1=\\\"abcd^", IMMSTR_NO_CLOSE),
+	E(FT_ENTRY, NULL, "^+0@0)", DEREF_NEED_BRACE),
+	E(FT_ENTRY, NULL, "^+0ab1(@0)", BAD_DEREF_OFFS),
+	E(FT_ENTRY, NULL, "+0(+0(@0^)", DEREF_OPEN_BRACE),
+	E(FT_ENTRY, NULL, "+0(^$comm)", COMM_CANT_DEREF),
+	E(FT_ENTRY, NULL, "-8(^\\\"s\")", COMM_CANT_DEREF),
+	E(FT_ENTRY, NULL, "^&1", BAD_FETCH_ARG),
+	E(FT_ENTRY, NULL,
+	  "+0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(@0))))))))))))))",
+	  TOO_MANY_OPS),
+	E(FT_ENTRY, NULL, "+0(@11):u8[10^", ARRAY_NO_CLOSE),
+	E(FT_ENTRY, NULL, "+0(@11):u8[10]^a", BAD_ARRAY_SUFFIX),
+	E(FT_ENTRY, NULL, "+0(@11):u8[^10a]", BAD_ARRAY_NUM),
+	E(FT_ENTRY, NULL, "+0(@11):u8[^0]", BAD_ARRAY_NUM),
+	E(FT_ENTRY, NULL, "+0(@11):u8[^256]", ARRAY_TOO_BIG),
+	E(FT_ENTRY, NULL, "@11:^unknown_type", BAD_TYPE),
+	E(FT_ENTRY, NULL, "@11:^b8@0/12", BAD_TYPE),
+	E(FT_ENTRY, NULL, "$stack0:^string", BAD_STRING),
+	E(FT_ENTRY, NULL, "%di:^u8[2]", BAD_STRING),
+	E(FT_ENTRY, NULL, "\\1:^symstr", BAD_SYMSTRING),
+	E(FT_ENTRY, NULL, "$comm:^u32", NEED_STRING_TYPE),
+	E(FT_ENTRY, NULL, "\\\"x\":^string[2]", NEED_STRING_TYPE),
+	E(FT_ENTRY, NULL, "@11:^b10@a/16", BAD_BITFIELD),
+	E(FT_ENTRY, NULL, "%di:^b0@0/8", BAD_BITFIELD),
+	E(FT_ENTRY, NULL, "%di:^b4@6/8", BAD_BITFIELD),
+	E(FT_ENTRY, NULL, "^arg123456789012345678901234567890=@11",
+	  ARG_NAME_TOO_LONG),
+	E(FT_ENTRY, NULL, "^=@11", NO_ARG_NAME),
+	E(FT_ENTRY, NULL, "^var.1=@11", BAD_ARG_NAME),
+	E(FT_ENTRY, NULL, "var1=@11 ^var1=@12", USED_ARG_NAME),
+	E(FT_ENTRY, NULL, "^common_pid=%ax", USED_ARG_NAME),
+	E(FT_ENTRY, NULL,
+	  "^+1234567(+1234567(+1234567(+1234567(+1234567(+1234567(@1234))))))",
+	  ARG_TOO_LONG),
+	E(FT_ENTRY, NULL, "arg1=^", NO_ARG_BODY),
+	E(FT_PROBE, NULL, "%ax ^$arg1", NOFENTRY_ARGS),
+	E(FT_PROBE, NULL, "^$arg*", NOFENTRY_ARGS),
+	E(FT_PROBE, NULL, "^foo", NOSUP_BTFARG),
+	E(FT_ENTRY, "no_such_function_for_farg", "^$arg*", NOSUP_BTFARG),
+	E(FT_ENTRY, NULL,
+	  "+0(%di):u64[64] +0(%di):u64[64] +0(%di):u64[64] +0(%di):u64[64] "
+	  "+0(%di):u64[64] +0(%di):u64[64] +0(^%di):u64[64]", EVENT_TOO_BIG),
+};
+
+/* BTF of vfs_read(file, buf, count, pos), kfree(object), void kfree() */
+static const struct farg_err_case farg_btf_err_cases[] = {
+	E(FT_ENTRY, "vfs_read", "args=^$arg*", BAD_VAR),
+	E(FT_ENTRY, "vfs_read", "+0(^$arg*)", BAD_VAR),
+	E(FT_ENTRY, "vfs_read", "$arg* ^$arg*", DOUBLE_ARGS),
+	E(FT_ENTRY, "vfs_read", "^$argx", BAD_VAR),
+	E(FT_ENTRY, "vfs_read", "^hoge", NO_BTFARG),
+	E(FT_ENTRY, "kfree", "^$arg10", NO_BTFARG),
+	E(FT_RETURN, "kfree", "^$retval", NO_RETVAL),
+	E(FT_RETURN, "vfs_read", "$retval->^foo", NO_PTR_STRCT),
+	E(FT_ENTRY, "vfs_read", "file->^foo", NO_BTF_FIELD),
+	E(FT_ENTRY, "vfs_read", "file^-.foo", BAD_HYPHEN),
+	E(FT_ENTRY, "vfs_read", "file.^f_mode", NOSUP_DAT_ARG),
+	E(FT_ENTRY, "vfs_read", "^file:string", BAD_TYPE4STR),
+	E(FT_ENTRY, "vfs_read", "count ^count", USED_ARG_NAME),
+	E(FT_RETURN, "no_such_function_for_farg", "$retval->^x", NO_BTF_ENTRY),
+};
+
+#undef E
+
+static void farg_check_err(struct kunit *test, const struct farg_err_case *c)
+{
+	struct farg_caps caps = farg_test_caps(c->site, c->func);
+	const char *caret = strchr(c->line, '^');
+	int at = caret - c->line, word = 0, start = 0, i, argc;
+	struct farg_set *set;
+	struct farg_err err;
+	const char **argv;
+	char *line;
+
+	KUNIT_ASSERT_NOT_NULL(test, caret);
+	line = kunit_kzalloc(test, strlen(c->line), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, line);
+	memcpy(line, c->line, at);
+	memcpy(line + at, caret + 1, strlen(caret + 1) + 1);
+	for (i = 0; i < at; i++)
+		if (line[i] == ' ') {
+			word++;
+			start = i + 1;
+		}
+	argc = farg_test_split(test, line, &argv);
+	set = farg_set_parse(&caps, argc, argv, &err);
+	KUNIT_EXPECT_TRUE_MSG(test, IS_ERR(set), "accepted: %s", line);
+	if (!IS_ERR(set)) {
+		farg_set_free(set);
+		return;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, err.code, c->code, "%s: got %s", c->line,
+			    farg_err_msg(err.code));
+	KUNIT_EXPECT_EQ_MSG(test, err.word, word, "%s", c->line);
+	KUNIT_EXPECT_EQ_MSG(test, err.pos, at - start, "%s", c->line);
+}
+
+static void farg_test_errors(struct kunit *test)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(farg_err_cases); i++)
+		farg_check_err(test, &farg_err_cases[i]);
+}
+
+static void farg_test_btf_errors(struct kunit *test)
+{
+	int i;
+
+	if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
+		kunit_skip(test, "no BTF arguments");
+	for (i = 0; i < ARRAY_SIZE(farg_btf_err_cases); i++)
+		farg_check_err(test, &farg_btf_err_cases[i]);
+}
+
+static void farg_test_too_many(struct kunit *test)
+{
+	struct farg_caps caps = farg_test_caps(FT_ENTRY, NULL);
+	const char **argv;
+	struct farg_set *set;
+	struct farg_err err;
+	int i;
+
+	argv = kunit_kcalloc(test, FARG_MAX_ARGS + 1, sizeof(*argv), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, argv);
+	for (i = 0; i <= FARG_MAX_ARGS; i++)
+		argv[i] = "%ax";
+	set = farg_set_parse(&caps, FARG_MAX_ARGS, argv, &err);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(set));
+	KUNIT_EXPECT_EQ(test, farg_set_count(set), FARG_MAX_ARGS);
+	farg_set_free(set);
+	set = farg_set_parse(&caps, FARG_MAX_ARGS + 1, argv, &err);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(set));
+	KUNIT_EXPECT_EQ(test, err.code, FARG_ERR_TOO_MANY_ARGS);
+}
+
+/* ------------------------------------------------------------ running */
+
+#define HEAD	8	/* bytes of a pretend event head before the args */
+
+struct farg_rec {
+	u8 *buf;
+	unsigned int len;
+};
+
+static struct farg_rec farg_test_run(struct kunit *test,
+				     const struct farg_set *set,
+				     struct pt_regs *regs, void *edata,
+				     unsigned int room)
+{
+	struct farg_rec r;
+
+	r.buf = kunit_kzalloc(test, room + 64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r.buf);
+	memset(r.buf + room, 0x5a, 64);		/* must stay untouched */
+	r.len = farg_set_fetch(set, regs, edata, r.buf, HEAD, room);
+	KUNIT_EXPECT_LE(test, r.len, room);
+	KUNIT_EXPECT_EQ(test, r.buf[room], 0x5a);
+	KUNIT_EXPECT_EQ(test, r.buf[room + 63], 0x5a);
+	return r;
+}
+
+/* What farg_set_print() makes of the record. */
+static const char *farg_test_text(struct kunit *test,
+				  const struct farg_set *set,
+				  const struct farg_rec *r)
+{
+	struct trace_seq *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	char *out;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	trace_seq_init(s);
+	farg_set_print(set, s, r->buf, HEAD);
+	out = kunit_kzalloc(test, trace_seq_used(s) + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	memcpy(out, s->buffer, trace_seq_used(s));
+	return out;
+}
+
+/* Parse, run with room 1024, and compare the printed arguments. */
+static struct farg_rec farg_expect(struct kunit *test, enum farg_test_site site,
+				   const char *func, const char *line,
+				   struct pt_regs *regs, const char *want)
+{
+	struct farg_set *set = farg_test_parse(test, site, func, line);
+	struct farg_rec r = farg_test_run(test, set, regs, NULL, 1024);
+
+	KUNIT_EXPECT_STREQ_MSG(test, farg_test_text(test, set, &r), want,
+			       "%s", line);
+	return r;
+}
+
+static void farg_test_registers(struct kunit *test)
+{
+	struct pt_regs regs = {};
+	struct farg_set *set;
+	struct farg_rec r;
+
+	regs.di = 0x1122334455667788UL;
+	regs.si = -2UL;
+	regs.ax = 'A';
+	set = farg_test_parse(test, FT_ENTRY, NULL,
+			      "a=%di b=%si:s32 c=%di:u8 d=%di:x16 e=%si:s8 f=%ax:char g=%di:b8@8/32 %si:u64");
+	KUNIT_EXPECT_EQ(test, farg_set_size(set), 8 + 4 + 1 + 2 + 1 + 1 + 4 + 8);
+	KUNIT_EXPECT_FALSE(test, farg_set_is_dynamic(set));
+	r = farg_test_run(test, set, &regs, NULL, HEAD + farg_set_size(set));
+	KUNIT_EXPECT_EQ(test, r.len, HEAD + farg_set_size(set));
+	KUNIT_EXPECT_EQ(test, get_unaligned((u64 *)(r.buf + HEAD)), regs.di);
+	KUNIT_EXPECT_EQ(test, r.buf[HEAD + 12], 0x88);
+	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+			   " a=0x1122334455667788 b=-2 c=136 d=0x7788 e=-2 f='A' g=119 arg8=18446744073709551614");
+}
+
+static void farg_test_immediates(struct kunit *test)
+{
+	struct pt_regs regs = {};
+	char want[96];
+
+	snprintf(want, sizeof(want),
+		 " a=16 b=-5 c=0x7 d=\"hi\" e=\"\" arg6=\"%s\"", current->comm);
+	farg_expect(test, FT_PROBE, NULL,
+		    "a=\\0x10:u16 b=\\-5:s32 c=\\+7 d=\\\"hi\" e=\\\"\" $comm",
+		    &regs, want);
+}
+
+static void farg_test_stack(struct kunit *test)
+{
+	unsigned long stack[4] = { 0x10, 0x20, 0x30, 0x40 };
+	struct pt_regs regs = {};
+	char want[64];
+
+	regs.sp = (unsigned long)stack;
+	snprintf(want, sizeof(want), " arg1=0x10 b=32 c=0x%lx",
+		 (unsigned long)stack);
+	farg_expect(test, FT_PROBE, NULL, "$stack0 b=$stack1:u32 c=$stack",
+		    &regs, want);
+}
+
+struct farg_test_obj {
+	u32 a;
+	u32 b;
+	struct farg_test_obj *next;
+	const char *name;
+	char inl[8];
+	const char *names[3];
+	u8 bytes[4];
+};
+
+static void farg_test_derefs(struct kunit *test)
+{
+	struct farg_test_obj inner = { .a = 7, .name = "inner" };
+	struct farg_test_obj outer = {
+		.a = 0xf00d, .b = 0xfffffffe, .next = &inner, .name = "outer",
+		.inl = "inl", .names = { "x", "yy", "zzz" },
+		.bytes = { 1, 2, 3, 250 },
+	};
+	struct pt_regs regs = {};
+
+	regs.di = (unsigned long)&outer;
+	regs.si = (unsigned long)&outer.b;
+	farg_expect(test, FT_ENTRY, NULL,
+		    "a=+0(%di):x32 b=+4(%di):s32 c=-4(%si):u32 n=+0(+8(%di)):u32 s=+0(+16(%di)):string",
+		    &regs, " a=0xf00d b=-2 c=61453 n=7 s=\"outer\"");
+	farg_expect(test, FT_ENTRY, NULL,
+		    "s=+0(+16(+8(%di))):string i=+24(%di):string c=+24(%di):char",
+		    &regs, " s=\"inner\" i=\"inl\" c='i'");
+	farg_expect(test, FT_ENTRY, NULL,
+		    "v=+56(%di):u8[4] x=+56(%di):x8[2] s=+32(%di):string[3] c=+24(%di):char[3]",
+		    &regs, " v={1,2,3,250} x={0x1,0x2} s={\"x\",\"yy\",\"zzz\"} c={'i','n','l'}");
+	farg_expect(test, FT_ENTRY, NULL,
+		    "lo=+0(%di):b4@0/32 hi=+0(%di):b4@12/32 v=+56(%di):b4@4/8[4]",
+		    &regs, " lo=13 hi=15 v={0,0,0,15}");
+}
+
+static void farg_test_faults(struct kunit *test)
+{
+	struct farg_test_obj obj = { .a = 5, .name = NULL };
+	struct farg_set *set;
+	struct pt_regs regs = {};
+	struct farg_rec r;
+
+	regs.di = (unsigned long)&obj;
+	regs.si = 16;	/* a NULL page address */
+	set = farg_test_parse(test, FT_ENTRY, NULL,
+			      "ok=+0(%di):u32 bad=+0(%si):u32 s=+0(%si):string n=+0(+16(%di)):string arr=+0(%si):u16[2] ok2=+0(%di):u8 u=+u0(%di):u32");
+	/* fields 4+4+4+4+4+1+4 = 25, then a map of 5 faultable args */
+	KUNIT_EXPECT_EQ(test, farg_set_size(set), 25 + 1);
+	r = farg_test_run(test, set, &regs, NULL, 256);
+	KUNIT_EXPECT_EQ(test, get_unaligned((u32 *)(r.buf + HEAD + 4)), 0);
+	KUNIT_EXPECT_EQ(test, r.buf[HEAD + 25], 0x2 | 0x4 | 0x10);
+	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+			   " ok=5 bad=(fault) s=(fault) n=(fault) arr=(fault) ok2=5 u=(fault)");
+
+	/* a set with no memory scalars has no fault map */
+	set = farg_test_parse(test, FT_ENTRY, NULL, "%di s=+0(%si):string");
+	KUNIT_EXPECT_EQ(test, farg_set_size(set), 12);
+}
+
+/* A string that ends right before an unmapped page, and one that runs in. */
+static void farg_test_guard_page(struct kunit *test)
+{
+	const char *text = "0123456789";
+	struct farg_set *set;
+	struct pt_regs regs = {};
+	struct farg_rec r;
+	char want[32];
+	char *page;
+	int len;
+
+	page = vmalloc(PAGE_SIZE);	/* followed by an unmapped guard page */
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	set = farg_test_parse(test, FT_ENTRY, NULL, "s=+0(%di):string");
+	for (len = 0; len <= 10; len++) {
+		/* its NUL is the last byte of the page, from every alignment */
+		memset(page, 'x', PAGE_SIZE);
+		memcpy(page + PAGE_SIZE - 1 - len, text, len);
+		page[PAGE_SIZE - 1] = '\0';
+		regs.di = (unsigned long)page + PAGE_SIZE - 1 - len;
+		r = farg_test_run(test, set, &regs, NULL, 64);
+		snprintf(want, sizeof(want), " s=\"%.*s\"", len, text);
+		KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r), want);
+		KUNIT_EXPECT_EQ(test, r.len, HEAD + 4 + len + 1);
+	}
+	/* no NUL before the guard page: the read faults part way */
+	memset(page, 'y', PAGE_SIZE);
+	regs.di = (unsigned long)page + PAGE_SIZE - 13;
+	r = farg_expect(test, FT_ENTRY, NULL, "s=+0(%di):string t=+0(%di):u64",
+			&regs, " s=(fault) t=8753160913407277433");
+	KUNIT_EXPECT_EQ(test, r.len, HEAD + 12 + 1);
+	vfree(page);
+}
+
+/* Strings are cut at the room limit, NUL-terminated, never dropped. */
+static void farg_test_room(struct kunit *test)
+{
+	struct farg_set *set;
+	struct pt_regs regs = {};
+	struct farg_rec r;
+	char *text;
+
+	text = kunit_kzalloc(test, 32, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	strscpy(text, "0123456789abcdefghij", 32);
+	regs.di = (unsigned long)text;
+	regs.ax = 0x7f;
+	set = farg_test_parse(test, FT_ENTRY, NULL,
+			      "a=+0(%di):string b=+3(%di):string c=%ax:x8");
+	KUNIT_EXPECT_TRUE(test, farg_set_is_dynamic(set));
+
+	r = farg_test_run(test, set, &regs, NULL, 1024);
+	KUNIT_EXPECT_EQ(test, r.len, HEAD + 9 + 21 + 18);
+	KUNIT_EXPECT_EQ(test, get_unaligned((u32 *)(r.buf + HEAD)),
+			21 << 16 | (HEAD + 9));
+
+	/* 9 bytes fixed + 12 left: "a" gets 11 chars + NUL, "b" nothing */
+	r = farg_test_run(test, set, &regs, NULL, HEAD + 9 + 12);
+	KUNIT_EXPECT_EQ(test, r.len, HEAD + 9 + 12);
+	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+			   " a=\"0123456789a\" b=(fault) c=0x7f");
+	/* every word size of cut */
+	r = farg_test_run(test, set, &regs, NULL, HEAD + 9 + 5);
+	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+			   " a=\"0123\" b=(fault) c=0x7f");
+	r = farg_test_run(test, set, &regs, NULL, HEAD + 9 + 22);
+	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+			   " a=\"0123456789abcdefghij\" b=\"\" c=0x7f");
+	r = farg_test_run(test, set, &regs, NULL, HEAD + 9 + 23);
+	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+			   " a=\"0123456789abcdefghij\" b=\"3\" c=0x7f");
+}
+
+static void farg_test_user(struct kunit *test)
+{
+	struct pt_regs regs = {};
+	unsigned long uaddr;
+	char kbuf[8] = "kernel";
+
+	uaddr = kunit_vm_mmap(test, NULL, 0, 2 * PAGE_SIZE,
+			      PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	if (IS_ERR_VALUE(uaddr) || !uaddr)
+		kunit_skip(test, "no user memory");
+	KUNIT_ASSERT_EQ(test, 0,
+			copy_to_user((void __user *)uaddr, "/dev/null", 10));
+	KUNIT_ASSERT_EQ(test, 0, copy_to_user((void __user *)uaddr + 16,
+					      &uaddr, sizeof(uaddr)));
+	KUNIT_ASSERT_EQ(test, 0, put_user(0x12345678u, (u32 __user *)(uaddr + 32)));
+
+	regs.di = uaddr;
+	regs.si = (unsigned long)kbuf;
+	farg_expect(test, FT_ENTRY, NULL,
+		    "a=+0(%di):ustring b=+u0(%di):string c=+u32(%di):x32 d=+u0(+u16(%di)):ustring k=+0(%si):ustring ks=+0(%di):string kv=+32(%di):x32 kp=+0(+16(%di)):string",
+		    &regs,
+		    " a=\"/dev/null\" b=\"/dev/null\" c=0x12345678 d=\"/dev/null\" k=(fault) ks=\"/dev/null\" kv=0x12345678 kp=\"/dev/null\"");
+
+	/* a user string running into a page never touched: it faults */
+	KUNIT_ASSERT_EQ(test, 0, clear_user((void __user *)uaddr, PAGE_SIZE));
+	KUNIT_ASSERT_EQ(test, 0, copy_to_user((void __user *)uaddr + PAGE_SIZE - 3,
+					      "abc", 3));
+	regs.di = uaddr + PAGE_SIZE - 3;
+	farg_expect(test, FT_ENTRY, NULL, "a=+0(%di):ustring", &regs,
+		    " a=(fault)");
+}
+
+static void farg_test_symbols(struct kunit *test)
+{
+	unsigned long addr = (unsigned long)kfree;
+	struct farg_set *set;
+	struct pt_regs regs = {};
+	struct farg_rec r;
+	const char *text;
+
+	regs.di = addr;
+	regs.si = (unsigned long)&addr;
+	set = farg_test_parse(test, FT_ENTRY, NULL,
+			      "a=%di:symbol b=%di:symstr c=+0(%si):symstr d=@kfree+4:u8 e=@jiffies:u8");
+	KUNIT_EXPECT_EQ(test, farg_set_resolve(set), 0);
+	r = farg_test_run(test, set, &regs, NULL, 1024);
+	text = farg_test_text(test, set, &r);
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(text, " a=kfree+0x0/0x"), "%s", text);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(text, " b=\"kfree+0x0/0x"), "%s", text);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(text, " c=\"kfree+0x0/0x"), "%s", text);
+	KUNIT_EXPECT_EQ(test, r.buf[HEAD + 16], *(u8 *)(addr + 4));
+
+	/* a symbol text cut by the room limit */
+	r = farg_test_run(test, set, &regs, NULL, HEAD + farg_set_size(set) + 6);
+	text = farg_test_text(test, set, &r);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(text, " b=\"kfree\" c=(fault)"), "%s", text);
+
+	set = farg_test_parse(test, FT_ENTRY, NULL, "a=@no_such_symbol_farg");
+	KUNIT_EXPECT_EQ(test, farg_set_resolve(set), -ENOENT);
+}
+
+/* Return probes read $argN from the words saved at entry. */
+static void farg_test_entry(struct kunit *test)
+{
+	struct pt_regs regs = {};
+	struct farg_set *set;
+	unsigned long *edata;
+	struct farg_rec r;
+
+	set = farg_test_parse(test, FT_RETURN, NULL,
+			      "a=$arg2 b=$arg5:u8 c=$arg2:s32 r=$retval");
+	KUNIT_ASSERT_EQ(test, farg_set_entry_size(set), 2 * sizeof(long));
+	edata = kunit_kzalloc(test, farg_set_entry_size(set), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, edata);
+	regs.si = -3UL;
+	regs.r8 = 0x105;
+	farg_set_save_entry(set, &regs, edata);
+	memset(&regs, 0, sizeof(regs));
+	regs.ax = 9;
+	r = farg_test_run(test, set, &regs, edata, 256);
+	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+			   " a=0xfffffffffffffffd b=5 c=-3 r=0x9");
+
+	set = farg_test_parse(test, FT_ENTRY, NULL, "%di");
+	KUNIT_EXPECT_EQ(test, farg_set_entry_size(set), 0);
+}
+
+static void farg_test_btf(struct kunit *test)
+{
+	struct dentry *d;
+	struct pt_regs regs = {};
+	struct farg_set *set;
+	unsigned long *edata;
+	struct farg_rec r;
+
+	if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
+		kunit_skip(test, "no BTF arguments");
+
+	regs.di = 0x1000;
+	regs.si = 0x2000;
+	regs.dx = 42;
+	regs.cx = 0x3000;
+	farg_expect(test, FT_ENTRY, "vfs_read", "$arg*", &regs,
+		    " file=0x1000 buf=0x2000 count=42 pos=0x3000");
+	farg_expect(test, FT_ENTRY, "vfs_read", "$arg3 n=count:x16 $arg1:x8",
+		    &regs, " count=42 n=0x2a file=0x0");
+
+	/* fields through a real struct dentry */
+	d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	d->d_name.name = "farg-name";
+	d->d_name.len = 9;
+	regs.di = (unsigned long)d;
+	farg_expect(test, FT_ENTRY, "dput",
+		    "n=dentry->d_name.name:string l=dentry->d_name.len $arg1:%pd",
+		    &regs, " n=\"farg-name\" l=9 arg3=\"farg-name\"");
+
+	/* typed $retval, and arguments saved at entry */
+	set = farg_test_parse(test, FT_RETURN, "vfs_read", "$retval count");
+	KUNIT_ASSERT_EQ(test, farg_set_entry_size(set), sizeof(long));
+	edata = kunit_kzalloc(test, sizeof(long), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, edata);
+	regs.dx = 77;
+	farg_set_save_entry(set, &regs, edata);
+	regs.ax = -14L;
+	regs.dx = 0;
+	r = farg_test_run(test, set, &regs, edata, 256);
+	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+			   " arg1=-14 count=77");
+}
+
+static void farg_test_print_fmt(struct kunit *test)
+{
+	struct farg_set *set;
+	char fmt[256] = "\"(%lx)", args[256] = "";
+	size_t flen, alen;
+
+	set = farg_test_parse(test, FT_ENTRY, NULL,
+			      "a=%di b=%si:s16 s=+0(%di):string v=+0(%di):u8[2] c=%ax:char y=%ax:symbol w=+0(%di):string[2]");
+	farg_set_print_fmt_len(set, &flen, &alen);
+	KUNIT_EXPECT_EQ(test, farg_set_print_fmt(set, fmt, sizeof(fmt), args,
+						 sizeof(args)), 0);
+	KUNIT_EXPECT_STREQ(test, fmt,
+			   "\"(%lx) a=0x%Lx b=%d s=\\\"%s\\\" v={%u,%u} c='%c' y=%pS w={\\\"%s\\\",\\\"%s\\\"}");
+	KUNIT_EXPECT_STREQ(test, args,
+			   ", REC->a, REC->b, __get_str(s), REC->v[0], REC->v[1], REC->c, REC->y, __get_str(w[0]), __get_str(w[1])");
+	KUNIT_EXPECT_EQ(test, flen + 6, strlen(fmt));
+	KUNIT_EXPECT_EQ(test, alen, strlen(args));
+	KUNIT_EXPECT_EQ(test, farg_set_print_fmt(set, fmt, 40, args,
+						 sizeof(args)), -ENOSPC);
+}
+
+static void farg_test_compare(struct kunit *test)
+{
+	struct farg_set *a, *b, *c, *d;
+	static const char *const words[] = { "x=%di", "y=+0(%si):u8" };
+
+	a = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+0(%si):u8");
+	b = farg_test_parse(test, FT_ENTRY, NULL, "x=%si y=%dx:u8");
+	c = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+0(%si):b3@1/8 z=%ax");
+	d = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=%si:x8");
+	KUNIT_EXPECT_EQ(test, farg_set_mismatch(a, b), -1);
+	KUNIT_EXPECT_EQ(test, farg_set_mismatch(a, c), 2);
+	KUNIT_EXPECT_EQ(test, farg_set_mismatch(c, a), 2);
+	KUNIT_EXPECT_EQ(test, farg_set_mismatch(a, d), 1);
+	KUNIT_EXPECT_TRUE(test, farg_set_same_text(a, a));
+	KUNIT_EXPECT_FALSE(test, farg_set_same_text(a, b));
+	KUNIT_EXPECT_TRUE(test, farg_set_match_words(a, 2, words));
+	KUNIT_EXPECT_TRUE(test, farg_set_match_words(a, 1, words));
+	KUNIT_EXPECT_FALSE(test, farg_set_match_words(b, 2, words));
+	KUNIT_EXPECT_FALSE(test, farg_set_match_words(a, 3, words));
+}
+
+/*
+ * The cost of one farg_set_fetch(), for `make check ICOUNT=1`, where the
+ * guest clock advances one nanosecond per instruction: the figures printed
+ * are then instructions per call.  It checks the record after the loop.
+ */
+static void farg_test_cost(struct kunit *test)
+{
+	static const char *const sets[] = {
+		"",
+		"a=%di b=%si c=%dx d=%cx",
+		"a=+8(%di):u32",
+		"s=+0(%di):string",
+		"a=%di b=%si c=%dx s=+0(%di):string",
+		"s=+0(+0(+0(%si))):string",
+		"a=%di b=%si c=%dx s=+0(+0(+0(%si))):string",
+		"s0=$stack0 s1=$stack1",
+		"a=$arg1 b=$arg2 c=$arg3 d=$arg4",
+	};
+	char *chain[2];
+	unsigned long stack[2] = { 5, 6 };
+	char text[] = "sixteen-chars-ab";
+	struct pt_regs regs = {};
+	struct farg_set *set;
+	unsigned long flags;
+	u64 t0, t1;
+	u8 *rec;
+	int i, n;
+
+	rec = kunit_kzalloc(test, 512, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	chain[0] = (char *)&chain[1];
+	chain[1] = text;
+	regs.di = (unsigned long)text;
+	regs.si = (unsigned long)chain;
+	regs.dx = 3;
+	regs.cx = 4;
+	regs.sp = (unsigned long)stack;
+	for (i = 0; i < ARRAY_SIZE(sets); i++) {
+		set = farg_test_parse(test, FT_ENTRY, NULL, sets[i]);
+		local_irq_save(flags);
+		t0 = ktime_get_ns();
+		for (n = 0; n < 1000; n++)
+			farg_set_fetch(set, &regs, NULL, rec, HEAD, 512);
+		t1 = ktime_get_ns();
+		local_irq_restore(flags);
+		kunit_info(test, "cost: %llu.%03llu ns per fetch of \"%s\"\n",
+			   (t1 - t0) / 1000, (t1 - t0) % 1000, sets[i]);
+	}
+	/* the last set, after 1000 runs: same record as a single run */
+	KUNIT_EXPECT_EQ(test, get_unaligned((u64 *)(rec + HEAD + 8)),
+			(unsigned long)chain);
+	KUNIT_EXPECT_EQ(test, get_unaligned((u64 *)(rec + HEAD + 24)), 4);
+	set = farg_test_parse(test, FT_ENTRY, NULL, sets[6]);
+	farg_set_fetch(set, &regs, NULL, rec, HEAD, 512);
+	KUNIT_EXPECT_EQ(test, get_unaligned((u32 *)(rec + HEAD + 24)),
+			17 << 16 | (HEAD + 28));
+	KUNIT_EXPECT_STREQ(test, (char *)rec + HEAD + 28, text);
+}
+
+static struct kunit_case farg_test_cases[] = {
+	KUNIT_CASE(farg_test_errors),
+	KUNIT_CASE(farg_test_btf_errors),
+	KUNIT_CASE(farg_test_too_many),
+	KUNIT_CASE(farg_test_registers),
+	KUNIT_CASE(farg_test_immediates),
+	KUNIT_CASE(farg_test_stack),
+	KUNIT_CASE(farg_test_derefs),
+	KUNIT_CASE(farg_test_faults),
+	KUNIT_CASE(farg_test_guard_page),
+	KUNIT_CASE(farg_test_room),
+	KUNIT_CASE(farg_test_user),
+	KUNIT_CASE(farg_test_symbols),
+	KUNIT_CASE(farg_test_entry),
+	KUNIT_CASE(farg_test_btf),
+	KUNIT_CASE(farg_test_print_fmt),
+	KUNIT_CASE(farg_test_compare),
+	KUNIT_CASE(farg_test_cost),
+	{}
+};
+
+static struct kunit_suite farg_test_suite = {
+	.name = "farg",
+	.test_cases = farg_test_cases,
+};
+kunit_test_suite(farg_test_suite);
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_DESCRIPTION("KUnit tests for the kprobe event fetch-argument library");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * farg_parse.c - parse the fetch arguments of a probe definition and
+ * compile each one into a struct farg_arg.
+ *
+ * Grammar of one argument word (Documentation/trace/kprobetrace.rst):
+ *
+ *   WORD   := [NAME=]FETCH[:TYPE]  |  $arg*
+ *   FETCH  := %REG | @ADDR | @SYM[+|-offs] | $stackN | $stack | $argN
+ *           | $retval | $comm | \IMM | \"STR" | [+|-][u]OFFS(FETCH)
+ *           | BTFNAME[->FIELD|.FIELD]...          (BTF, function entry/exit)
+ *   TYPE   := u8..u64 | s8..s64 | x8..x64 | char | symbol | string
+ *           | ustring | symstr | b<width>@<bit-offset>/<container-bits>
+ *           | %pd | %pD | TYPE[N]
+ *
+ * Stages of one definition, in order (1 is in farg_set.c):
+ *
+ *   1. expand   $arg* and $argN become BTF parameter names; %pd/%pD become
+ *               the dereference chains they stand for.
+ *   2. name     NAME= or an automatic one; checked against the others.
+ *   3. type     the text after ':' and the array suffix.
+ *   4. fetch    the expression, recursively: a source and a chain of
+ *               dereferences (struct farg_pc collects them).
+ *   5. finish   choose the store (raw, memory, string...), the bitfield
+ *               and the array count; lay the field out in the record.
+ *
+ * Error positions.  Users read the caret of error_log, and the selftests
+ * check it, so the position of every error and the limit on nesting
+ * (FARG_MAX_STEPS slots, counted the way the base ABI counts them) follow
+ * the base kernel exactly, quirks included: pc->offset moves into a
+ * dereference and stays at the innermost level that completed.
+ *
+ * Everything here runs in process context under the front end's lock and
+ * may sleep; the result is read-only once farg_set_parse() returns.
+ */
+#include <linux/ctype.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/ptrace.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/thread_info.h>
+#include <kunit/visibility.h>
+
+#include "trace.h"
+#include "farg_impl.h"
+
+#define FARG_MAX_FIELDS_SIZE	3072	/* bytes of fields in one event */
+#define FARG_STACK_SLOTS	(THREAD_SIZE / sizeof(unsigned long))
+
+#define FARG_STRING_FMT		"\\\"%s\\\""
+
+/* Every type of the language; bitfields map to u8..u64 by their size. */
+static const struct farg_type farg_types[] = {
+	{ "u8",  "u8",  "%u",   1, FARG_K_UNSIGNED, false },
+	{ "u16", "u16", "%u",   2, FARG_K_UNSIGNED, false },
+	{ "u32", "u32", "%u",   4, FARG_K_UNSIGNED, false },
+	{ "u64", "u64", "%Lu",  8, FARG_K_UNSIGNED, false },
+	{ "s8",  "s8",  "%d",   1, FARG_K_SIGNED,   true },
+	{ "s16", "s16", "%d",   2, FARG_K_SIGNED,   true },
+	{ "s32", "s32", "%d",   4, FARG_K_SIGNED,   true },
+	{ "s64", "s64", "%Ld",  8, FARG_K_SIGNED,   true },
+	{ "x8",  "u8",  "0x%x", 1, FARG_K_HEX,      false },
+	{ "x16", "u16", "0x%x", 2, FARG_K_HEX,      false },
+	{ "x32", "u32", "0x%x", 4, FARG_K_HEX,      false },
+	{ "x64", "u64", "0x%Lx", 8, FARG_K_HEX,     false },
+	{ "char", "u8", "'%c'", 1, FARG_K_CHAR,     false },
+	{ "symbol", BITS_PER_LONG == 64 ? "u64" : "u32", "%pS",
+	  sizeof(long), FARG_K_SYMBOL, false },
+	/* a u32 data_loc word each; "signed" as the base ABI says */
+	{ "string",  "__data_loc char[]", FARG_STRING_FMT, 4, FARG_K_STRING, true },
+	{ "ustring", "__data_loc char[]", FARG_STRING_FMT, 4, FARG_K_STRING, true },
+	{ "symstr",  "__data_loc char[]", FARG_STRING_FMT, 4, FARG_K_STRING, true },
+};
+
+#define FARG_DEFAULT_TYPE	(BITS_PER_LONG == 64 ? "x64" : "x32")
+
+/* Field names the event itself uses. */
+static const char *const farg_reserved[] = {
+	"common_type", "common_flags", "common_preempt_count", "common_pid",
+	"common_tgid", "__probe_ip", "__probe_ret_ip", "__probe_func",
+};
+
+static const char *const farg_err_text[] = {
+	[FARG_OK] = "Success",
+#define FARG_ERR_TEXT(code, msg)	[FARG_ERR_##code] = msg,
+	FARG_ERRORS(FARG_ERR_TEXT)
+#undef FARG_ERR_TEXT
+};
+
+const char *farg_err_msg(enum farg_err_code code)
+{
+	if (code >= FARG_ERR_COUNT)
+		return "Unknown error";
+	return farg_err_text[code];
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_err_msg);
+
+/* Record the first error only: later ones are consequences. */
+int farg_fail(struct farg_pc *pc, int pos, enum farg_err_code code)
+{
+	if (!pc->err->code) {
+		pc->err->code = code;
+		pc->err->word = pc->word;
+		pc->err->pos = pos;
+	}
+	return -EINVAL;
+}
+
+bool farg_at_entry(const struct farg_pc *pc)
+{
+	return pc->caps->on_func_entry && !pc->caps->is_return;
+}
+
+bool farg_at_return(const struct farg_pc *pc)
+{
+	return pc->caps->is_return;
+}
+
+/* NULL names the default type; "b<w>@<o>/<s>" maps to u<s>. */
+const struct farg_type *farg_find_type(const char *name)
+{
+	unsigned long bits;
+	int i;
+
+	if (!name)
+		name = FARG_DEFAULT_TYPE;
+	if (name[0] == 'b') {
+		const char *slash = strchr(name, '/');
+
+		if (!slash || kstrtoul(slash + 1, 0, &bits))
+			return NULL;
+		switch (bits) {
+		case 8:
+			return farg_find_type("u8");
+		case 16:
+			return farg_find_type("u16");
+		case 32:
+			return farg_find_type("u32");
+		case 64:
+			return farg_find_type("u64");
+		}
+		return NULL;
+	}
+	for (i = 0; i < ARRAY_SIZE(farg_types); i++)
+		if (!strcmp(name, farg_types[i].name))
+			return &farg_types[i];
+	return NULL;
+}
+
+/* One more slot of the argument's program; the base ABI allows 15. */
+static int farg_take_step(struct farg_pc *pc)
+{
+	if (++pc->steps >= FARG_MAX_STEPS)
+		return farg_fail(pc, pc->offset, FARG_ERR_TOO_MANY_OPS);
+	return 0;
+}
+
+int farg_push_deref(struct farg_pc *pc, long off, bool user)
+{
+	int n = pc->arg->nderef;
+
+	if (farg_take_step(pc))
+		return -EINVAL;
+	pc->derefs[n] = off;
+	if (user)
+		pc->umask |= BIT(n);
+	pc->arg->nderef = n + 1;
+	return 0;
+}
+
+/* Slot in the entry data for function argument @argnum (0-based). */
+int farg_use_entry(struct farg_pc *pc, unsigned int argnum)
+{
+	struct farg_set *set = pc->set;
+	int i;
+
+	for (i = 0; i < set->nentry; i++)
+		if (set->entry[i] == argnum)
+			return i * sizeof(unsigned long);
+	if (WARN_ON_ONCE(set->nentry >= set->nargs))
+		return -ENOSPC;
+	set->entry[set->nentry] = argnum;
+	return set->nentry++ * sizeof(unsigned long);
+}
+
+/* ------------------------------------------------------------ sources */
+
+void farg_use_src(struct farg_pc *pc, enum farg_src src, unsigned long param)
+{
+	pc->arg->src = src;
+	pc->arg->param = param;
+	pc->steps = 0;
+}
+
+/* $argN: a register at entry, a saved word at return. */
+static int farg_parse_argn(struct farg_pc *pc, const char *num)
+{
+	unsigned long n;
+	int off;
+
+	if (kstrtoul(num, 10, &n))
+		return farg_fail(pc, pc->offset, FARG_ERR_BAD_VAR);
+	if (!n || n > FARG_STACK_SLOTS)
+		return farg_fail(pc, pc->offset, FARG_ERR_BAD_ARG_NUM);
+	if (farg_at_entry(pc)) {
+		farg_use_src(pc, FARG_SRC_ARG, n - 1);
+		return 0;
+	}
+	if (!farg_at_return(pc))
+		return farg_fail(pc, pc->offset, FARG_ERR_NOFENTRY_ARGS);
+	off = farg_use_entry(pc, n - 1);
+	if (off < 0)
+		return off;
+	farg_use_src(pc, FARG_SRC_EDATA, off);
+	return 0;
+}
+
+/* $-variables; @arg points at the '$'. */
+static int farg_parse_var(struct farg_pc *pc, char *arg)
+{
+	const char *name = arg + 1;
+	unsigned long n;
+	int len;
+
+	if (str_has_prefix(name, "retval")) {
+		if (!farg_at_return(pc))
+			return farg_fail(pc, pc->offset, FARG_ERR_RETVAL_ON_PROBE);
+		if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
+			return farg_btf_var(pc, arg);
+		farg_use_src(pc, FARG_SRC_RETVAL, 0);
+		return 0;
+	}
+	len = str_has_prefix(name, "stack");
+	if (len) {
+		if (!name[len]) {
+			farg_use_src(pc, FARG_SRC_STACKP, 0);
+			return 0;
+		}
+		if (!isdigit(name[len]) || kstrtoul(name + len, 10, &n))
+			return farg_fail(pc, pc->offset, FARG_ERR_BAD_VAR);
+		if (n > FARG_STACK_SLOTS)
+			return farg_fail(pc, pc->offset, FARG_ERR_BAD_STACK_NUM);
+		farg_use_src(pc, FARG_SRC_STACK, n);
+		return 0;
+	}
+	if (!strcmp(name, "comm") || !strcmp(name, "COMM")) {
+		farg_use_src(pc, FARG_SRC_COMM, 0);
+		return 0;
+	}
+	len = str_has_prefix(name, "arg");
+	if (len && farg_have_arg_access())
+		return farg_parse_argn(pc, name + len);
+	return farg_fail(pc, pc->offset, FARG_ERR_BAD_VAR);
+}
+
+/* @ADDR, @SYM[+|-offs]: the word at an address. */
+static int farg_parse_mem(struct farg_pc *pc, char *arg)
+{
+	unsigned long addr;
+
+	if (arg[1] == '+')
+		return farg_fail(pc, pc->offset, FARG_ERR_FILE_ON_KPROBE);
+	if (isdigit(arg[1])) {
+		if (kstrtoul(arg + 1, 0, &addr))
+			return farg_fail(pc, pc->offset, FARG_ERR_BAD_MEM_ADDR);
+		farg_use_src(pc, FARG_SRC_IMM, addr);
+	} else {
+		pc->arg->symbol = kstrdup(arg + 1, GFP_KERNEL);
+		if (!pc->arg->symbol)
+			return -ENOMEM;
+		/* the symbol holder takes a slot of its own */
+		farg_use_src(pc, FARG_SRC_IMM, 0);
+		if (farg_take_step(pc))
+			return -EINVAL;
+	}
+	return farg_push_deref(pc, 0, false);
+}
+
+/* \IMM or \"STR" */
+static int farg_parse_imm(struct farg_pc *pc, char *arg)
+{
+	unsigned long val;
+	size_t len;
+	int ret;
+
+	if (arg[1] == '"') {
+		len = strlen(arg + 2);
+		if (!len || arg[len + 1] != '"')
+			return farg_fail(pc, pc->offset + 2 + len,
+					 FARG_ERR_IMMSTR_NO_CLOSE);
+		pc->arg->data = kstrndup(arg + 2, len - 1, GFP_KERNEL);
+		if (!pc->arg->data)
+			return -ENOMEM;
+		pc->arg->data_len = len - 1;
+		farg_use_src(pc, FARG_SRC_DATA, 0);
+		return 0;
+	}
+	arg++;
+	if (isdigit(arg[0]))
+		ret = kstrtoul(arg, 0, &val);
+	else if (arg[0] == '-')
+		ret = kstrtol(arg, 0, (long *)&val);
+	else if (arg[0] == '+')
+		ret = kstrtol(arg + 1, 0, (long *)&val);
+	else
+		ret = -EINVAL;
+	if (ret)
+		return farg_fail(pc, pc->offset + 1, FARG_ERR_BAD_IMM);
+	farg_use_src(pc, FARG_SRC_IMM, val);
+	return 0;
+}
+
+static int farg_parse_fetch(struct farg_pc *pc, char *arg);
+
+/*
+ * [+|-][u]OFFS(FETCH).  The position arithmetic, including its slip by one
+ * for the 'u' form, is the base ABI's.
+ */
+static int farg_parse_deref(struct farg_pc *pc, char *arg)
+{
+	char *open, *close;
+	bool user = false;
+	long off;
+	int inner, ret;
+
+	if (arg[1] == 'u') {
+		user = true;
+		arg[1] = arg[0];
+		arg++;
+	}
+	if (arg[0] == '+')
+		arg++;
+	open = strchr(arg, '(');
+	if (!open)
+		return farg_fail(pc, pc->offset, FARG_ERR_DEREF_NEED_BRACE);
+	*open = '\0';
+	if (kstrtol(arg, 0, &off))
+		return farg_fail(pc, pc->offset, FARG_ERR_BAD_DEREF_OFFS);
+	pc->offset += (open + 1 - arg) + (arg[0] != '-');
+	arg = open + 1;
+	close = strrchr(arg, ')');
+	if (!close)
+		return farg_fail(pc, pc->offset + strlen(arg),
+				 FARG_ERR_DEREF_OPEN_BRACE);
+	*close = '\0';
+
+	inner = pc->offset;
+	ret = farg_parse_fetch(pc, arg);
+	if (ret)
+		return ret;
+	pc->offset = inner;
+	if (!pc->arg->nderef && (pc->arg->src == FARG_SRC_COMM ||
+				 pc->arg->src == FARG_SRC_DATA))
+		return farg_fail(pc, pc->offset, FARG_ERR_COMM_CANT_DEREF);
+	ret = farg_push_deref(pc, off, user);
+	pc->last_type = NULL;	/* a raw offset loses the BTF type */
+	return ret;
+}
+
+/* One fetch expression, without its type; recursive through derefs. */
+static int farg_parse_fetch(struct farg_pc *pc, char *arg)
+{
+	int reg;
+
+	switch (arg[0]) {
+	case '$':
+		return farg_parse_var(pc, arg);
+	case '%':
+		reg = regs_query_register_offset(arg + 1);
+		if (reg < 0)
+			return farg_fail(pc, pc->offset, FARG_ERR_BAD_REG_NAME);
+		farg_use_src(pc, FARG_SRC_REG, reg);
+		return 0;
+	case '@':
+		return farg_parse_mem(pc, arg);
+	case '+':
+	case '-':
+		return farg_parse_deref(pc, arg);
+	case '\\':
+		return farg_parse_imm(pc, arg);
+	}
+	if (isalpha(arg[0]) || arg[0] == '_') {
+		if (!farg_at_entry(pc) && !farg_at_return(pc))
+			return farg_fail(pc, pc->offset, FARG_ERR_NOSUP_BTFARG);
+		return farg_btf_var(pc, arg);
+	}
+	return farg_fail(pc, pc->offset, FARG_ERR_BAD_FETCH_ARG);
+}
+
+/* ------------------------------------------------------------- types */
+
+/*
+ * Cut ":TYPE[N]" off @arg and find the type.  Returns the offset of the
+ * type text in @arg (0 when there is none), or a negative errno.
+ */
+static int farg_split_type(struct farg_pc *pc, char *arg, char **tname,
+			   unsigned int *count)
+{
+	struct farg_arg *a = pc->arg;
+	char *t, *lb, *rb;
+	int toff;
+
+	*count = 0;
+	t = strchr(arg, ':');
+	if (t) {
+		*t++ = '\0';
+		lb = strchr(t, '[');
+		if (lb) {
+			*lb++ = '\0';
+			rb = strchr(lb, ']');
+			if (!rb)
+				return farg_fail(pc, pc->offset + (lb - arg) + strlen(lb),
+						 FARG_ERR_ARRAY_NO_CLOSE);
+			if (rb[1])
+				return farg_fail(pc, pc->offset + (rb + 1 - arg),
+						 FARG_ERR_BAD_ARRAY_SUFFIX);
+			*rb = '\0';
+			if (kstrtouint(lb, 0, count) || !*count)
+				return farg_fail(pc, pc->offset + (lb - arg),
+						 FARG_ERR_BAD_ARRAY_NUM);
+			if (*count > FARG_MAX_ARRAY_LEN)
+				return farg_fail(pc, pc->offset + (lb - arg),
+						 FARG_ERR_ARRAY_TOO_BIG);
+		}
+	}
+	toff = t ? t - arg : 0;
+	*tname = t;
+
+	/* $comm and immediate strings are strings, and never arrays */
+	if (!strcmp(arg, "$comm") || !strcmp(arg, "$COMM") ||
+	    !strncmp(arg, "\\\"", 2)) {
+		if (*count || (t && strcmp(t, "string")))
+			return farg_fail(pc, pc->offset + toff,
+					 FARG_ERR_NEED_STRING_TYPE);
+		a->type = farg_find_type("string");
+	} else {
+		a->type = farg_find_type(t);
+	}
+	if (!a->type)
+		return farg_fail(pc, pc->offset + toff, FARG_ERR_BAD_TYPE);
+	return toff;
+}
+
+/* b<width>@<offset>/<size>, on top of the element already chosen */
+static int farg_parse_bitfield(struct farg_pc *pc, const char *t, int pos)
+{
+	struct farg_arg *a = pc->arg;
+	unsigned long width, shift;
+	char *tail;
+
+	width = simple_strtoul(t + 1, &tail, 0);
+	if (!width || *tail != '@')
+		return farg_fail(pc, pos, FARG_ERR_BAD_BITFIELD);
+	t = tail + 1;
+	shift = simple_strtoul(t, &tail, 0);
+	if (tail == t || *tail != '/')
+		return farg_fail(pc, pos, FARG_ERR_BAD_BITFIELD);
+	if (++pc->steps >= FARG_MAX_STEPS ||
+	    width + shift > a->type->size * BITS_PER_BYTE)
+		return farg_fail(pc, pos, FARG_ERR_BAD_BITFIELD);
+	a->lshift = 64 - (width + shift);
+	a->rshift = 64 - width;
+	return 0;
+}
+
+/* A bitfield that BTF found in the last field of the chain. */
+static int farg_btf_bitfield(struct farg_pc *pc)
+{
+	if (pc->last_bitsize % 8 == 0 && pc->last_bitoffs == 0)
+		return 0;
+	if (farg_take_step(pc))
+		return -EINVAL;
+	pc->arg->lshift = 64 - (pc->last_bitsize + pc->last_bitoffs);
+	pc->arg->rshift = 64 - pc->last_bitsize;
+	return 0;
+}
+
+/* The last dereference of the chain becomes the store's own access. */
+static bool farg_pop_deref(struct farg_pc *pc)
+{
+	struct farg_arg *a = pc->arg;
+	bool user;
+
+	a->nderef--;
+	a->off = pc->derefs[a->nderef];
+	user = pc->umask & BIT(a->nderef);
+	pc->umask &= ~BIT(a->nderef);
+	return user;
+}
+
+static bool farg_src_is_value(const struct farg_arg *a)
+{
+	return a->src == FARG_SRC_REG || a->src == FARG_SRC_STACK ||
+	       a->src == FARG_SRC_RETVAL || a->src == FARG_SRC_ARG ||
+	       a->src == FARG_SRC_EDATA;
+}
+
+/* string, ustring, symstr: which store reads them, and from where */
+static int farg_finish_string(struct farg_pc *pc, unsigned int count, int pos)
+{
+	struct farg_arg *a = pc->arg;
+	bool symstr = !strcmp(a->type->name, "symstr");
+	bool ustring = !strcmp(a->type->name, "ustring");
+	bool deref = a->nderef > 0;
+	bool last_user = deref && (pc->umask & BIT(a->nderef - 1));
+
+	if (symstr) {
+		if (deref ? last_user : !farg_src_is_value(a))
+			return farg_fail(pc, pos, FARG_ERR_BAD_SYMSTRING);
+	} else if (!deref && a->src != FARG_SRC_IMM &&
+		   a->src != FARG_SRC_COMM && a->src != FARG_SRC_DATA) {
+		return farg_fail(pc, pos, FARG_ERR_BAD_STRING);
+	}
+	/* a store slot of its own unless it replaces the last dereference */
+	if ((symstr || !deref || count) && farg_take_step(pc))
+		return -EINVAL;
+
+	if (symstr) {
+		a->store = FARG_ST_SYMSTR;
+	} else if (count) {
+		a->store = FARG_ST_STRV;
+		a->ustr = ustring;
+		a->ustr_ptrs = deref && farg_pop_deref(pc);
+	} else if (deref) {
+		last_user = farg_pop_deref(pc);
+		a->store = ustring || last_user ? FARG_ST_USTR : FARG_ST_STR;
+	} else if (a->src == FARG_SRC_COMM) {
+		a->store = FARG_ST_COMM;
+	} else if (a->src == FARG_SRC_DATA) {
+		a->store = FARG_ST_DATA;
+	} else {
+		a->store = ustring ? FARG_ST_USTR : FARG_ST_STR;
+	}
+	return 0;
+}
+
+/* Stage 5: store, bitfield and array of the argument. */
+static int farg_finish(struct farg_pc *pc, const char *tname, int toff,
+		       unsigned int count)
+{
+	struct farg_arg *a = pc->arg;
+	int tpos = pc->offset + toff;
+	int ret;
+
+	if (a->type->kind == FARG_K_STRING) {
+		ret = farg_finish_string(pc, count, tpos);
+		if (ret)
+			return ret;
+	} else if (a->nderef) {
+		a->store = farg_pop_deref(pc) ? FARG_ST_UMEM : FARG_ST_MEM;
+	} else {
+		if (farg_take_step(pc))
+			return -E2BIG;
+		a->store = FARG_ST_RAW;
+	}
+
+	if (tname) {
+		if (tname[0] == 'b') {
+			ret = farg_parse_bitfield(pc, tname, tpos);
+			if (ret)
+				return ret;
+		}
+	} else if (pc->last_type) {
+		ret = farg_btf_bitfield(pc);
+		if (ret)
+			return ret;
+	}
+
+	if (count) {
+		if (a->store != FARG_ST_MEM && a->store != FARG_ST_UMEM &&
+		    a->store != FARG_ST_STRV)
+			return farg_fail(pc, tpos, FARG_ERR_BAD_STRING);
+		if (farg_take_step(pc))
+			return -E2BIG;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------- one word */
+
+static int farg_layout(struct farg_pc *pc, unsigned int count)
+{
+	struct farg_set *set = pc->set;
+	struct farg_arg *a = pc->arg;
+
+	a->count = count ?: 1;
+	a->size = a->type->size;
+	a->dst = set->fixed;
+	set->fixed += a->size * a->count;
+	if (set->fixed > FARG_MAX_FIELDS_SIZE)
+		return farg_fail(pc, pc->offset, FARG_ERR_EVENT_TOO_BIG);
+	if (count) {
+		a->fmttype = kasprintf(GFP_KERNEL, "%s[%u]", a->type->fmttype,
+				       count);
+		if (!a->fmttype)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* FETCH[:TYPE] after the name; pc->offset is its position in the word. */
+static int farg_parse_body(struct farg_pc *pc, const char *body)
+{
+	struct farg_arg *a = pc->arg;
+	char buf[FARG_MAX_TEXT_LEN + 1];
+	unsigned int count;
+	size_t len = strlen(body);
+	char *tname;
+	int toff, ret;
+
+	if (len > FARG_MAX_TEXT_LEN)
+		return farg_fail(pc, pc->offset, FARG_ERR_ARG_TOO_LONG);
+	if (!len)
+		return farg_fail(pc, pc->offset, FARG_ERR_NO_ARG_BODY);
+	memcpy(buf, body, len + 1);
+	a->text = kstrdup(body, GFP_KERNEL);
+	if (!a->text)
+		return -ENOMEM;
+
+	toff = farg_split_type(pc, buf, &tname, &count);
+	if (toff < 0)
+		return toff;
+
+	pc->last_type = NULL;
+	pc->umask = 0;
+	ret = farg_parse_fetch(pc, buf);
+	if (ret)
+		return ret;
+
+	if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) && pc->last_type) {
+		if (!tname)
+			a->type = farg_btf_type(pc) ?: farg_find_type(NULL);
+		else if (strstr(tname, "string"))
+			ret = farg_btf_string(pc, tname);
+		if (ret)
+			return ret;
+	}
+	ret = farg_layout(pc, count);
+	if (ret)
+		return ret;
+	ret = farg_finish(pc, tname, toff, count);
+	if (ret)
+		return ret;
+
+	a->umask = pc->umask;
+	if (a->nderef) {
+		a->deref = kmemdup(pc->derefs, a->nderef * sizeof(long),
+				   GFP_KERNEL);
+		if (!a->deref)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static bool farg_name_taken(const struct farg_set *set, int idx,
+			    const char *name)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(farg_reserved); i++)
+		if (!strcmp(farg_reserved[i], name))
+			return true;
+	for (i = 0; i < idx; i++)
+		if (!strcmp(set->args[i].name, name))
+			return true;
+	return false;
+}
+
+/* Without NAME=: the text itself if BTF names are on and it is one. */
+static char *farg_auto_name(const char *word, int idx)
+{
+	size_t len = strcspn(word, ":");
+	char *name;
+
+	if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS)) {
+		name = kmemdup_nul(word, len, GFP_KERNEL);
+		if (!name || is_good_name(name))
+			return name;
+		kfree(name);
+	}
+	return kasprintf(GFP_KERNEL, "arg%d", idx + 1);
+}
+
+int farg_parse_word(struct farg_pc *pc, int idx, const char *word)
+{
+	struct farg_arg *a = &pc->set->args[idx];
+	const char *eq = strchr(word, '=');
+	const char *body = word;
+
+	pc->arg = a;
+	if (eq) {
+		if (eq - word > FARG_MAX_NAME_LEN)
+			return farg_fail(pc, 0, FARG_ERR_ARG_NAME_TOO_LONG);
+		if (eq == word)
+			return farg_fail(pc, 0, FARG_ERR_NO_ARG_NAME);
+		a->name = kmemdup_nul(word, eq - word, GFP_KERNEL);
+		body = eq + 1;
+	} else {
+		a->name = farg_auto_name(word, idx);
+	}
+	if (!a->name)
+		return -ENOMEM;
+	if (!is_good_name(a->name))
+		return farg_fail(pc, 0, FARG_ERR_BAD_ARG_NAME);
+	if (farg_name_taken(pc->set, idx, a->name))
+		return farg_fail(pc, 0, FARG_ERR_USED_ARG_NAME);
+	pc->offset = body - word;
+	return farg_parse_body(pc, body);
+}

@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * farg_run.c - run a compiled argument set on a probe hit.
+ *
+ * This is the hit path: it runs in whatever context the probe fires in
+ * (IRQs off, NMI, any task), so it allocates nothing, takes no lock, never
+ * sleeps, and is itself off limits to kprobes (NOKPROBE_SYMBOL).
+ *
+ * One pass.  The arguments are fetched once, in order, straight into the
+ * record: scalars into the fixed block, strings appended after it while
+ * the room lasts.  A string that does not fit is cut short and still
+ * NUL-terminated, so the record is never dropped for its strings; the
+ * caller learns the record's length from the return value.
+ *
+ * Faults.  A string whose address or text faults gets a data_loc of length
+ * 0, which prints "(fault)" as the base ABI does.  A scalar that reads
+ * memory (farg_arg_can_fault()) has a bit in the fault map after the
+ * fields: a fault zeroes the field and sets the bit, and the printer says
+ * "(fault)" instead of a value.  Sets with no such argument have no map.
+ *
+ * Kernel strings are read a word at a time with aligned nofault loads: an
+ * aligned word never straddles a page, so a string that ends just before
+ * an unmapped page is read without touching that page.  User strings go
+ * through strncpy_from_user_nofault(), which is word-wise already.
+ *
+ * See Documentation/trace/kprobetrace.rst for the language.
+ */
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/unaligned.h>
+#include <asm/word-at-a-time.h>
+#include <kunit/visibility.h>
+
+#include "farg_impl.h"
+
+/* Where the record being filled stands. */
+struct farg_run {
+	u8 *ent;		/* start of the record: data_loc offsets count from here */
+	u8 *fmap;		/* fault map, or NULL */
+	unsigned int dyn;	/* offset of the next string byte */
+	unsigned int room;	/* the record ends before ent + room */
+};
+
+/* ---------------------------------------------------------- memory */
+
+/*
+ * Where user and kernel addresses cannot be confused (x86), the base ABI
+ * reads a "kernel" address below TASK_SIZE as user memory: +0(%si):string
+ * works on a user pointer.  Elsewhere kernel reads stay kernel reads.
+ * TASK_SIZE_MAX, a constant, stands for TASK_SIZE: above a compat task's
+ * TASK_SIZE nothing is mapped for it, so both reads fault alike.
+ */
+static __always_inline bool farg_is_user_addr(unsigned long addr)
+{
+	return IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
+	       addr < TASK_SIZE_MAX;
+}
+
+static __always_inline bool farg_uread(u64 *val, unsigned long addr,
+				       unsigned int size)
+{
+	*val = 0;
+	return !copy_from_user_nofault(val, (const void __user *)addr, size);
+}
+
+/*
+ * Load @size bytes of kernel memory at @addr; false if it faults.  Like
+ * every read below, it runs with page faults disabled by farg_set_fetch().
+ */
+static __always_inline bool farg_kread(u64 *val, unsigned long addr,
+				       unsigned int size)
+{
+	const void *src = (const void *)addr;
+
+	if (farg_is_user_addr(addr))
+		return farg_uread(val, addr, size);
+	if (!copy_from_kernel_nofault_allowed(src, size))
+		return false;
+	if (!IS_ENABLED(CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS) &&
+	    (addr & (size - 1)))
+		goto slow;
+	switch (size) {
+	case 1: {
+		u8 v;
+
+		__get_kernel_nofault(&v, src, u8, fault);
+		*val = v;
+		break;
+	}
+	case 2: {
+		u16 v;
+
+		__get_kernel_nofault(&v, src, u16, fault);
+		*val = v;
+		break;
+	}
+	case 4: {
+		u32 v;
+
+		__get_kernel_nofault(&v, src, u32, fault);
+		*val = v;
+		break;
+	}
+	default:
+		__get_kernel_nofault(val, src, u64, fault);
+		break;
+	}
+	return true;
+fault:
+	return false;
+slow:
+	*val = 0;
+	return !copy_from_kernel_nofault(val, src, size);
+}
+
+/* A pointer-sized load for a dereference. */
+static __always_inline bool farg_read_ptr(unsigned long *val,
+					  unsigned long addr, bool user)
+{
+	u64 v;
+	bool ok;
+
+	if (user)
+		ok = farg_uread(&v, addr, sizeof(long));
+	else
+		ok = farg_kread(&v, addr, sizeof(long));
+	*val = v;
+	return ok;
+}
+
+static __always_inline void farg_put(u8 *dst, u64 val, unsigned int size)
+{
+	switch (size) {
+	case 1:
+		*dst = val;
+		break;
+	case 2:
+		put_unaligned((u16)val, (u16 *)dst);
+		break;
+	case 4:
+		put_unaligned((u32)val, (u32 *)dst);
+		break;
+	default:
+		put_unaligned(val, (u64 *)dst);
+		break;
+	}
+}
+
+static __always_inline u64 farg_get(const u8 *src, unsigned int size)
+{
+	switch (size) {
+	case 1:
+		return *src;
+	case 2:
+		return get_unaligned((const u16 *)src);
+	case 4:
+		return get_unaligned((const u32 *)src);
+	default:
+		return get_unaligned((const u64 *)src);
+	}
+}
+
+static __always_inline u64 farg_bitfield(const struct farg_arg *a, u64 v)
+{
+	return (v << a->lshift) >> a->rshift;
+}
+
+/* -------------------------------------------------------- strings */
+
+/* Copy @len bytes of a string that cannot fault, cut to @max with its NUL. */
+static int farg_copy_str(char *dst, const char *src, unsigned int len,
+			 unsigned int max)
+{
+	if (len >= max)
+		len = max - 1;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+	return len + 1;
+}
+NOKPROBE_SYMBOL(farg_copy_str);
+
+/*
+ * Copy the kernel string at @addr, at most @max bytes with the NUL, one
+ * aligned word at a time.  Returns the bytes stored, or -EFAULT.
+ */
+static int farg_kstr(char *dst, unsigned long addr, unsigned int max)
+{
+	const struct word_at_a_time zc = WORD_AT_A_TIME_CONSTANTS;
+	unsigned int skip = addr & (sizeof(long) - 1);
+	const unsigned long *p = (const unsigned long *)(addr - skip);
+	unsigned int avail = sizeof(long) - skip, n = 0;
+	unsigned long w, bits;
+	bool end = false;
+
+	if (farg_is_user_addr(addr))
+		return strncpy_from_user_nofault(dst, (const void __user *)addr,
+						 max);
+	if (!copy_from_kernel_nofault_allowed((const void *)addr, 1))
+		return -EFAULT;
+	__get_kernel_nofault(&w, p, unsigned long, fault);
+	/* drop the bytes before @addr: the string now starts at byte 0 */
+	if (IS_ENABLED(CONFIG_CPU_BIG_ENDIAN))
+		w <<= skip * BITS_PER_BYTE;
+	else
+		w >>= skip * BITS_PER_BYTE;
+	for (;;) {
+		if (has_zero(w, &bits, &zc)) {
+			bits = create_zero_mask(prep_zero_mask(w, bits, &zc));
+			if (find_zero(bits) < avail) {
+				avail = find_zero(bits) + 1;
+				end = true;
+			}
+		}
+		if (avail >= max - n)
+			break;
+		if (max - n >= sizeof(long))
+			put_unaligned(w, (unsigned long *)(dst + n));
+		else
+			memcpy(dst + n, &w, avail);
+		n += avail;
+		if (end)
+			goto out;
+		p++;
+		if (!((unsigned long)p & ~PAGE_MASK) &&
+		    !copy_from_kernel_nofault_allowed(p, 1))
+			goto fault;
+		__get_kernel_nofault(&w, p, unsigned long, fault);
+		avail = sizeof(long);
+	}
+	/* the last word reaches @max: keep what fits, then the NUL */
+	memcpy(dst + n, &w, max - n - 1);
+	n = max;
+	dst[n - 1] = '\0';
+out:
+	return n;
+fault:
+	return -EFAULT;
+}
+NOKPROBE_SYMBOL(farg_kstr);
+
+/* The symbol text does not fit in the room left: cut it. */
+static noinline int farg_symstr_cut(char *dst, unsigned long addr,
+				    unsigned int max)
+{
+	char buf[KSYM_SYMBOL_LEN];
+	int len = sprint_symbol(buf, addr);
+
+	return farg_copy_str(dst, buf, len, max);
+}
+NOKPROBE_SYMBOL(farg_symstr_cut);
+
+static int farg_symstr(char *dst, unsigned long addr, unsigned int max)
+{
+	if (max < KSYM_SYMBOL_LEN)
+		return farg_symstr_cut(dst, addr, max);
+	return sprint_symbol(dst, addr) + 1;
+}
+NOKPROBE_SYMBOL(farg_symstr);
+
+/* Append one string at r->dyn; returns its length or < 0 on a fault. */
+static int farg_string(const struct farg_arg *a, struct farg_run *r,
+		       enum farg_store store, unsigned long addr)
+{
+	unsigned int max = min(r->room - r->dyn, FARG_MAX_STRING);
+	char *dst = (char *)r->ent + r->dyn;
+
+	if (!max)
+		return 0;
+	switch (store) {
+	case FARG_ST_STR:
+		return farg_kstr(dst, addr, max);
+	case FARG_ST_USTR:
+		return strncpy_from_user_nofault(dst, (const void __user *)addr,
+						 max);
+	case FARG_ST_SYMSTR:
+		return farg_symstr(dst, addr, max);
+	case FARG_ST_COMM:
+		return farg_copy_str(dst, current->comm,
+				     strnlen(current->comm, TASK_COMM_LEN - 1),
+				     max);
+	default:
+		return farg_copy_str(dst, a->data, a->data_len, max);
+	}
+}
+NOKPROBE_SYMBOL(farg_string);
+
+/* Point the data_loc at @dst to the @len bytes just stored (0: fault). */
+static __always_inline void farg_put_loc(u8 *dst, int len, struct farg_run *r)
+{
+	if (len < 0)
+		len = 0;
+	put_unaligned((u32)len << 16 | r->dyn, (u32 *)dst);
+	r->dyn += len;
+}
+
+/* TYPE[N] of strings: N pointers from @addr on, each to a string. */
+static void farg_strings(const struct farg_arg *a, struct farg_run *r,
+			 u8 *dst, unsigned long addr)
+{
+	enum farg_store store = a->ustr ? FARG_ST_USTR : FARG_ST_STR;
+	unsigned long p;
+	int i, len;
+
+	for (i = 0; i < a->count; i++, dst += sizeof(u32)) {
+		len = -EFAULT;
+		if (farg_read_ptr(&p, addr + i * sizeof(long), a->ustr_ptrs))
+			len = farg_string(a, r, store, p);
+		farg_put_loc(dst, len, r);
+	}
+}
+NOKPROBE_SYMBOL(farg_strings);
+
+/* ------------------------------------------------------ the program */
+
+/* Scalars from memory: @count elements of @size bytes at @addr. */
+static __always_inline bool farg_mem(const struct farg_arg *a, u8 *dst,
+				     unsigned long addr)
+{
+	unsigned int i, len = a->size * a->count;
+	u64 v;
+
+	if (a->count == 1) {
+		if (!(a->store == FARG_ST_MEM ? farg_kread(&v, addr, a->size) :
+					       farg_uread(&v, addr, a->size)))
+			return false;
+		farg_put(dst, farg_bitfield(a, v), a->size);
+		return true;
+	}
+	if (a->store == FARG_ST_MEM && !farg_is_user_addr(addr) ?
+	    copy_from_kernel_nofault(dst, (const void *)addr, len) :
+	    copy_from_user_nofault(dst, (const void __user *)addr, len))
+		return false;
+	if (a->rshift)
+		for (i = 0; i < len; i += a->size)
+			farg_put(dst + i, farg_bitfield(a, farg_get(dst + i, a->size)),
+				 a->size);
+	return true;
+}
+
+/* $stackN: the N-th word above the stack pointer, within the stack. */
+static __always_inline unsigned long farg_stack_slot(struct pt_regs *regs,
+						     unsigned long n)
+{
+	unsigned long addr = kernel_stack_pointer(regs) + n * sizeof(long);
+	u64 v;
+
+	if (!regs_within_kernel_stack(regs, addr) ||
+	    !farg_kread(&v, addr, sizeof(long)))
+		return 0;
+	return v;
+}
+
+static __always_inline unsigned long farg_source(const struct farg_arg *a,
+						 struct pt_regs *regs,
+						 const void *edata)
+{
+	switch (a->src) {
+	case FARG_SRC_REG:
+		return farg_reg(regs, a->param);
+	case FARG_SRC_STACK:
+		return farg_stack_slot(regs, a->param);
+	case FARG_SRC_STACKP:
+		return kernel_stack_pointer(regs);
+	case FARG_SRC_RETVAL:
+		return regs_return_value(regs);
+	case FARG_SRC_ARG:
+		return farg_kernel_arg(regs, a->param);
+	case FARG_SRC_EDATA:
+		return edata ? *(const unsigned long *)(edata + a->param) : 0;
+	case FARG_SRC_COMM:
+		return (unsigned long)current->comm;
+	default:	/* IMM and DATA */
+		return READ_ONCE(a->param);
+	}
+}
+
+/* The value could not be read: leave a trace of it in the record. */
+static void farg_fault(const struct farg_arg *a, struct farg_run *r, u8 *dst)
+{
+	int i;
+
+	if (farg_arg_is_string(a)) {
+		for (i = 0; i < a->count; i++)
+			farg_put_loc(dst + i * sizeof(u32), 0, r);
+		return;
+	}
+	memset(dst, 0, a->size * a->count);
+	if (farg_arg_can_fault(a))
+		r->fmap[a->fault_bit / 8] |= BIT(a->fault_bit % 8);
+}
+NOKPROBE_SYMBOL(farg_fault);
+
+/* Any argument: source, dereferences, store. */
+static noinline void farg_run_any(const struct farg_arg *a,
+				  struct pt_regs *regs, const void *edata,
+				  struct farg_run *r, u8 *dst)
+{
+	unsigned long v = farg_source(a, regs, edata);
+	int i;
+
+	for (i = 0; i < a->nderef; i++)
+		if (!farg_read_ptr(&v, v + a->deref[i], a->umask & BIT(i)))
+			goto fault;
+
+	switch (a->store) {
+	case FARG_ST_RAW:
+		farg_put(dst, farg_bitfield(a, v), a->size);
+		return;
+	case FARG_ST_MEM:
+	case FARG_ST_UMEM:
+		if (!farg_mem(a, dst, v + a->off))
+			goto fault;
+		return;
+	case FARG_ST_STRV:
+		farg_strings(a, r, dst, v + a->off);
+		return;
+	default:
+		farg_put_loc(dst, farg_string(a, r, a->store, v + a->off), r);
+		return;
+	}
+fault:
+	farg_fault(a, r, dst);
+}
+NOKPROBE_SYMBOL(farg_run_any);
+
+/*
+ * The common shapes run inline (see enum farg_op); everything else takes
+ * the general path.
+ */
+static __always_inline void farg_run_arg(const struct farg_arg *a,
+					 struct pt_regs *regs,
+					 const void *edata,
+					 struct farg_run *r, u8 *dst)
+{
+	u64 v;
+
+	if (likely(a->op == FARG_OP_REG)) {
+		put_unaligned(farg_reg(regs, a->param), (unsigned long *)dst);
+	} else if (a->op == FARG_OP_REG_MEM) {
+		if (farg_kread(&v, farg_reg(regs, a->param) + a->off, a->size))
+			farg_put(dst, v, a->size);
+		else
+			farg_fault(a, r, dst);
+	} else if (a->op == FARG_OP_REG_STR) {
+		farg_put_loc(dst, farg_string(a, r, FARG_ST_STR,
+					      farg_reg(regs, a->param) + a->off), r);
+	} else {
+		farg_run_any(a, regs, edata, r, dst);
+	}
+}
+
+unsigned int farg_set_fetch(const struct farg_set *set, struct pt_regs *regs,
+			    void *edata, void *ent, unsigned int args_off,
+			    unsigned int room)
+{
+	u8 *blk = (u8 *)ent + args_off;
+	const struct farg_arg *a, *end = set->args + set->nargs;
+	struct farg_run r = {
+		.ent = ent,
+		.fmap = blk + set->fixed,
+		.dyn = args_off + set->size,
+		.room = max(room, args_off + set->size),
+	};
+
+	if (set->fault_bytes)
+		memset(r.fmap, 0, set->fault_bytes);
+	if (set->reads_mem)
+		pagefault_disable();
+	for (a = set->args; a < end; a++)
+		farg_run_arg(a, regs, edata, &r, blk + a->dst);
+	if (set->reads_mem)
+		pagefault_enable();
+	return r.dyn;
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_fetch);
+NOKPROBE_SYMBOL(farg_set_fetch);
+
+void farg_set_save_entry(const struct farg_set *set, struct pt_regs *regs,
+			 void *edata)
+{
+	unsigned long *slot = edata;
+	int i;
+
+	for (i = 0; i < set->nentry; i++)
+		slot[i] = farg_kernel_arg(regs, set->entry[i]);
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_save_entry);
+NOKPROBE_SYMBOL(farg_set_save_entry);

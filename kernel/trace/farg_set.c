@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * farg_set.c - argument sets: build one from the words of a definition,
+ * seal it for the hit path, resolve its symbols, free it.
+ *
+ * farg_set_parse() runs the stages of farg_parse.c over every word, after
+ * stage 1 here: "$arg*" and "$argN" become the names of the probed
+ * function's parameters (through BTF), and ":%pd"/":%pD" become the
+ * dereference chains to a dentry's or a file's name.  The words made here
+ * remember the word the user wrote, so errors point there.
+ *
+ * Sealing (farg_set_seal()) then fixes what the hit path needs: the fault
+ * map, the fused op of each argument (enum farg_op), and sources that are
+ * plain pt_regs words on this arch.
+ *
+ * Process context; a sealed set is read-only but for farg_set_resolve(),
+ * which rewrites @SYM addresses word-wise (WRITE_ONCE).
+ */
+#include <linux/ctype.h>
+#include <linux/dcache.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/glob.h>
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
+#include <linux/ptrace.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <kunit/visibility.h>
+
+#include "farg_impl.h"
+
+#define FARG_MAX_BTF_TEXT	128	/* bytes of names $arg* expands to */
+
+/*
+ * The words after stage 1, each with the index of the caller's word it
+ * came from (errors point there) and the text that was replaced, if any.
+ */
+struct farg_words {
+	int n;
+	const char **word;
+	int *origin;
+	char **owned;		/* texts made here, freed with the array */
+};
+
+static void farg_words_free(struct farg_words *w)
+{
+	int i;
+
+	if (w->owned)
+		for (i = 0; i < w->n; i++)
+			kfree(w->owned[i]);
+	kfree(w->owned);
+	kfree(w->word);
+	kfree(w->origin);
+}
+
+static int farg_words_alloc(struct farg_words *w, int n)
+{
+	w->n = 0;
+	w->word = kcalloc(n, sizeof(*w->word), GFP_KERNEL);
+	w->origin = kcalloc(n, sizeof(*w->origin), GFP_KERNEL);
+	w->owned = kcalloc(n, sizeof(*w->owned), GFP_KERNEL);
+	if (!w->word || !w->origin || !w->owned)
+		return -ENOMEM;
+	return 0;
+}
+
+static int farg_words_add(struct farg_words *w, const char *word,
+			  char *owned, int origin)
+{
+	w->word[w->n] = owned ?: word;
+	w->owned[w->n] = owned;
+	w->origin[w->n] = origin;
+	w->n++;
+	return 0;
+}
+
+/*
+ * Find the $arg words: returns 1 if there are some (@star gets the index
+ * of "$arg*", or -1), 0 if none, or a negative errno.
+ */
+static int farg_scan_vararg(struct farg_pc *pc, int argc,
+			    const char *const *argv, int *star)
+{
+	int i, found = 0;
+
+	*star = -1;
+	for (i = 0; i < argc; i++) {
+		if (!str_has_prefix(argv[i], "$arg"))
+			continue;
+		pc->word = i;
+		if (!farg_at_entry(pc) && !farg_at_return(pc))
+			return farg_fail(pc, 0, FARG_ERR_NOFENTRY_ARGS);
+		found = 1;
+		if (isdigit(argv[i][4]))
+			continue;
+		if (argv[i][4] != '*')
+			return farg_fail(pc, 0, FARG_ERR_BAD_VAR);
+		if (*star >= 0)
+			return farg_fail(pc, 0, FARG_ERR_DOUBLE_ARGS);
+		*star = i;
+	}
+	return found;
+}
+
+/* "$argN[:TYPE]" -> "NAME[:TYPE]" of the N-th BTF parameter */
+static int farg_expand_argn(struct farg_pc *pc, struct farg_words *w,
+			    const char *word, int *used)
+{
+	const char *name, *type;
+	unsigned long n;
+	char *text;
+
+	n = simple_strtoul(word + 4, (char **)&type, 10);
+	if (*type != ':' && *type != '\0')
+		return farg_fail(pc, 0, FARG_ERR_BAD_VAR);
+	if (!n)
+		return farg_fail(pc, 0, FARG_ERR_BAD_ARG_NUM);
+	if (n > pc->nr_params)
+		return farg_fail(pc, 0, FARG_ERR_NO_BTFARG);
+	name = farg_btf_param_name(pc, n - 1);
+	if (!name)
+		return farg_fail(pc, 0, FARG_ERR_NO_BTF_ENTRY);
+	text = kasprintf(GFP_KERNEL, "%s%s", name, type);
+	if (!text)
+		return -ENOMEM;
+	*used += strlen(text) + 1;
+	if (*used > FARG_MAX_BTF_TEXT) {
+		kfree(text);
+		return farg_fail(pc, 0, FARG_ERR_ARGS_2LONG);
+	}
+	return farg_words_add(w, NULL, text, pc->word);
+}
+
+static int farg_expand_star(struct farg_pc *pc, struct farg_words *w,
+			    int *used)
+{
+	char num[16];
+	int n, ret;
+
+	for (n = 1; n <= pc->nr_params; n++) {
+		snprintf(num, sizeof(num), "$arg%d", n);
+		ret = farg_expand_argn(pc, w, num, used);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Stage 1a: $arg* and $argN through the BTF of the probed function. */
+static int farg_expand_btf(struct farg_pc *pc, int argc,
+			   const char *const *argv, struct farg_words *w)
+{
+	int i, star, used = 0, ret;
+
+	ret = farg_scan_vararg(pc, argc, argv, &star);
+	if (ret <= 0 || farg_btf_query(pc) < 0 || !pc->nr_params) {
+		if (ret > 0 && star >= 0) {
+			pc->word = star;
+			return farg_fail(pc, 0, FARG_ERR_NOSUP_BTFARG);
+		}
+		ret = min(ret, 0);
+		for (i = 0; !ret && i < argc; i++)
+			ret = farg_words_add(w, argv[i], NULL, i);
+		return ret;
+	}
+	if (argc + pc->nr_params - 1 > FARG_MAX_ARGS) {
+		pc->word = star;
+		return farg_fail(pc, 0, FARG_ERR_TOO_MANY_ARGS);
+	}
+	for (i = 0; i < argc; i++) {
+		pc->word = i;
+		if (i == star)
+			ret = farg_expand_star(pc, w, &used);
+		else if (str_has_prefix(argv[i], "$arg"))
+			ret = farg_expand_argn(pc, w, argv[i], &used);
+		else
+			ret = farg_words_add(w, argv[i], NULL, i);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Stage 1b: "[NAME=]FETCH:%pd" and ":%pD" are dentry and file names. */
+static int farg_expand_dentry(struct farg_words *w)
+{
+	const size_t name = offsetof(struct dentry, d_name.name);
+	const size_t dentry = offsetof(struct file, f_path.dentry);
+	const char *word, *eq, *fetch;
+	int i, nlen, flen;
+	char *text;
+
+	for (i = 0; i < w->n; i++) {
+		word = w->word[i];
+		if (!glob_match("*:%p[dD]", word))
+			continue;
+		eq = strchr(word, '=');
+		nlen = eq ? eq + 1 - word : 0;
+		fetch = word + nlen;
+		flen = strlen(fetch) - 4;
+		if (word[strlen(word) - 1] == 'd')
+			text = kasprintf(GFP_KERNEL, "%.*s+0x0(+0x%zx(%.*s)):string",
+					 nlen, word, name, flen, fetch);
+		else
+			text = kasprintf(GFP_KERNEL,
+					 "%.*s+0x0(+0x%zx(+0x%zx(%.*s))):string",
+					 nlen, word, name, dentry, flen, fetch);
+		if (!text)
+			return -ENOMEM;
+		kfree(w->owned[i]);
+		w->owned[i] = text;
+		w->word[i] = text;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- set */
+
+void farg_set_free(struct farg_set *set)
+{
+	struct farg_arg *a;
+
+	if (!set)
+		return;
+	for (a = set->args; a < set->args + set->nargs; a++) {
+		kfree(a->deref);
+		kfree(a->name);
+		kfree(a->text);
+		kfree(a->fmttype);
+		kfree(a->data);
+		kfree(a->symbol);
+	}
+	kfree(set->entry);
+	kfree(set);
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_free);
+
+static struct farg_set *farg_set_alloc(int nargs)
+{
+	struct farg_set *set;
+
+	set = kzalloc(struct_size(set, args, nargs), GFP_KERNEL);
+	if (!set)
+		return NULL;
+	set->nargs = nargs;
+	if (nargs) {
+		set->entry = kcalloc(nargs, sizeof(*set->entry), GFP_KERNEL);
+		if (!set->entry) {
+			kfree(set);
+			return NULL;
+		}
+	}
+	return set;
+}
+
+/*
+ * $argN at entry, $retval and $stack are a fixed pt_regs word on most
+ * arches.  Find which by running the accessor on a pt_regs whose words
+ * hold their own index (tagged with a non-canonical pattern no real
+ * address has), and make the source a plain register.
+ */
+static void farg_fold_src(struct farg_arg *a)
+{
+	const unsigned long tag = 0x0f0f0f0f00000000UL;
+	union {
+		struct pt_regs regs;
+		unsigned long word[sizeof(struct pt_regs) / sizeof(long)];
+	} probe;
+	const unsigned long n = ARRAY_SIZE(probe.word);
+	unsigned long i, v;
+
+	for (i = 0; i < n; i++)
+		probe.word[i] = tag + i;
+	switch (a->src) {
+	case FARG_SRC_ARG:
+		v = farg_kernel_arg(&probe.regs, a->param);
+		break;
+	case FARG_SRC_RETVAL:
+		v = regs_return_value(&probe.regs);
+		break;
+	case FARG_SRC_STACKP:
+		v = kernel_stack_pointer(&probe.regs);
+		break;
+	default:
+		return;
+	}
+	if (v - tag < n) {
+		a->src = FARG_SRC_REG;
+		a->param = (v - tag) * sizeof(long);
+	}
+}
+
+/* The hit path's dispatch: the common shapes have their own. */
+static enum farg_op farg_choose_op(const struct farg_arg *a)
+{
+	if (a->src != FARG_SRC_REG || a->nderef || a->lshift || a->rshift ||
+	    a->count != 1)
+		return FARG_OP_ANY;
+	if (a->store == FARG_ST_RAW && a->size == sizeof(long))
+		return FARG_OP_REG;
+	if (a->store == FARG_ST_MEM)
+		return FARG_OP_REG_MEM;
+	if (a->store == FARG_ST_STR)
+		return FARG_OP_REG_STR;
+	return FARG_OP_ANY;
+}
+
+/* Whether running @a reads memory (then page faults must be off). */
+static bool farg_reads_mem(const struct farg_arg *a)
+{
+	return a->nderef || a->src == FARG_SRC_STACK || a->src == FARG_SRC_ARG ||
+	       (a->store != FARG_ST_RAW && a->store != FARG_ST_COMM &&
+		a->store != FARG_ST_DATA && a->store != FARG_ST_SYMSTR);
+}
+
+/* After the last word: the fault map, and what the record holds. */
+static void farg_set_seal(struct farg_set *set)
+{
+	struct farg_arg *a;
+	int faults = 0;
+
+	for (a = set->args; a < set->args + set->nargs; a++) {
+		farg_fold_src(a);
+		a->op = farg_choose_op(a);
+		if (farg_reads_mem(a))
+			set->reads_mem = true;
+		if (farg_arg_is_string(a))
+			set->dynamic = true;
+		if (farg_arg_can_fault(a))
+			a->fault_bit = faults++;
+	}
+	set->fault_bytes = DIV_ROUND_UP(faults, BITS_PER_BYTE);
+	set->size = set->fixed + set->fault_bytes;
+}
+
+/* Keep the caret inside the word the user wrote. */
+static void farg_err_clamp(struct farg_err *err, int argc,
+			   const char *const *argv)
+{
+	int len;
+
+	if (!err->code || err->word < 0 || err->word >= argc)
+		return;
+	len = strlen(argv[err->word]);
+	if (err->pos > len)
+		err->pos = len;
+}
+
+static int farg_parse_words(struct farg_pc *pc, struct farg_words *w)
+{
+	int i, ret;
+
+	for (i = 0; i < w->n; i++) {
+		pc->word = w->origin[i];
+		ret = farg_parse_word(pc, i, w->word[i]);
+		if (ret)
+			return ret;
+	}
+	farg_set_seal(pc->set);
+	return 0;
+}
+
+struct farg_set *farg_set_parse(const struct farg_caps *caps, int argc,
+				const char *const *argv, struct farg_err *err)
+{
+	struct farg_pc pc = { .caps = caps, .err = err };
+	struct farg_words w = {};
+	int ret;
+
+	memset(err, 0, sizeof(*err));
+	if (argc > FARG_MAX_ARGS) {
+		pc.word = FARG_MAX_ARGS;
+		ret = farg_fail(&pc, 0, FARG_ERR_TOO_MANY_ARGS);
+		goto out;
+	}
+	ret = farg_words_alloc(&w, FARG_MAX_ARGS);
+	if (ret)
+		goto out_free_words;
+	ret = farg_expand_btf(&pc, argc, argv, &w);
+	if (ret)
+		goto out_free_words;
+	ret = farg_expand_dentry(&w);
+	if (ret)
+		goto out_free_words;
+	pc.set = farg_set_alloc(w.n);
+	if (!pc.set) {
+		ret = -ENOMEM;
+		goto out_free_words;
+	}
+	ret = farg_parse_words(&pc, &w);
+	if (ret) {
+		farg_set_free(pc.set);
+		pc.set = NULL;
+	}
+out_free_words:
+	farg_err_clamp(err, argc, argv);
+	farg_words_free(&w);
+	farg_btf_release(&pc);
+out:
+	return ret ? ERR_PTR(ret) : pc.set;
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_parse);
+
+/* @SYM[+|-offs]: look the address up again (modules come and go). */
+static int farg_resolve_one(struct farg_arg *a)
+{
+	char name[KSYM_NAME_LEN];
+	unsigned long addr;
+	long off = 0;
+	size_t len;
+
+	len = strcspn(a->symbol, "+-");
+	if (len >= sizeof(name))
+		return -ENOENT;
+	if (a->symbol[len] && kstrtol(a->symbol + len, 0, &off))
+		return -EINVAL;
+	memcpy(name, a->symbol, len);
+	name[len] = '\0';
+	addr = kallsyms_lookup_name(name);
+	if (!addr)
+		return -ENOENT;
+	WRITE_ONCE(a->param, addr + off);
+	return 0;
+}
+
+int farg_set_resolve(struct farg_set *set)
+{
+	struct farg_arg *a;
+	int ret;
+
+	for (a = set->args; a < set->args + set->nargs; a++) {
+		if (!a->symbol)
+			continue;
+		ret = farg_resolve_one(a);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_resolve);
+
+unsigned int farg_set_size(const struct farg_set *set)
+{
+	return set->size;
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_size);
+
+bool farg_set_is_dynamic(const struct farg_set *set)
+{
+	return set->dynamic;
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_is_dynamic);
+
+int farg_set_count(const struct farg_set *set)
+{
+	return set->nargs;
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_count);
+
+unsigned int farg_set_entry_size(const struct farg_set *set)
+{
+	return set->nentry * sizeof(unsigned long);
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_entry_size);
