@@ -8,11 +8,17 @@
  * compute the same result.  A breakpoint hit runs the handler in the int3
  * exception (in_nmi()), an ftrace hit in the caller's context; the text at
  * the probe shows which one is armed (an int3 byte or the fentry call).
+ * The walk is repeated on real kernel functions, picked at test time by
+ * the instructions they hold, with and without jump optimization.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
+#include <linux/fs.h>
 #include <linux/hardirq.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/math.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/objtool.h>
 #include <asm/ibt.h>
@@ -492,10 +498,284 @@ static void kpt_test_kretprobe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, register_kretprobe(&rp));
 }
 
+/*
+ * The instruction walk again, on real kernel functions: for each kind of
+ * instruction that needs care out of line (a %rip operand, a conditional
+ * branch, a call), the first candidate whose code has one is picked at
+ * test time.  Every instruction boundary (those the core accepts; the
+ * others must be refused with -EILSEQ) is probed in turn, first with a
+ * post handler (breakpoint, copy or emulation, trap back), then without,
+ * after the optimizer ran (a jump where the code allows it, else a boosted
+ * copy).  Each probe must see the same hits in both passes, and the
+ * function must return what it returned unprobed.
+ */
+enum kpt_kind { KPT_RIPREL, KPT_BRANCH, KPT_CALL, KPT_NR_KINDS };
+
+static const char *const kpt_kind_name[KPT_NR_KINDS] = {
+	"a %rip operand", "a conditional branch", "a call",
+};
+
+struct kpt_real {
+	const char *name;
+	void *func;
+	enum kpt_kind kind;
+	int ninputs;
+	long (*run)(int input);		/* call func on input number @input */
+};
+
+static const unsigned long kpt_sqrt_in[] = { 0, 1, 2, 99, 1000000, ULONG_MAX };
+static const char *const kpt_num_in[] = {
+	"123", "-45", "0x1f", "077", "99999999999", "abc", "",
+};
+static const char *const kpt_mem_in[] = { "4k", "3M", "1G", "17", "x" };
+
+static long kpt_run_max_files(int i)
+{
+	return get_max_files();
+}
+
+static long kpt_run_int_sqrt(int i)
+{
+	return int_sqrt(kpt_sqrt_in[i]);
+}
+
+static long kpt_run_kstrtoint(int i)
+{
+	int v = 0, ret = kstrtoint(kpt_num_in[i], 0, &v);
+
+	return ret ? ret : v;
+}
+
+static long kpt_run_memparse(int i)
+{
+	return memparse(kpt_mem_in[i], NULL);
+}
+
+static const struct kpt_real kpt_reals[] = {
+	{ "get_max_files", get_max_files, KPT_RIPREL, 3, kpt_run_max_files },
+	{ "int_sqrt", int_sqrt, KPT_BRANCH, ARRAY_SIZE(kpt_sqrt_in), kpt_run_int_sqrt },
+	{ "kstrtoint", kstrtoint, KPT_BRANCH, ARRAY_SIZE(kpt_num_in), kpt_run_kstrtoint },
+	{ "kstrtoint", kstrtoint, KPT_CALL, ARRAY_SIZE(kpt_num_in), kpt_run_kstrtoint },
+	{ "memparse", memparse, KPT_CALL, ARRAY_SIZE(kpt_mem_in), kpt_run_memparse },
+};
+
+#define KPT_MAX_INPUTS	8
+#define KPT_MAX_FUNC	1024
+
+/* The size of the function at @func, from its kallsyms entry "f+0x0/0xSIZE". */
+static unsigned long kpt_func_size(void *func)
+{
+	char buf[KSYM_SYMBOL_LEN], *slash;
+	unsigned long size = 0;
+
+	sprint_symbol(buf, (unsigned long)func);
+	slash = strchr(buf, '/');
+	if (!slash || sscanf(slash, "/0x%lx", &size) != 1)
+		return 0;
+	return min(size, (unsigned long)KPT_MAX_FUNC);
+}
+
+/*
+ * Enough of the x86 encoding to tell the three kinds apart; @len is the
+ * distance to the next boundary.  A %rip operand is a ModRM byte with
+ * mod 00, r/m 101; its target, relative to the end of the instruction,
+ * must be a symbol of the kernel.
+ */
+static bool kpt_insn_is(const u8 *at, int len, enum kpt_kind kind)
+{
+	static const u8 prefixes[] = { 0x66, 0x67, 0xf2, 0xf3, 0x2e, 0x3e,
+				       0x26, 0x36, 0x64, 0x65, 0xf0 };
+	int i = 0, modrm;
+	char sym[KSYM_SYMBOL_LEN];
+	s32 disp;
+
+	while (i < len && (memchr(prefixes, at[i], sizeof(prefixes)) ||
+			   (at[i] & 0xf0) == 0x40))
+		i++;
+	if (i >= len)
+		return false;
+	switch (kind) {
+	case KPT_CALL:
+		return at[i] == 0xe8;
+	case KPT_BRANCH:
+		return (at[i] & 0xf0) == 0x70 ||
+		       (at[i] == 0x0f && i + 1 < len && (at[i + 1] & 0xf0) == 0x80);
+	default:
+		modrm = at[i] != 0x0f ? i + 1 :
+			(at[i + 1] == 0x38 || at[i + 1] == 0x3a) ? i + 3 : i + 2;
+		if (modrm + 5 > len || (at[modrm] & 0xc7) != 0x05)
+			return false;
+		memcpy(&disp, at + modrm + 1, sizeof(disp));
+		sprint_symbol(sym, (unsigned long)at + len + disp);
+		return strncmp(sym, "0x", 2) != 0;
+	}
+}
+
+/* What one walk found and saw, per byte offset into the function. */
+struct kpt_walk_state {
+	const struct kpt_real *r;
+	unsigned long size;
+	long expect[KPT_MAX_INPUTS];
+	bool boundary[KPT_MAX_FUNC];
+	int hits[KPT_MAX_FUNC];		/* breakpoint pass */
+	int paths[KPROBE_PATH_OPTIMIZED + 1];
+};
+
+static struct task_struct *kpt_walker;
+static int kpt_real_pre_hits, kpt_real_post_hits;
+
+static int kpt_real_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (current == kpt_walker)
+		kpt_real_pre_hits++;
+	return 0;
+}
+
+static void kpt_real_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+	if (current == kpt_walker)
+		kpt_real_post_hits++;
+}
+
+/* Find the boundaries of @w->r->func; false if it has none of its kind. */
+static bool kpt_real_scan(struct kunit *test, struct kpt_walk_state *w)
+{
+	u8 *func = w->r->func;
+	unsigned long off, last = 0;
+	bool found = false;
+	int ret;
+
+	for (off = 0; off < w->size; off++) {
+		struct kprobe kp = { .addr = (kprobe_opcode_t *)(func + off),
+				     .pre_handler = kpt_real_pre };
+
+		ret = register_kprobe(&kp);
+		if (ret == -EILSEQ)
+			continue;
+		if (ret && func[off] == INT3_INSN_OPCODE)
+			break;		/* padding after the function */
+		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%s+%lu", w->r->name, off);
+		unregister_kprobe(&kp);
+		/* The entry may move past endbr64. */
+		off = (u8 *)kp.addr - func;
+		if (w->boundary[off])
+			continue;
+		w->boundary[off] = true;
+		if (off)
+			found |= kpt_insn_is(func + last, off - last, w->r->kind);
+		last = off;
+	}
+	return found;
+}
+
+/* Probe the boundary at @off once: hits of this probe, and its path. */
+static int kpt_real_probe(struct kunit *test, struct kpt_walk_state *w,
+			  unsigned long off, bool jump)
+{
+	struct kprobe kp = { .addr = (kprobe_opcode_t *)((u8 *)w->r->func + off),
+			     .pre_handler = kpt_real_pre,
+			     .post_handler = jump ? NULL : kpt_real_post };
+	enum kprobe_hit_path path;
+	int i;
+
+	kpt_real_pre_hits = kpt_real_post_hits = 0;
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&kp));
+	if (jump)
+		wait_for_kprobe_optimizer();
+	path = kprobe_hit_path(&kp);
+	w->paths[path]++;
+	for (i = 0; i < w->r->ninputs; i++)
+		KUNIT_EXPECT_EQ_MSG(test, w->r->run(i), w->expect[i],
+				    "%s+%lu input %d", w->r->name, off, i);
+	unregister_kprobe(&kp);
+	if (!jump)
+		KUNIT_EXPECT_EQ_MSG(test, kpt_real_post_hits, kpt_real_pre_hits,
+				    "%s+%lu", w->r->name, off);
+	if (jump)
+		KUNIT_EXPECT_NE_MSG(test, path, KPROBE_PATH_STEP, "%s+%lu", w->r->name, off);
+	else
+		KUNIT_EXPECT_LT_MSG(test, path, KPROBE_PATH_BOOST, "%s+%lu", w->r->name, off);
+	return kpt_real_pre_hits;
+}
+
+static void kpt_real_report(struct kunit *test, struct kpt_walk_state *w,
+			    const char *pass)
+{
+	kunit_info(test, "%s, %s pass: ftrace %d, emulated %d, stepped %d, boosted %d, optimized %d\n",
+		   w->r->name, pass, w->paths[KPROBE_PATH_FTRACE],
+		   w->paths[KPROBE_PATH_EMULATE], w->paths[KPROBE_PATH_STEP],
+		   w->paths[KPROBE_PATH_BOOST], w->paths[KPROBE_PATH_OPTIMIZED]);
+	memset(w->paths, 0, sizeof(w->paths));
+}
+
+/* Walk @w->r: the breakpoint pass, then the jump pass.  Optimized probes. */
+static int kpt_real_walk(struct kunit *test, struct kpt_walk_state *w)
+{
+	unsigned long off, first = w->size;
+	int i, hit = 0, optimized;
+
+	for (i = 0; i < w->r->ninputs; i++)
+		w->expect[i] = w->r->run(i);
+	for (off = 0; off < w->size; off++) {
+		if (!w->boundary[off])
+			continue;
+		first = min(first, off);
+		w->hits[off] = kpt_real_probe(test, w, off, false);
+		hit += w->hits[off] > 0;
+	}
+	kpt_real_report(test, w, "breakpoint");
+	KUNIT_EXPECT_EQ_MSG(test, w->hits[first], w->r->ninputs, "%s entry", w->r->name);
+	KUNIT_EXPECT_GT(test, hit, 1);
+
+	for (off = 0; off < w->size; off++) {
+		if (w->boundary[off])
+			KUNIT_EXPECT_EQ_MSG(test, kpt_real_probe(test, w, off, true),
+					    w->hits[off], "%s+%lu", w->r->name, off);
+	}
+	optimized = w->paths[KPROBE_PATH_OPTIMIZED];
+	kpt_real_report(test, w, "jump");
+	return optimized;
+}
+
+static void kpt_test_real_walk(struct kunit *test)
+{
+	struct kpt_walk_state *w;
+	bool done[KPT_NR_KINDS] = {};
+	int i, optimized = 0;
+
+	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	kpt_walker = current;
+	for (i = 0; i < ARRAY_SIZE(kpt_reals); i++) {
+		const struct kpt_real *r = &kpt_reals[i];
+
+		if (done[r->kind])
+			continue;
+		memset(w, 0, sizeof(*w));
+		w->r = r;
+		w->size = kpt_func_size(r->func);
+		KUNIT_ASSERT_GT(test, w->size, 0UL);
+		if (!kpt_real_scan(test, w)) {
+			kunit_info(test, "%s has no %s\n", r->name, kpt_kind_name[r->kind]);
+			continue;
+		}
+		kunit_info(test, "%s (%lu bytes) has %s\n", r->name, w->size,
+			   kpt_kind_name[r->kind]);
+		optimized += kpt_real_walk(test, w);
+		done[r->kind] = true;
+	}
+	kpt_walker = NULL;
+	for (i = 0; i < KPT_NR_KINDS; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, done[i], "no function with %s", kpt_kind_name[i]);
+	if (IS_ENABLED(CONFIG_OPTPROBES))
+		KUNIT_EXPECT_GT(test, optimized, 0);
+}
+
 static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_test_walk),
 	KUNIT_CASE(kpt_test_boost),
 	KUNIT_CASE(kpt_test_optimized),
+	KUNIT_CASE_SLOW(kpt_test_real_walk),
 	KUNIT_CASE(kpt_test_refused),
 	KUNIT_CASE(kpt_test_func_entry),
 	KUNIT_CASE(kpt_test_ftrace),

@@ -225,6 +225,24 @@ static void kprobe_optimizer(struct work_struct *work)
 	mutex_unlock(&kprobe_mutex);
 }
 
+/*
+ * Tests want to know the outcome of a registration: run the optimizer now
+ * rather than after its delay.  A batch in progress has already left the
+ * queue, so the work is flushed before the queue is looked at.
+ */
+void wait_for_kprobe_optimizer(void)
+{
+	bool queued;
+
+	do {
+		flush_delayed_work(&kprobe_opt_work);
+		mutex_lock(&kprobe_mutex);
+		queued = !list_empty(&kprobe_opt_queue);
+		mutex_unlock(&kprobe_mutex);
+	} while (queued);
+}
+EXPORT_SYMBOL_GPL(wait_for_kprobe_optimizer);
+
 /* Apply a change of the sysctl to every site. */
 static void kprobe_opt_update_all(void)
 {

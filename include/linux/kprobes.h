@@ -252,14 +252,15 @@ static inline void kprobe_ftrace_kill(void) { }
 #ifdef CONFIG_OPTPROBES
 /* Is @addr in a detour buffer of jump optimization?  Any context. */
 bool is_kprobe_optinsn_slot(unsigned long addr);
+/* Return once no site waits for its jump.  Process context, may sleep. */
+void wait_for_kprobe_optimizer(void);
 #else
 static inline bool is_kprobe_optinsn_slot(unsigned long addr)
 {
 	return false;
 }
-#endif
-/* The optimizer needs no waiting for: unregistration takes sites off it. */
 static inline void wait_for_kprobe_optimizer(void) { }
+#endif
 
 /* Tasks end their pending kretprobes through rethook_flush_task(). */
 #define kprobe_flush_task(tk)	do {} while (0)
