@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * x86 jump optimization: replace a site's int3 by a 5-byte jump to a detour
+ * buffer (the generic state machine is in kernel/kprobes_opt.c):
+ *
+ *	addr:	jmp detour		(covers the instructions [addr, addr + len))
+ *
+ *	detour:	head	save pt_regs, kpx86_detour_hit(site, regs), restore
+ *		tail	copy of [addr, addr + len), %rip operands fixed
+ *			jmp addr + len
+ *
+ * While the site is queued, or being taken back to a breakpoint, its int3
+ * hits also leave through the tail (arch_kprobe_site::via_detour), so that
+ * no task enters the covered bytes.
+ *
+ * The covered instructions are whole, at least 5 bytes, within the
+ * function, and each could be boosted (no exception fixup, no branch).
+ * No other site lies inside, no jump, exception fixup or jump table of the
+ * function may land inside, and no text patched by someone else (jump
+ * labels, static calls, alternatives, fentry) overlaps them.
+ */
+#include <linux/extable.h>
+#include <linux/ftrace.h>
+#include <linux/jump_label.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/perf_event.h>
+#include <linux/static_call.h>
+#include <asm/extable.h>
+#include <asm/text-patching.h>
+
+#include "kprobes.h"
+
+extern const u8 kpx86_detour_template[], kpx86_detour_site[];
+extern const u8 kpx86_detour_call[], kpx86_detour_template_end[];
+
+#define KPX86_DETOUR_HEAD	(kpx86_detour_template_end - kpx86_detour_template)
+
+__visible void kpx86_detour_hit(struct kprobe_site *s, struct pt_regs *regs);
+
+/* Called from the head of the detour of @s, in the probed context. */
+__visible void kpx86_detour_hit(struct kprobe_site *s, struct pt_regs *regs)
+{
+	/* The head parked the flags in the ss slot. */
+	regs->flags = regs->ss;
+	regs->ss = __KERNEL_DS;
+	regs->cs = __KERNEL_CS;
+	regs->sp = (unsigned long)(regs + 1);
+	regs->orig_ax = ~0UL;
+	/* As after a breakpoint.  A handler cannot redirect ip here. */
+	regs->ip = (unsigned long)s->addr + INT3_INSN_SIZE;
+
+	preempt_disable_notrace();
+	if (kprobe_running()) {
+		kprobe_site_missed(s);
+	} else {
+		kprobe_site_call_pre(s, regs);
+		__this_cpu_write(current_kprobe, NULL);
+	}
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(kpx86_detour_hit);
+
+/* Where a breakpoint hit resumes while the site uses its detour. */
+kprobe_opcode_t *kpx86_detour_tail(struct kprobe_site *s)
+{
+	return s->arch.detour + KPX86_DETOUR_HEAD;
+}
+NOKPROBE_SYMBOL(kpx86_detour_tail);
+
+/* A jump out of the function, to a retpoline: an indirect jump in disguise. */
+static bool kpx86_jumps_indirect(unsigned long target)
+{
+	char name[KSYM_NAME_LEN];
+
+	return !lookup_symbol_name(target, name) &&
+	       str_has_prefix(name, "__x86_indirect_");
+}
+
+/* The fixup of the exception entry of the instruction at @addr, or 0. */
+static unsigned long kpx86_fixup_of(unsigned long addr)
+{
+	const struct exception_table_entry *e = search_exception_tables(addr);
+
+	return e ? (unsigned long)&e->fixup + e->fixup : 0;
+}
+
+/* Where a relative branch of the function goes, or 0 for other insns. */
+static unsigned long kpx86_branch_target(struct insn *insn, unsigned long pos)
+{
+	u8 op = insn->opcode.bytes[0];
+
+	if ((op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3) ||
+	    op == 0xe8 || op == 0xe9 || op == 0xeb ||
+	    (op == 0x0f && (insn->opcode.bytes[1] & 0xf0) == 0x80))
+		return pos + insn->length + insn->immediate.value;
+	return 0;
+}
+
+/*
+ * May the function [start, end) go on running with [addr, addr + len)
+ * replaced by a jump?  Nothing in it may transfer control inside.
+ */
+static int kpx86_check_function(unsigned long start, unsigned long end,
+				unsigned long addr, int len)
+{
+	unsigned long pos, target;
+	u8 buf[MAX_INSN_SIZE];
+	struct insn insn;
+
+	for (pos = start; pos < end; pos += insn.length) {
+		if (kpx86_decode_at(pos, buf, &insn))
+			return -EILSEQ;
+		if (insn.opcode.bytes[0] == 0xff &&
+		    (X86_MODRM_REG(insn.modrm.value) == 4 ||
+		     X86_MODRM_REG(insn.modrm.value) == 5))
+			return -EBUSY;		/* jump tables may go anywhere */
+		target = kpx86_branch_target(&insn, pos);
+		if (target > addr && target < addr + len)
+			return -EBUSY;
+		if (target && (target < start || target >= end) &&
+		    insn.opcode.bytes[0] != 0xe8 && kpx86_jumps_indirect(target))
+			return -EBUSY;
+		target = kpx86_fixup_of(pos);
+		if (target > addr && target < addr + len)
+			return -EBUSY;
+	}
+	return 0;
+}
+
+/*
+ * Collect the instructions that a jump at @s would cover, each a plain one
+ * that could run out of line: their bytes into s->arch.orig, their
+ * decoding into @insns (at most @max, *@n of them).  Returns their length.
+ */
+static int kpx86_cover(struct kprobe_site *s, struct insn *insns, int max, int *n_out)
+{
+	unsigned long addr = (unsigned long)s->addr, pos = addr;
+	struct arch_kprobe_site tmp;
+	int n = 0;
+
+	while (pos < addr + JMP32_INSN_SIZE) {
+		u8 *buf = s->arch.orig + (pos - addr);
+
+		if (n == max || (pos != addr && kprobe_site_lookup((void *)pos)))
+			return -EBUSY;
+		if (kpx86_read_insn(pos, buf) || insn_decode_kernel(&insns[n], buf) < 0)
+			return -EILSEQ;
+		if (kpx86_classify(&tmp, &insns[n]) || tmp.op != KPX86_STEP ||
+		    kpx86_is_trap(&insns[n]) || insn_has_emulate_prefix(&insns[n]) ||
+		    insn_masking_exception(&insns[n]) || search_exception_tables(pos))
+			return -EINVAL;
+		if (pos - addr + insns[n].length > KPROBE_OPT_MAX_LEN)
+			return -E2BIG;
+		pos += insns[n++].length;
+	}
+	*n_out = n;
+	return pos - addr;
+}
+
+/* Nothing someone else patches may lie in [addr, addr + len). */
+static bool kpx86_cover_reserved(unsigned long addr, int len)
+{
+	void *start = (void *)addr, *last = (void *)(addr + len - 1);
+
+	return jump_label_text_reserved(start, last) ||
+	       static_call_text_reserved(start, last) ||
+	       alternatives_text_reserved(start, last) ||
+	       ftrace_text_reserved(start, last);
+}
+
+static int kpx86_build_detour(struct kprobe_site *s, struct insn *insns, int n)
+{
+	unsigned long addr = (unsigned long)s->addr, run;
+	u8 img[KPROBE_DETOUR_SIZE], *orig = s->arch.orig;
+	int i, pos = KPX86_DETOUR_HEAD;
+	s32 rel;
+
+	if (KPX86_DETOUR_HEAD + s->arch.opt_len + JMP32_INSN_SIZE > KPROBE_DETOUR_SIZE)
+		return -E2BIG;
+	if (!s->arch.detour)
+		s->arch.detour = kprobe_detour_alloc();
+	if (!s->arch.detour)
+		return -ENOMEM;
+	run = (unsigned long)s->arch.detour;
+
+	memset(img, INT3_INSN_OPCODE, sizeof(img));
+	memcpy(img, kpx86_detour_template, KPX86_DETOUR_HEAD);
+	memcpy(img + (kpx86_detour_site - kpx86_detour_template) + 2, &s, sizeof(s));
+	i = kpx86_detour_call - kpx86_detour_template;
+	rel = (unsigned long)kpx86_detour_hit - (run + i + CALL_INSN_SIZE);
+	memcpy(img + i + 1, &rel, sizeof(rel));
+
+	for (i = 0; i < n; i++) {
+		if (kpx86_relocate(img + pos, orig, &insns[i], addr, run + pos))
+			return -ERANGE;
+		pos += insns[i].length;
+		orig += insns[i].length;
+		addr += insns[i].length;
+	}
+	kpx86_put_jmp(img + pos, run + pos, addr);
+	perf_event_text_poke(s->arch.detour, NULL, 0, img, sizeof(img));
+	text_poke(s->arch.detour, img, sizeof(img));
+	return 0;
+}
+
+int arch_kprobe_opt_prepare(struct kprobe_site *s)
+{
+	struct insn insns[JMP32_INSN_SIZE];
+	unsigned long addr = (unsigned long)s->addr, size, offset;
+	int len, n, ret;
+
+	if (s->arch.op != KPX86_STEP ||
+	    !kallsyms_lookup_size_offset(addr, &size, &offset))
+		return -EINVAL;
+	len = kpx86_cover(s, insns, ARRAY_SIZE(insns), &n);
+	if (len < 0)
+		return len;
+	if (offset + len > size || kpx86_cover_reserved(addr, len))
+		return -EBUSY;
+	ret = kpx86_check_function(addr - offset, addr - offset + size, addr, len);
+	if (ret)
+		return ret;
+
+	s->arch.opt_len = len;
+	ret = kpx86_build_detour(s, insns, n);
+	if (ret)
+		return ret;
+	/* From now on, hits skip the covered bytes. */
+	WRITE_ONCE(s->arch.via_detour, true);
+	return 0;
+}
+
+void arch_kprobe_opt_cancel(struct kprobe_site *s)
+{
+	WRITE_ONCE(s->arch.via_detour, false);
+}
+
+void arch_kprobe_opt_install(struct kprobe_site *s)
+{
+	u8 jmp[JMP32_INSN_SIZE];
+
+	kpx86_put_jmp(jmp, (unsigned long)s->addr, (unsigned long)s->arch.detour);
+	text_poke_bp(s->addr, jmp, JMP32_INSN_SIZE, NULL);
+	perf_event_text_poke(s->addr, s->arch.orig, JMP32_INSN_SIZE, jmp, JMP32_INSN_SIZE);
+}
+
+/*
+ * Jump back to breakpoint: int3 over the jump's opcode first, so that the
+ * rest of the jump is no longer executed, then the original bytes.  Hits
+ * in between still leave through the detour.
+ */
+void arch_kprobe_opt_remove(struct kprobe_site *s)
+{
+	u8 now[JMP32_INSN_SIZE], int3 = INT3_INSN_OPCODE;
+	kprobe_opcode_t *addr = s->addr;
+
+	memcpy(now, addr, JMP32_INSN_SIZE);
+	text_poke(addr, &int3, INT3_INSN_SIZE);
+	text_poke_sync();
+	text_poke(addr + INT3_INSN_SIZE, s->arch.orig + INT3_INSN_SIZE,
+		  JMP32_INSN_SIZE - INT3_INSN_SIZE);
+	text_poke_sync();
+	perf_event_text_poke(addr, now, JMP32_INSN_SIZE, s->arch.orig, JMP32_INSN_SIZE);
+	WRITE_ONCE(s->arch.via_detour, false);
+}
+
+bool arch_kprobe_opt_covers(struct kprobe_site *s, unsigned long addr)
+{
+	return addr > (unsigned long)s->addr &&
+	       addr < (unsigned long)s->addr + s->arch.opt_len;
+}

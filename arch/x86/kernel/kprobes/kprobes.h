@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Helpers shared by the x86 kprobes files; see core.c and decode.c. */
+#ifndef _X86_KERNEL_KPROBES_KPROBES_H
+#define _X86_KERNEL_KPROBES_KPROBES_H
+
+#include <linux/kgdb.h>
+#include <linux/kprobes.h>
+#include <asm/cfi.h>
+#include <asm/insn.h>
+
+#ifdef CONFIG_KGDB
+/* A breakpoint that kgdb planted: the code is not ours to probe. */
+static inline bool kpx86_kgdb_break(unsigned long addr, struct insn *insn)
+{
+	return insn->opcode.bytes[0] == INT3_INSN_OPCODE && kgdb_has_hit_break(addr);
+}
+#else
+static inline bool kpx86_kgdb_break(unsigned long addr, struct insn *insn)
+{
+	return false;
+}
+#endif
+
+#ifdef CONFIG_CFI_CLANG
+/*
+ * A CFI check loads the expected type with a movl (then an addl) that the
+ * CFI trap handler decodes, 12 (6) bytes before its ud2: leave them alone.
+ */
+static inline bool kpx86_cfi_insn(unsigned long addr, struct insn *insn)
+{
+	if (insn->opcode.value == 0xba)
+		return is_cfi_trap(addr + 12);
+	if (insn->opcode.value == 0x03)
+		return is_cfi_trap(addr + 6);
+	return false;
+}
+#else
+static inline bool kpx86_cfi_insn(unsigned long addr, struct insn *insn)
+{
+	return false;
+}
+#endif
+
+/* decode.c */
+int kpx86_read_insn(unsigned long addr, u8 buf[MAX_INSN_SIZE]);
+int kpx86_decode_at(unsigned long addr, u8 buf[MAX_INSN_SIZE], struct insn *insn);
+bool kpx86_is_trap(struct insn *insn);
+int kpx86_classify(struct arch_kprobe_site *a, struct insn *insn);
+int kpx86_relocate(u8 *dst, const u8 *orig, struct insn *insn,
+		   unsigned long addr, unsigned long run);
+void kpx86_put_jmp(u8 *dst, unsigned long run, unsigned long to);
+
+/* jump.c */
+#ifdef CONFIG_OPTPROBES
+kprobe_opcode_t *kpx86_detour_tail(struct kprobe_site *s);
+
+static inline void kpx86_release_detour(struct kprobe_site *s)
+{
+	kprobe_detour_free(s->arch.detour);
+	s->arch.detour = NULL;
+}
+#else
+static inline kprobe_opcode_t *kpx86_detour_tail(struct kprobe_site *s)
+{
+	return NULL;
+}
+
+static inline void kpx86_release_detour(struct kprobe_site *s) { }
+#endif
+
+#endif /* _X86_KERNEL_KPROBES_KPROBES_H */

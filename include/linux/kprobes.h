@@ -1,0 +1,518 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Kernel probes: call a handler when the CPU reaches a kernel address, and
+ * (kretprobes) when the function entered there returns.
+ *
+ * The first half of this file is the API for probe users.  The second half
+ * is the interface between the generic core (kernel/kprobes*.c) and the
+ * architecture code (arch/<arch>/kernel/kprobes/), which only they use.
+ * The mechanism is explained in Documentation/trace/kprobes.rst.
+ */
+#ifndef _LINUX_KPROBES_H
+#define _LINUX_KPROBES_H
+
+#include <linux/compiler.h>
+#include <linux/linkage.h>
+#include <linux/list.h>
+#include <linux/notifier.h>
+#include <linux/smp.h>
+#include <linux/bug.h>
+#include <linux/percpu.h>
+#include <linux/spinlock.h>
+#include <linux/rcupdate.h>
+#include <linux/mutex.h>
+#include <linux/ftrace.h>
+#include <linux/hash.h>
+#include <linux/objpool.h>
+#include <linux/rethook.h>
+#include <asm/kprobes.h>
+
+#ifndef CONFIG_KPROBES
+#include <asm-generic/kprobes.h>
+typedef int kprobe_opcode_t;
+#endif
+
+struct kprobe;
+struct pt_regs;
+struct kretprobe;
+struct kretprobe_instance;
+
+/*
+ * Handlers run with preemption disabled, in the context that hit the probe
+ * (any context, NMI included), and must not sleep.  A pre_handler returning
+ * non-zero has redirected regs->ip itself: the probed instruction is then
+ * skipped, and so are the post handlers.
+ */
+typedef int (*kprobe_pre_handler_t) (struct kprobe *, struct pt_regs *);
+typedef void (*kprobe_post_handler_t) (struct kprobe *, struct pt_regs *,
+				       unsigned long flags);
+typedef int (*kretprobe_handler_t) (struct kretprobe_instance *,
+				    struct pt_regs *);
+
+/**
+ * struct kprobe - a probe on one kernel address
+ * @hlist: not used by the core; kept for callers that initialise it.
+ *	It stays unhashed.
+ * @list: link in the list of probes of the same address while registered;
+ *	a registered probe never has an empty @list.  kprobe_mutex.
+ * @nmissed: hits on which the handlers were not called (the CPU was
+ *	already running a probe handler).  Incremented on the hit path.
+ * @addr: the probed address; the caller gives it or @symbol_name, and
+ *	registration sets it to the resolved address.
+ * @symbol_name: the probed symbol, or NULL.
+ * @offset: offset into @symbol_name (or from @addr).
+ * @pre_handler: called before the probed instruction runs; regs->ip is
+ *	@addr + the breakpoint size.
+ * @post_handler: called after it ran, regs->ip pointing after it.
+ * @flags: KPROBE_FLAG_*; only KPROBE_FLAG_DISABLED may be passed to
+ *	register_kprobe().  kprobe_mutex once registered.
+ */
+struct kprobe {
+	struct hlist_node hlist;
+	struct list_head list;
+	unsigned long nmissed;
+	kprobe_opcode_t *addr;
+	const char *symbol_name;
+	unsigned int offset;
+	kprobe_pre_handler_t pre_handler;
+	kprobe_post_handler_t post_handler;
+	u32 flags;
+};
+
+#define KPROBE_FLAG_GONE	1	/* the probed code was freed */
+#define KPROBE_FLAG_DISABLED	2	/* registered, but not called */
+#define KPROBE_FLAG_OPTIMIZED	4	/* its address is hit through a jump */
+#define KPROBE_FLAG_FTRACE	8	/* its address is hit through ftrace */
+#define KPROBE_FLAG_ON_FUNC_ENTRY 16	/* it sits at a function entry */
+
+static inline bool kprobe_gone(struct kprobe *p)
+{
+	return p->flags & KPROBE_FLAG_GONE;
+}
+
+static inline bool kprobe_disabled(struct kprobe *p)
+{
+	return p->flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE);
+}
+
+static inline bool kprobe_optimized(struct kprobe *p)
+{
+	return p->flags & KPROBE_FLAG_OPTIMIZED;
+}
+
+static inline bool kprobe_ftrace(struct kprobe *p)
+{
+	return p->flags & KPROBE_FLAG_FTRACE;
+}
+
+/**
+ * struct kretprobe - a probe on the return of a function
+ * @kp: the entry probe; give its @addr or @symbol_name (offset 0).
+ * @handler: called when the function returns, regs->ip being the real
+ *	return address.
+ * @entry_handler: called at the entry; a non-zero return drops this call
+ *	(its @handler will not run).
+ * @maxactive: how many calls may be pending at once (default: the
+ *	larger of 10 and twice the number of CPUs).
+ * @nmissed: calls not probed because all @maxactive instances were in use.
+ * @data_size: bytes of kretprobe_instance::data given to both handlers.
+ * @rh: the return hook (internal).
+ */
+struct kretprobe {
+	struct kprobe kp;
+	kretprobe_handler_t handler;
+	kretprobe_handler_t entry_handler;
+	int maxactive;
+	int nmissed;
+	size_t data_size;
+	struct rethook *rh;
+};
+
+#define KRETPROBE_MAX_DATA_SIZE	4096
+
+/* One pending call of a kretprobe'd function. */
+struct kretprobe_instance {
+	struct rethook_node node;
+	char data[];
+};
+
+#ifdef CONFIG_KPROBES
+
+DECLARE_PER_CPU(struct kprobe *, current_kprobe);
+
+/* The kprobe whose handler runs on this CPU, or NULL.  Preemption off. */
+static inline struct kprobe *kprobe_running(void)
+{
+	return __this_cpu_read(current_kprobe);
+}
+
+/* Make kprobe_running() true: probes hit in between count as missed. */
+void kprobe_busy_begin(void);
+void kprobe_busy_end(void);
+
+int register_kprobe(struct kprobe *p);
+void unregister_kprobe(struct kprobe *p);
+int register_kprobes(struct kprobe **kps, int num);
+void unregister_kprobes(struct kprobe **kps, int num);
+int enable_kprobe(struct kprobe *kp);
+int disable_kprobe(struct kprobe *kp);
+
+int register_kretprobe(struct kretprobe *rp);
+void unregister_kretprobe(struct kretprobe *rp);
+int register_kretprobes(struct kretprobe **rps, int num);
+void unregister_kretprobes(struct kretprobe **rps, int num);
+
+/* How the address of a probe is hit: kprobe_hit_path(). */
+enum kprobe_hit_path {
+	KPROBE_PATH_NONE,	/* not registered, or its code is gone */
+	KPROBE_PATH_FTRACE,	/* a call to ftrace at the function entry */
+	KPROBE_PATH_EMULATE,	/* breakpoint; the instruction is emulated */
+	KPROBE_PATH_STEP,	/* breakpoint; a copy runs, then traps back */
+	KPROBE_PATH_BOOST,	/* breakpoint; a copy runs, then jumps back */
+	KPROBE_PATH_OPTIMIZED,	/* a jump to a detour buffer */
+};
+enum kprobe_hit_path kprobe_hit_path(struct kprobe *p);
+
+kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset);
+int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym, unsigned long offset);
+bool within_kprobe_blacklist(unsigned long addr);
+
+/* Hooks of the rest of the kernel. */
+void kprobe_free_init_mem(void);
+int kprobe_get_kallsym(unsigned int symnum, unsigned long *value, char *type,
+		       char *sym);
+bool is_kprobe_insn_slot(unsigned long addr);
+
+#ifdef CONFIG_KPROBES_ON_FTRACE
+/* Set once ftrace died: the fentry sites can no longer be trusted. */
+extern bool kprobe_ftrace_disabled __read_mostly;
+void kprobe_ftrace_kill(void);
+#else
+static inline void kprobe_ftrace_kill(void) { }
+#endif
+
+#else /* !CONFIG_KPROBES */
+
+static inline struct kprobe *kprobe_running(void)
+{
+	return NULL;
+}
+#define kprobe_busy_begin()	do {} while (0)
+#define kprobe_busy_end()	do {} while (0)
+static inline int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
+{
+	return 0;
+}
+static inline int register_kprobe(struct kprobe *p)
+{
+	return -EOPNOTSUPP;
+}
+static inline int register_kprobes(struct kprobe **kps, int num)
+{
+	return -EOPNOTSUPP;
+}
+static inline void unregister_kprobe(struct kprobe *p) { }
+static inline void unregister_kprobes(struct kprobe **kps, int num) { }
+static inline int register_kretprobe(struct kretprobe *rp)
+{
+	return -EOPNOTSUPP;
+}
+static inline int register_kretprobes(struct kretprobe **rps, int num)
+{
+	return -EOPNOTSUPP;
+}
+static inline void unregister_kretprobe(struct kretprobe *rp) { }
+static inline void unregister_kretprobes(struct kretprobe **rps, int num) { }
+static inline int disable_kprobe(struct kprobe *kp)
+{
+	return -EOPNOTSUPP;
+}
+static inline int enable_kprobe(struct kprobe *kp)
+{
+	return -EOPNOTSUPP;
+}
+static inline bool within_kprobe_blacklist(unsigned long addr)
+{
+	return true;
+}
+static inline void kprobe_free_init_mem(void) { }
+static inline int kprobe_get_kallsym(unsigned int symnum, unsigned long *value,
+				     char *type, char *sym)
+{
+	return -ERANGE;
+}
+static inline bool is_kprobe_insn_slot(unsigned long addr)
+{
+	return false;
+}
+static inline void kprobe_ftrace_kill(void) { }
+
+#endif /* CONFIG_KPROBES */
+
+#ifdef CONFIG_OPTPROBES
+/* Is @addr in a detour buffer of jump optimization?  Any context. */
+bool is_kprobe_optinsn_slot(unsigned long addr);
+/* Return once no site waits for its jump.  Process context, may sleep. */
+void wait_for_kprobe_optimizer(void);
+#else
+static inline bool is_kprobe_optinsn_slot(unsigned long addr)
+{
+	return false;
+}
+static inline void wait_for_kprobe_optimizer(void) { }
+#endif
+
+/* Tasks end their pending kretprobes through rethook_flush_task(). */
+#define kprobe_flush_task(tk)	do {} while (0)
+
+static inline int disable_kretprobe(struct kretprobe *rp)
+{
+	return disable_kprobe(&rp->kp);
+}
+static inline int enable_kretprobe(struct kretprobe *rp)
+{
+	return enable_kprobe(&rp->kp);
+}
+
+#ifdef CONFIG_KRETPROBES
+/* The kretprobe of a pending call; the node's rethook::data is constant. */
+static nokprobe_inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
+{
+	return (struct kretprobe *)ri->node.rethook->data;
+}
+
+static nokprobe_inline unsigned long get_kretprobe_retaddr(struct kretprobe_instance *ri)
+{
+	return ri->node.ret_addr;
+}
+
+static nokprobe_inline bool is_kretprobe_trampoline(unsigned long addr)
+{
+	return is_rethook_trampoline(addr);
+}
+
+static nokprobe_inline
+unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
+				      struct llist_node **cur)
+{
+	return rethook_find_ret_addr(tsk, (unsigned long)fp, cur);
+}
+#else
+static nokprobe_inline bool is_kretprobe_trampoline(unsigned long addr)
+{
+	return false;
+}
+
+static nokprobe_inline
+unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
+				      struct llist_node **cur)
+{
+	return 0;
+}
+#endif
+
+/**
+ * kprobe_page_fault() - let kprobes see a fault taken in probe context
+ * @regs: the faulting context
+ * @trap: the trap number
+ *
+ * Return: true if kprobes handled the fault.
+ */
+static nokprobe_inline bool kprobe_page_fault(struct pt_regs *regs,
+					      unsigned int trap)
+{
+	if (!IS_ENABLED(CONFIG_KPROBES))
+		return false;
+	if (user_mode(regs))
+		return false;
+	/* kprobe_running() is only meaningful without preemption. */
+	if (preemptible())
+		return false;
+	if (!kprobe_running())
+		return false;
+	return kprobe_fault_handler(regs, trap);
+}
+
+#ifdef CONFIG_KPROBES
+/*
+ * ---------------------------------------------------------------------
+ * Interface between the generic core and the architecture code.
+ *
+ * A probe site is one probed address.  All the probes registered on it
+ * share the site, and so one breakpoint (or one ftrace hook) and one
+ * out-of-line copy of the instruction.
+ *
+ *	kprobe_table[hash(addr)] --> site --> probes: kp1 --> kp2 --> ...
+ *
+ * The hit path looks the site up under RCU (it runs with preemption or
+ * interrupts disabled) and calls the handlers of its enabled probes.
+ * Writers hold kprobe_mutex and free a site only after a grace period.
+ */
+
+/* What the core tracks about a site; kprobe_site::state. */
+#define KPROBE_SITE_ARMED	1	/* the breakpoint/hook is live */
+#define KPROBE_SITE_FTRACE	2	/* hit through ftrace, not a breakpoint */
+#define KPROBE_SITE_GONE	4	/* the code was freed (module unload) */
+
+/* Jump optimization of a site, kprobe_site::opt: see kernel/kprobes_opt.c. */
+enum kprobe_opt_state {
+	KPROBE_OPT_NONE,	/* a breakpoint */
+	KPROBE_OPT_QUEUED,	/* detour ready, waiting for the optimizer */
+	KPROBE_OPT_DONE,	/* a jump to the detour */
+};
+
+/**
+ * struct kprobe_site - everything about one probed address
+ * @node: link in the kprobe_table bucket of @addr, or in the list of gone
+ *	sites.  RCU readers, kprobe_mutex writers.
+ * @probes: the probes on @addr (struct kprobe::list), in registration
+ *	order.  RCU readers, kprobe_mutex writers.
+ * @addr: the probed address.  Constant.
+ * @state: KPROBE_SITE_*.  kprobe_mutex.
+ * @has_post: some probe of the site has a post_handler.  kprobe_mutex;
+ *	read on the hit path, where a stale value is harmless.
+ * @opt: enum kprobe_opt_state.  kprobe_mutex.
+ * @opt_node: link in the optimizer's queue.  kprobe_mutex.
+ * @arch: the architecture's copy of the probed instruction.  Written by
+ *	arch_prepare_kprobe_site() before the site is first armed, constant
+ *	afterwards.
+ * @dead_next: chains the sites that wait for a grace period before they
+ *	are freed.  kprobe_mutex.
+ * @free_rcu: frees the site after an RCU-tasks grace period...
+ * @free_node: ...through the list of sites to free, in process context.
+ */
+struct kprobe_site {
+	struct hlist_node	node;
+	struct list_head	probes;
+	kprobe_opcode_t		*addr;
+	unsigned int		state;
+	bool			has_post;
+	u8			opt;
+	struct list_head	opt_node;
+	struct arch_kprobe_site	arch;
+	struct kprobe_site	*dead_next;
+	struct rcu_head		free_rcu;
+	struct llist_node	free_node;
+};
+
+#define KPROBE_HASH_BITS	7
+#define KPROBE_TABLE_SIZE	(1 << KPROBE_HASH_BITS)
+extern struct hlist_head kprobe_table[KPROBE_TABLE_SIZE];
+
+/* Marks the CPU busy while no particular probe is running on it. */
+extern struct kprobe kprobe_busy;
+
+/* The live site at @addr, or NULL.  Call under RCU (sched). */
+static nokprobe_inline struct kprobe_site *kprobe_site_lookup(void *addr)
+{
+	struct hlist_head *head = &kprobe_table[hash_ptr(addr, KPROBE_HASH_BITS)];
+	struct kprobe_site *s;
+
+	hlist_for_each_entry_rcu(s, head, node, true) {
+		if (s->addr == addr)
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * Call the pre handlers of @s; current_kprobe names the probe whose handler
+ * runs.  Returns true if one of them redirected regs->ip.
+ */
+static nokprobe_inline bool kprobe_site_call_pre(struct kprobe_site *s,
+						 struct pt_regs *regs)
+{
+	struct kprobe *p;
+
+	list_for_each_entry_rcu(p, &s->probes, list, true) {
+		if (!p->pre_handler || kprobe_disabled(p))
+			continue;
+		__this_cpu_write(current_kprobe, p);
+		if (p->pre_handler(p, regs))
+			return true;
+	}
+	return false;
+}
+
+/* Call the post handlers of @s, after the probed instruction ran. */
+static nokprobe_inline void kprobe_site_call_post(struct kprobe_site *s,
+						  struct pt_regs *regs)
+{
+	struct kprobe *p;
+
+	list_for_each_entry_rcu(p, &s->probes, list, true) {
+		if (!p->post_handler || kprobe_disabled(p))
+			continue;
+		__this_cpu_write(current_kprobe, p);
+		p->post_handler(p, regs, 0);
+	}
+}
+
+/* A hit of @s while a handler was running: count it, call nothing. */
+static nokprobe_inline void kprobe_site_missed(struct kprobe_site *s)
+{
+	struct kprobe *p;
+
+	list_for_each_entry_rcu(p, &s->probes, list, true)
+		p->nmissed++;
+}
+
+/*
+ * Architecture hooks.  The prepare/arm/disarm hooks run with kprobe_mutex
+ * and text_mutex held and may sleep; arch_release_kprobe_site() runs once
+ * no CPU can execute the site's copy any more.
+ */
+int arch_prepare_kprobe_site(struct kprobe_site *s);
+void arch_release_kprobe_site(struct kprobe_site *s);
+/* May a task be preempted in the site's copy?  Then freeing waits for RCU-tasks. */
+bool arch_kprobe_site_preemptible(struct kprobe_site *s);
+/* The path a hit of a breakpoint site takes now.  kprobe_mutex. */
+enum kprobe_hit_path arch_kprobe_site_path(struct kprobe_site *s);
+void arch_arm_kprobe_site(struct kprobe_site *s);
+void arch_disarm_kprobe_site(struct kprobe_site *s);
+kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr, unsigned long offset,
+					 bool *on_func_entry);
+int arch_populate_kprobe_blacklist(void);
+bool arch_kretprobe_blacklisted(unsigned long func);
+
+/* For arch_populate_kprobe_blacklist(): never probe these functions. */
+int kprobe_add_ksym_blacklist(unsigned long entry);
+int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
+
+#ifdef CONFIG_KPROBES_ON_FTRACE
+/* The ftrace callback of fentry sites (arch code); preemption enabled. */
+void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *ops, struct ftrace_regs *fregs);
+#endif
+
+/*
+ * Executable slots near the kernel text for out-of-line copies,
+ * KPROBE_INSN_SLOT_SIZE bytes each.  Written with text_poke() under
+ * text_mutex.  A slot is freed only when no CPU can be running in it.
+ */
+kprobe_opcode_t *kprobe_insn_slot_alloc(void);
+void kprobe_insn_slot_free(kprobe_opcode_t *slot);
+
+#ifdef CONFIG_OPTPROBES
+/*
+ * Jump optimization (kernel/kprobes_opt.c).  All hooks run with
+ * kprobe_mutex and text_mutex held.  prepare checks that the site can take
+ * a jump, builds its detour buffer and makes breakpoint hits leave through
+ * it; cancel undoes that before the jump was written; install writes the
+ * jump, remove takes it back to a breakpoint.
+ */
+int arch_kprobe_opt_prepare(struct kprobe_site *s);
+void arch_kprobe_opt_cancel(struct kprobe_site *s);
+void arch_kprobe_opt_install(struct kprobe_site *s);
+void arch_kprobe_opt_remove(struct kprobe_site *s);
+/* Would the jump of @s (prepared) cover @addr? */
+bool arch_kprobe_opt_covers(struct kprobe_site *s, unsigned long addr);
+
+/* Detour buffers, KPROBE_DETOUR_SIZE bytes; same rules as the slots. */
+kprobe_opcode_t *kprobe_detour_alloc(void);
+void kprobe_detour_free(kprobe_opcode_t *buf);
+#endif
+
+#endif /* CONFIG_KPROBES */
+
+#endif /* _LINUX_KPROBES_H */

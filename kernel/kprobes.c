@@ -1,0 +1,777 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kernel probes: the generic core.
+ *
+ * A probe user registers a struct kprobe on an address.  The core keeps one
+ * struct kprobe_site per probed address; every probe on that address hangs
+ * on the site, which owns the breakpoint (or the ftrace hook) and the
+ * out-of-line copy of the instruction:
+ *
+ *	kprobe_table[hash(addr)] -> site(addr) -> kp1 -> kp2 -> ...
+ *	kprobe_gone_sites         -> site whose module was unloaded -> kp ...
+ *
+ * Invariants (all under kprobe_mutex):
+ *  - a site is on kprobe_table iff its code exists; it is then armed iff
+ *    kprobes are globally enabled and one of its probes is enabled;
+ *  - a site always has at least one probe; the last unregister frees it,
+ *    after an RCU grace period (the hit path reads sites under RCU);
+ *  - a probe is registered iff it is on the probe list of a site, so its
+ *    ::list is never empty while registered;
+ *  - sites at fentry calls are hooked through ftrace, never with a
+ *    breakpoint (KPROBE_SITE_FTRACE).
+ *
+ * Locking order: kprobe_mutex, cpus_read_lock, jump_label_lock, text_mutex.
+ * The hit paths take no lock at all: see arch/<arch>/kernel/kprobes/.
+ * Documentation/trace/kprobes.rst describes the whole mechanism.
+ */
+#define pr_fmt(fmt) "kprobes: " fmt
+
+#include <linux/kprobes.h>
+#include <linux/hash.h>
+#include <linux/init.h>
+#include <linux/slab.h>
+#include <linux/stddef.h>
+#include <linux/export.h>
+#include <linux/kallsyms.h>
+#include <linux/freezer.h>
+#include <linux/moduleloader.h>
+#include <linux/kdebug.h>
+#include <linux/memory.h>
+#include <linux/ftrace.h>
+#include <linux/cpu.h>
+#include <linux/jump_label.h>
+#include <linux/static_call.h>
+#include <linux/perf_event.h>
+#include <linux/bug.h>
+#include <linux/extable.h>
+#include <linux/llist.h>
+#include <linux/workqueue.h>
+#include <asm/sections.h>
+
+#include "kprobes_internal.h"
+
+DEFINE_MUTEX(kprobe_mutex);
+struct hlist_head kprobe_table[KPROBE_TABLE_SIZE];
+struct hlist_head kprobe_gone_sites;
+bool kprobes_all_disarmed;
+
+DEFINE_PER_CPU(struct kprobe *, current_kprobe);
+EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
+
+/* current_kprobe while a CPU is busy with kprobes but runs no handler. */
+struct kprobe kprobe_busy = {
+	.symbol_name = "kprobe_busy",
+};
+
+void kprobe_busy_begin(void)
+{
+	preempt_disable();
+	__this_cpu_write(current_kprobe, &kprobe_busy);
+}
+NOKPROBE_SYMBOL(kprobe_busy_begin);
+
+void kprobe_busy_end(void)
+{
+	__this_cpu_write(current_kprobe, NULL);
+	preempt_enable();
+}
+NOKPROBE_SYMBOL(kprobe_busy_end);
+
+kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset)
+{
+	return (kprobe_opcode_t *)kallsyms_lookup_name(name);
+}
+
+/* ------------------------------------------------------------------ */
+/* Where a probe goes, and whether it may go there                    */
+
+/*
+ * The address of a probe given as @addr or @sym, plus @offset: the symbol
+ * start plus the offset within that symbol, as the architecture adjusts
+ * it (e.g. past an endbr64).  *@on_entry tells whether it is the entry.
+ */
+static kprobe_opcode_t *kprobe_resolve(kprobe_opcode_t *addr, const char *sym,
+				       unsigned long offset, bool *on_entry)
+{
+	unsigned long target, in_sym;
+
+	if (!addr == !sym)
+		return ERR_PTR(-EINVAL);
+	if (sym) {
+		addr = kprobe_lookup_name(sym, offset);
+		if (!addr)
+			return ERR_PTR(-ENOENT);
+	}
+
+	target = (unsigned long)addr + offset;
+	if (!kallsyms_lookup_size_offset(target, NULL, &in_sym))
+		return ERR_PTR(-ENOENT);
+
+	addr = arch_adjust_kprobe_addr(target - in_sym, in_sym, on_entry);
+	return addr ? addr : ERR_PTR(-EINVAL);
+}
+
+/**
+ * kprobe_on_func_entry() - is the probe point a function entry?
+ * @addr: the address, or NULL when @sym is given
+ * @sym: the symbol, or NULL when @addr is given
+ * @offset: offset from @addr or @sym
+ *
+ * Return: 0 at a function entry, -EINVAL elsewhere, -ENOENT if the address
+ * is not in a known symbol.
+ */
+int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym, unsigned long offset)
+{
+	bool on_entry;
+
+	addr = kprobe_resolve(addr, sym, offset, &on_entry);
+	if (IS_ERR(addr))
+		return PTR_ERR(addr);
+	return on_entry ? 0 : -EINVAL;
+}
+EXPORT_SYMBOL_GPL(kprobe_on_func_entry);
+
+/* Compiler-made CFI preambles must stay untouched. */
+static bool kprobe_in_cfi_preamble(unsigned long addr)
+{
+	char name[KSYM_NAME_LEN];
+
+	if (lookup_symbol_name(addr, name))
+		return false;
+	return str_has_prefix(name, "__cfi_") || str_has_prefix(name, "__pfx_");
+}
+
+/* Code that other kernel subsystems patch or trap on. */
+static bool kprobe_text_reserved(kprobe_opcode_t *addr)
+{
+	unsigned long a = (unsigned long)addr;
+
+	return in_gate_area_no_mm(a) || within_kprobe_blacklist(a) ||
+	       jump_label_text_reserved(addr, addr) ||
+	       static_call_text_reserved(addr, addr) ||
+	       find_bug(a) || kprobe_in_cfi_preamble(a);
+}
+
+/*
+ * Check that @addr is kernel or module text that may be probed.  On
+ * success, *@modp holds a reference on the module of @addr (or is NULL),
+ * which keeps the module alive until the probe is in place.
+ */
+static int kprobe_check_address(kprobe_opcode_t *addr, struct module **modp)
+{
+	unsigned long a = (unsigned long)addr;
+	struct module *mod = NULL;
+	int ret = 0;
+
+	jump_label_lock();
+	preempt_disable();
+	if (!core_kernel_text(a)) {
+		mod = __module_text_address(a);
+		if (!mod) {
+			ret = -EINVAL;
+			goto out;
+		}
+	}
+	if (kprobe_text_reserved(addr)) {
+		ret = -EINVAL;
+		mod = NULL;
+		goto out;
+	}
+	if (mod && !try_module_get(mod)) {
+		ret = -ENOENT;
+		mod = NULL;
+		goto out;
+	}
+	/* The init text of a live module is already freed. */
+	if (mod && within_module_init(a, mod) && !module_is_coming(mod)) {
+		module_put(mod);
+		ret = -ENOENT;
+		mod = NULL;
+	}
+out:
+	preempt_enable();
+	jump_label_unlock();
+	*modp = mod;
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sites                                                              */
+
+static bool kprobe_site_has(struct kprobe_site *s, struct kprobe *p)
+{
+	struct kprobe *q;
+
+	list_for_each_entry(q, &s->probes, list) {
+		if (q == p)
+			return true;
+	}
+	return false;
+}
+
+/* The site @p is registered on, live or gone, or NULL. */
+static struct kprobe_site *kprobe_site_of(struct kprobe *p)
+{
+	struct kprobe_site *s;
+
+	lockdep_assert_held(&kprobe_mutex);
+	s = kprobe_site_lookup(p->addr);
+	if (s && kprobe_site_has(s, p))
+		return s;
+	hlist_for_each_entry(s, &kprobe_gone_sites, node) {
+		if (s->addr == p->addr && kprobe_site_has(s, p))
+			return s;
+	}
+	return NULL;
+}
+
+bool kprobe_is_registered(struct kprobe *p)
+{
+	return kprobe_site_of(p) != NULL;
+}
+
+/* Recompute what the site caches about its probes. */
+static void kprobe_site_refresh(struct kprobe_site *s)
+{
+	struct kprobe *p;
+	bool has_post = false;
+
+	list_for_each_entry(p, &s->probes, list)
+		has_post |= p->post_handler != NULL;
+	WRITE_ONCE(s->has_post, has_post);
+}
+
+static struct kprobe_site *kprobe_site_create(kprobe_opcode_t *addr)
+{
+	unsigned long a = (unsigned long)addr;
+	struct kprobe_site *s;
+	int ret = 0;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return ERR_PTR(-ENOMEM);
+	s->addr = addr;
+	INIT_LIST_HEAD(&s->probes);
+	INIT_LIST_HEAD(&s->opt_node);
+
+	if (ftrace_location(a) == a) {
+		if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+			ret = -EINVAL;
+		s->state = KPROBE_SITE_FTRACE;
+	} else {
+		/* A jump over @addr would hide its breakpoint. */
+		kprobe_opt_yield(a);
+		cpus_read_lock();
+		jump_label_lock();
+		mutex_lock(&text_mutex);
+		ret = arch_prepare_kprobe_site(s);
+		mutex_unlock(&text_mutex);
+		jump_label_unlock();
+		cpus_read_unlock();
+	}
+	if (ret) {
+		kfree(s);
+		return ERR_PTR(ret);
+	}
+	hlist_add_head_rcu(&s->node, &kprobe_table[hash_ptr(addr, KPROBE_HASH_BITS)]);
+	return s;
+}
+
+static void kprobe_site_free(struct kprobe_site *s)
+{
+	if (!(s->state & (KPROBE_SITE_FTRACE | KPROBE_SITE_GONE)))
+		arch_release_kprobe_site(s);
+	kfree(s);
+}
+
+/*
+ * Sites whose copy a preempted task may still be running wait for an
+ * RCU-tasks grace period, then for this work: releasing a slot sleeps.
+ */
+static LLIST_HEAD(kprobe_sites_to_free);
+
+static void kprobe_sites_free_work(struct work_struct *work)
+{
+	struct llist_node *ln = llist_del_all(&kprobe_sites_to_free);
+
+	while (ln) {
+		struct kprobe_site *s = container_of(ln, struct kprobe_site, free_node);
+
+		ln = ln->next;
+		kprobe_site_free(s);
+	}
+}
+static DECLARE_WORK(kprobe_sites_free, kprobe_sites_free_work);
+
+static void kprobe_site_free_rcu_tasks(struct rcu_head *head)
+{
+	struct kprobe_site *s = container_of(head, struct kprobe_site, free_rcu);
+
+	llist_add(&s->free_node, &kprobe_sites_to_free);
+	schedule_work(&kprobe_sites_free);
+}
+
+/* Free a site that no CPU can see any more. */
+static void kprobe_site_destroy(struct kprobe_site *s)
+{
+	if (!(s->state & (KPROBE_SITE_FTRACE | KPROBE_SITE_GONE)) &&
+	    arch_kprobe_site_preemptible(s))
+		call_rcu_tasks(&s->free_rcu, kprobe_site_free_rcu_tasks);
+	else
+		kprobe_site_free(s);
+}
+
+static int kprobe_site_arm(struct kprobe_site *s)
+{
+	int ret;
+
+	if (s->state & KPROBE_SITE_FTRACE) {
+		ret = kprobe_ftrace_arm(s);
+		if (ret)
+			return ret;
+	} else {
+		cpus_read_lock();
+		mutex_lock(&text_mutex);
+		arch_arm_kprobe_site(s);
+		mutex_unlock(&text_mutex);
+		cpus_read_unlock();
+	}
+	s->state |= KPROBE_SITE_ARMED;
+	return 0;
+}
+
+static int kprobe_site_disarm(struct kprobe_site *s)
+{
+	int ret;
+
+	if (s->state & KPROBE_SITE_FTRACE) {
+		ret = kprobe_ftrace_disarm(s);
+		if (ret)
+			return ret;
+	} else {
+		kprobe_opt_stop(s);
+		cpus_read_lock();
+		mutex_lock(&text_mutex);
+		arch_disarm_kprobe_site(s);
+		mutex_unlock(&text_mutex);
+		cpus_read_unlock();
+	}
+	s->state &= ~KPROBE_SITE_ARMED;
+	return 0;
+}
+
+static bool kprobe_site_wanted(struct kprobe_site *s)
+{
+	struct kprobe *p;
+
+	if (kprobes_all_disarmed || (s->state & KPROBE_SITE_GONE))
+		return false;
+	list_for_each_entry(p, &s->probes, list) {
+		if (!kprobe_disabled(p))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Arm or disarm @s so that it matches its probes and the global switch,
+ * then let jump optimization follow.
+ */
+static int kprobe_site_sync(struct kprobe_site *s)
+{
+	bool wanted = kprobe_site_wanted(s);
+	int ret = 0;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (wanted != !!(s->state & KPROBE_SITE_ARMED))
+		ret = wanted ? kprobe_site_arm(s) : kprobe_site_disarm(s);
+	if (!ret)
+		kprobe_opt_update(s);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Registration                                                       */
+
+/* Put @p on the site of its address, creating and arming it if needed. */
+static int kprobe_attach(struct kprobe *p)
+{
+	struct kprobe_site *s;
+	bool created = false;
+	int ret;
+
+	s = kprobe_site_lookup(p->addr);
+	if (!s) {
+		s = kprobe_site_create(p->addr);
+		if (IS_ERR(s))
+			return PTR_ERR(s);
+		created = true;
+	}
+	if (s->state & KPROBE_SITE_FTRACE)
+		p->flags |= KPROBE_FLAG_FTRACE;
+	/* A post handler needs the breakpoint: no jump from now on. */
+	if (p->post_handler) {
+		WRITE_ONCE(s->has_post, true);
+		kprobe_opt_stop(s);
+	}
+	if (s->opt == KPROBE_OPT_DONE)
+		p->flags |= KPROBE_FLAG_OPTIMIZED;
+
+	list_add_tail_rcu(&p->list, &s->probes);
+	kprobe_site_refresh(s);
+	ret = kprobe_site_sync(s);
+	if (!ret)
+		return 0;
+
+	/* Arming failed: the site was not armed, nobody saw @p. */
+	list_del_rcu(&p->list);
+	kprobe_site_refresh(s);
+	if (created) {
+		hlist_del_rcu(&s->node);
+		synchronize_rcu();
+		kprobe_site_destroy(s);
+	}
+	INIT_LIST_HEAD(&p->list);
+	return ret;
+}
+
+int register_kprobe(struct kprobe *p)
+{
+	struct module *mod;
+	kprobe_opcode_t *addr;
+	bool on_entry;
+	int ret;
+
+	addr = kprobe_resolve(p->addr, p->symbol_name, p->offset, &on_entry);
+	if (IS_ERR(addr))
+		return PTR_ERR(addr);
+
+	mutex_lock(&kprobe_mutex);
+	/* Registering a registered probe is a bug of the caller. */
+	if (WARN_ON_ONCE(p->addr && kprobe_is_registered(p))) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+
+	p->addr = addr;
+	p->flags &= KPROBE_FLAG_DISABLED;
+	if (on_entry)
+		p->flags |= KPROBE_FLAG_ON_FUNC_ENTRY;
+	p->nmissed = 0;
+	INIT_LIST_HEAD(&p->list);
+
+	ret = kprobe_check_address(addr, &mod);
+	if (ret)
+		goto out_unlock;
+	ret = kprobe_attach(p);
+	module_put(mod);
+out_unlock:
+	mutex_unlock(&kprobe_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_kprobe);
+
+int register_kprobes(struct kprobe **kps, int num)
+{
+	int done, ret = num > 0 ? 0 : -EINVAL;
+
+	for (done = 0; !ret && done < num; done++)
+		ret = register_kprobe(kps[done]);
+	/* All or nothing: take back the ones registered before the failure. */
+	if (ret && done > 1)
+		unregister_kprobes(kps, done - 1);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_kprobes);
+
+/**
+ * kprobe_detach() - take @p off its site
+ * @p: a probe, registered or not
+ * @dead: list of sites to free, extended with the site of @p if @p was
+ *	its last probe
+ *
+ * The caller then calls kprobe_finish_detach() without kprobe_mutex.
+ * Return: whether @p was registered.
+ */
+bool kprobe_detach(struct kprobe *p, struct kprobe_site **dead)
+{
+	struct kprobe_site *s;
+
+	lockdep_assert_held(&kprobe_mutex);
+	s = kprobe_site_of(p);
+	if (!s)
+		return false;
+
+	list_del_rcu(&p->list);
+	if (!list_empty(&s->probes)) {
+		kprobe_site_refresh(s);
+		WARN_ON_ONCE(kprobe_site_sync(s));
+		return true;
+	}
+	if (s->state & KPROBE_SITE_ARMED)
+		WARN_ON_ONCE(kprobe_site_disarm(s));
+	hlist_del_rcu(&s->node);
+	s->dead_next = *dead;
+	*dead = s;
+	/* Sites it kept from taking a jump may take one now. */
+	if (!(s->state & KPROBE_SITE_GONE))
+		kprobe_opt_retry((unsigned long)s->addr);
+	return true;
+}
+
+/**
+ * kprobe_finish_detach() - end an unregistration
+ * @dead: the sites kprobe_detach() collected
+ *
+ * Waits until no CPU can be in a handler of the detached probes or on a
+ * @dead site, then frees the sites.  The caller may then reuse the probes
+ * (after INIT_LIST_HEAD() of their ::list).
+ */
+void kprobe_finish_detach(struct kprobe_site *dead)
+{
+	synchronize_rcu();
+	while (dead) {
+		struct kprobe_site *s = dead;
+
+		dead = s->dead_next;
+		kprobe_site_destroy(s);
+	}
+}
+
+void unregister_kprobes(struct kprobe **kps, int num)
+{
+	struct kprobe_site *dead = NULL;
+	int i;
+
+	if (num <= 0)
+		return;
+	mutex_lock(&kprobe_mutex);
+	for (i = 0; i < num; i++)
+		kprobe_detach(kps[i], &dead);
+	mutex_unlock(&kprobe_mutex);
+	kprobe_finish_detach(dead);
+	for (i = 0; i < num; i++)
+		INIT_LIST_HEAD(&kps[i]->list);
+}
+EXPORT_SYMBOL_GPL(unregister_kprobes);
+
+void unregister_kprobe(struct kprobe *p)
+{
+	unregister_kprobes(&p, 1);
+}
+EXPORT_SYMBOL_GPL(unregister_kprobe);
+
+/**
+ * kprobe_hit_path() - how a hit of @p is handled now
+ * @p: a probe
+ *
+ * For tests and debugging: the answer may change as soon as kprobe_mutex
+ * is released.
+ */
+enum kprobe_hit_path kprobe_hit_path(struct kprobe *p)
+{
+	struct kprobe_site *s;
+
+	guard(mutex)(&kprobe_mutex);
+	s = kprobe_site_of(p);
+	if (!s || (s->state & KPROBE_SITE_GONE))
+		return KPROBE_PATH_NONE;
+	if (s->state & KPROBE_SITE_FTRACE)
+		return KPROBE_PATH_FTRACE;
+	return arch_kprobe_site_path(s);
+}
+EXPORT_SYMBOL_GPL(kprobe_hit_path);
+
+int enable_kprobe(struct kprobe *kp)
+{
+	struct kprobe_site *s;
+	int ret = -EINVAL;
+
+	mutex_lock(&kprobe_mutex);
+	s = kprobe_site_of(kp);
+	if (s && !kprobe_gone(kp)) {
+		kp->flags &= ~KPROBE_FLAG_DISABLED;
+		ret = kprobe_site_sync(s);
+		if (ret)
+			kp->flags |= KPROBE_FLAG_DISABLED;
+	}
+	mutex_unlock(&kprobe_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(enable_kprobe);
+
+int disable_kprobe(struct kprobe *kp)
+{
+	struct kprobe_site *s;
+	int ret = -EINVAL;
+
+	mutex_lock(&kprobe_mutex);
+	s = kprobe_site_of(kp);
+	if (s) {
+		kp->flags |= KPROBE_FLAG_DISABLED;
+		ret = kprobe_site_sync(s);
+		if (ret)
+			kp->flags &= ~KPROBE_FLAG_DISABLED;
+	}
+	mutex_unlock(&kprobe_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(disable_kprobe);
+
+/**
+ * kprobes_set_all_armed() - the kprobes/enabled switch
+ * @armed: arm every site that has an enabled probe, or disarm them all
+ *
+ * Return: 0, or the last error of a site that could not be switched.
+ */
+int kprobes_set_all_armed(bool armed)
+{
+	struct kprobe_site *s;
+	int i, err, ret = 0, failed = 0;
+
+	mutex_lock(&kprobe_mutex);
+	if (kprobes_all_disarmed != armed)
+		goto out_unlock;
+	kprobes_all_disarmed = !armed;
+	for (i = 0; i < KPROBE_TABLE_SIZE; i++) {
+		hlist_for_each_entry(s, &kprobe_table[i], node) {
+			err = kprobe_site_sync(s);
+			if (err) {
+				ret = err;
+				failed++;
+			}
+		}
+	}
+	if (failed)
+		pr_warn("%d probe sites could not be %s, see kprobes/list\n",
+			failed, armed ? "armed" : "disarmed");
+	else
+		pr_info("kprobes globally %s\n", armed ? "enabled" : "disabled");
+out_unlock:
+	mutex_unlock(&kprobe_mutex);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Code that goes away                                                 */
+
+typedef bool (*kprobe_code_pred_t)(unsigned long addr, void *data);
+
+/*
+ * The code under the sites matching @gone is about to be freed: mark them
+ * and their probes gone, and move them off kprobe_table.  Registered
+ * probes stay registered until their owner unregisters them.
+ */
+static void kprobes_kill_sites(kprobe_code_pred_t gone, void *data)
+{
+	struct kprobe_site *s, *dead = NULL;
+	struct hlist_node *tmp;
+	struct kprobe *p;
+	int i;
+
+	lockdep_assert_held(&kprobe_mutex);
+	for (i = 0; i < KPROBE_TABLE_SIZE; i++) {
+		hlist_for_each_entry_safe(s, tmp, &kprobe_table[i], node) {
+			if (!gone((unsigned long)s->addr, data))
+				continue;
+			/* ftrace still knows the site: unhook it.  Text is not rewritten. */
+			if ((s->state & KPROBE_SITE_ARMED) && (s->state & KPROBE_SITE_FTRACE))
+				kprobe_ftrace_disarm(s);
+			kprobe_opt_forget(s);
+			list_for_each_entry(p, &s->probes, list)
+				p->flags |= KPROBE_FLAG_GONE;
+			hlist_del_rcu(&s->node);
+			s->dead_next = dead;
+			dead = s;
+		}
+	}
+	if (!dead)
+		return;
+
+	synchronize_rcu();
+	while (dead) {
+		s = dead;
+		dead = s->dead_next;
+		if (!(s->state & KPROBE_SITE_FTRACE))
+			arch_release_kprobe_site(s);
+		s->state = (s->state & ~KPROBE_SITE_ARMED) | KPROBE_SITE_GONE;
+		hlist_add_head(&s->node, &kprobe_gone_sites);
+	}
+}
+
+static bool kprobe_in_init_mem(unsigned long addr, void *data)
+{
+	return addr >= (unsigned long)__init_begin && addr < (unsigned long)__init_end;
+}
+
+/* Called once the kernel's init text is about to be freed. */
+void kprobe_free_init_mem(void)
+{
+	mutex_lock(&kprobe_mutex);
+	kprobes_kill_sites(kprobe_in_init_mem, NULL);
+	mutex_unlock(&kprobe_mutex);
+}
+
+#ifdef CONFIG_MODULES
+static bool kprobe_in_module_init(unsigned long addr, void *mod)
+{
+	return within_module_init(addr, mod);
+}
+
+static bool kprobe_in_module(unsigned long addr, void *mod)
+{
+	return within_module_init(addr, mod) || within_module_core(addr, mod);
+}
+
+static int kprobes_module_event(struct notifier_block *nb, unsigned long event,
+				void *data)
+{
+	struct module *mod = data;
+
+	mutex_lock(&kprobe_mutex);
+	switch (event) {
+	case MODULE_STATE_COMING:
+		kprobe_blacklist_add_module(mod);
+		break;
+	case MODULE_STATE_LIVE:
+		/* Its init text is freed now. */
+		kprobes_kill_sites(kprobe_in_module_init, mod);
+		break;
+	case MODULE_STATE_GOING:
+		kprobes_kill_sites(kprobe_in_module, mod);
+		kprobe_blacklist_remove_module(mod);
+		break;
+	}
+	mutex_unlock(&kprobe_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kprobes_module_nb = {
+	.notifier_call = kprobes_module_event,
+};
+
+static int __init kprobes_watch_modules(void)
+{
+	return register_module_notifier(&kprobes_module_nb);
+}
+#else
+static int __init kprobes_watch_modules(void)
+{
+	return 0;
+}
+#endif /* CONFIG_MODULES */
+
+static int __init init_kprobes(void)
+{
+	int i, err;
+
+	for (i = 0; i < KPROBE_TABLE_SIZE; i++)
+		INIT_HLIST_HEAD(&kprobe_table[i]);
+	INIT_HLIST_HEAD(&kprobe_gone_sites);
+
+	err = kprobe_blacklist_init();
+	if (err)
+		pr_err("blacklist incomplete (error %d): probe with care\n", err);
+	return kprobes_watch_modules();
+}
+early_initcall(init_kprobes);

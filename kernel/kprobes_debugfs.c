@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * <debugfs>/kprobes/:
+ *
+ *   list       one line per registered probe:
+ *              "ADDR  TYPE  SYMBOL+OFFSET  MODULE [GONE][DISABLED][OPTIMIZED][FTRACE]"
+ *              with TYPE k (kprobe) or r (kretprobe); the address reads as
+ *              0 for who may not see kernel addresses.
+ *   enabled    1 or 0: the global switch that arms or disarms every site.
+ *   blacklist  the functions that cannot be probed (kprobes_blacklist.c).
+ *
+ * The files walk the sites under kprobe_mutex.
+ */
+#include <linux/debugfs.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+
+#include "kprobes_internal.h"
+
+static void kprobe_list_one(struct seq_file *m, struct kprobe_site *s,
+			    struct kprobe *p)
+{
+	char namebuf[KSYM_NAME_LEN], *modname;
+	unsigned long offset = 0;
+	const char *sym;
+	void *addr = kallsyms_show_value(m->file->f_cred) ? p->addr : NULL;
+	char type = kprobe_is_return(p) ? 'r' : 'k';
+
+	sym = kallsyms_lookup((unsigned long)p->addr, NULL, &offset, &modname, namebuf);
+	if (sym)
+		seq_printf(m, "%px  %c  %s+0x%lx  %s ", addr, type, sym, offset,
+			   modname ? modname : " ");
+	else
+		seq_printf(m, "%px  %c  %pS ", addr, type, p->addr);
+
+	seq_printf(m, "%s%s%s%s\n",
+		   kprobe_gone(p) ? "[GONE]" : "",
+		   kprobe_disabled(p) && !kprobe_gone(p) ? "[DISABLED]" : "",
+		   kprobe_optimized(p) ? "[OPTIMIZED]" : "",
+		   (s->state & KPROBE_SITE_FTRACE) ? "[FTRACE]" : "");
+}
+
+static void kprobe_list_sites(struct seq_file *m, struct hlist_head *head)
+{
+	struct kprobe_site *s;
+	struct kprobe *p;
+
+	hlist_for_each_entry(s, head, node) {
+		list_for_each_entry(p, &s->probes, list)
+			kprobe_list_one(m, s, p);
+	}
+}
+
+static int kprobe_list_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	guard(mutex)(&kprobe_mutex);
+	for (i = 0; i < KPROBE_TABLE_SIZE; i++)
+		kprobe_list_sites(m, &kprobe_table[i]);
+	kprobe_list_sites(m, &kprobe_gone_sites);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kprobe_list);
+
+static int kprobe_blacklist_open(struct inode *inode, struct file *file)
+{
+	return seq_open(file, &kprobe_blacklist_seq_ops);
+}
+
+static const struct file_operations kprobe_blacklist_fops = {
+	.open		= kprobe_blacklist_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= seq_release,
+};
+
+static ssize_t kprobe_enabled_read(struct file *file, char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	char buf[2] = { READ_ONCE(kprobes_all_disarmed) ? '0' : '1', '\n' };
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, sizeof(buf));
+}
+
+static ssize_t kprobe_enabled_write(struct file *file, const char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &on);
+	if (ret)
+		return ret;
+	ret = kprobes_set_all_armed(on);
+	return ret ? ret : count;
+}
+
+static const struct file_operations kprobe_enabled_fops = {
+	.read	= kprobe_enabled_read,
+	.write	= kprobe_enabled_write,
+	.llseek	= default_llseek,
+};
+
+static int __init kprobe_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_create_dir("kprobes", NULL);
+
+	debugfs_create_file("list", 0400, dir, NULL, &kprobe_list_fops);
+	debugfs_create_file("enabled", 0600, dir, NULL, &kprobe_enabled_fops);
+	debugfs_create_file("blacklist", 0400, dir, NULL, &kprobe_blacklist_fops);
+	return 0;
+}
+late_initcall(kprobe_debugfs_init);

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Internal interfaces between the files of the kprobes core:
+ *
+ *	kprobes.c		sites, registration, arming, module life
+ *	kprobes_blacklist.c	addresses that must never be probed
+ *	kprobes_slots.c		executable pages for out-of-line copies
+ *	kprobes_ftrace.c	arming sites that sit on an fentry call
+ *	kprobes_opt.c		jump optimization of breakpoint sites
+ *	kretprobes.c		return probes on top of rethook
+ *	kprobes_debugfs.c	<debugfs>/kprobes/{list,enabled,blacklist}
+ *
+ * Everything here is called with kprobe_mutex held unless said otherwise.
+ */
+#ifndef _KERNEL_KPROBES_INTERNAL_H
+#define _KERNEL_KPROBES_INTERNAL_H
+
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+
+/* Serialises every change of sites and probes. */
+extern struct mutex kprobe_mutex;
+
+/* Sites whose code was freed; off kprobe_table.  kprobe_mutex. */
+extern struct hlist_head kprobe_gone_sites;
+
+/* kprobes/enabled was set to 0: no site is armed.  kprobe_mutex. */
+extern bool kprobes_all_disarmed;
+
+/* kprobes.c */
+int kprobes_set_all_armed(bool armed);
+bool kprobe_is_registered(struct kprobe *p);
+bool kprobe_detach(struct kprobe *p, struct kprobe_site **dead);
+void kprobe_finish_detach(struct kprobe_site *dead);
+
+/* kprobes_blacklist.c; NOKPROBE_SYMBOL() fills the _kprobe_blacklist section. */
+extern unsigned long __start_kprobe_blacklist[];
+extern unsigned long __stop_kprobe_blacklist[];
+int kprobe_blacklist_init(void);
+void kprobe_blacklist_add_module(struct module *mod);
+void kprobe_blacklist_remove_module(struct module *mod);
+extern const struct seq_operations kprobe_blacklist_seq_ops;
+
+/* kprobes_ftrace.c: hook a site into ftrace, or take it off */
+#ifdef CONFIG_KPROBES_ON_FTRACE
+int kprobe_ftrace_arm(struct kprobe_site *s);
+int kprobe_ftrace_disarm(struct kprobe_site *s);
+#else
+static inline int kprobe_ftrace_arm(struct kprobe_site *s)
+{
+	return -ENODEV;
+}
+static inline int kprobe_ftrace_disarm(struct kprobe_site *s)
+{
+	return -ENODEV;
+}
+#endif
+
+/* kprobes_opt.c: jump optimization of breakpoint sites */
+#ifdef CONFIG_OPTPROBES
+void kprobe_opt_update(struct kprobe_site *s);
+void kprobe_opt_stop(struct kprobe_site *s);
+void kprobe_opt_forget(struct kprobe_site *s);
+void kprobe_opt_yield(unsigned long addr);
+void kprobe_opt_retry(unsigned long addr);
+#else
+static inline void kprobe_opt_update(struct kprobe_site *s) { }
+static inline void kprobe_opt_stop(struct kprobe_site *s) { }
+static inline void kprobe_opt_forget(struct kprobe_site *s) { }
+static inline void kprobe_opt_yield(unsigned long addr) { }
+static inline void kprobe_opt_retry(unsigned long addr) { }
+#endif
+
+/* kretprobes.c */
+#ifdef CONFIG_KRETPROBES
+bool kprobe_is_return(struct kprobe *p);
+#else
+static inline bool kprobe_is_return(struct kprobe *p)
+{
+	return false;
+}
+#endif
+
+#endif /* _KERNEL_KPROBES_INTERNAL_H */

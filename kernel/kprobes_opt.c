@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Jump optimization of probe sites.
+ *
+ * An armed breakpoint site costs a trap per hit.  Where the code allows it
+ * (the architecture decides: arch_kprobe_opt_prepare()), the breakpoint is
+ * replaced by a jump to a detour buffer that saves the registers, calls
+ * the handlers, runs a copy of the instructions that the jump covers, and
+ * jumps back after them.
+ *
+ * The jump covers more than the probed instruction, so it may only be
+ * written once no task can be inside the covered instructions: one that
+ * was interrupted or preempted there would resume in the middle of the
+ * jump.  Hence the states of a site (kprobe_site::opt, kprobe_mutex):
+ *
+ *	KPROBE_OPT_NONE		breakpoint only
+ *	   | prepare: detour built, breakpoint hits already leave through
+ *	   v the detour's copy, so no new task enters the covered bytes
+ *	KPROBE_OPT_QUEUED	on kprobe_opt_queue
+ *	   | the optimizer: an RCU-tasks grace period, then the jump
+ *	   v
+ *	KPROBE_OPT_DONE		jump written; its probes show [OPTIMIZED]
+ *
+ * Any change that makes the site unfit (a post handler, a probe inside the
+ * covered bytes, disarming, debug.kprobes-optimization=0) takes it back to
+ * NONE at once; the detour stays allocated until the site is freed, after
+ * another RCU-tasks grace period (a task may be preempted in its copy).
+ *
+ * See Documentation/trace/kprobes.rst ("Jump optimization").
+ */
+#define pr_fmt(fmt) "kprobes: " fmt
+
+#include <linux/cpu.h>
+#include <linux/kprobes.h>
+#include <linux/memory.h>
+#include <linux/sysctl.h>
+#include <linux/workqueue.h>
+
+#include "kprobes_internal.h"
+
+/* debug.kprobes-optimization; kprobe_mutex for writers. */
+static int kprobes_optimization = 1;
+
+static LIST_HEAD(kprobe_opt_queue);
+
+static void kprobe_optimizer(struct work_struct *work);
+static DECLARE_DELAYED_WORK(kprobe_opt_work, kprobe_optimizer);
+
+/* Gather registrations that come in a burst into one grace period. */
+#define KPROBE_OPT_DELAY	5
+
+static void kprobe_opt_set_flag(struct kprobe_site *s, bool optimized)
+{
+	struct kprobe *p;
+
+	list_for_each_entry(p, &s->probes, list) {
+		if (optimized)
+			p->flags |= KPROBE_FLAG_OPTIMIZED;
+		else
+			p->flags &= ~KPROBE_FLAG_OPTIMIZED;
+	}
+}
+
+static bool kprobe_opt_wanted(struct kprobe_site *s)
+{
+	return kprobes_optimization && !kprobes_all_disarmed &&
+	       (s->state & KPROBE_SITE_ARMED) && !s->has_post &&
+	       !(s->state & (KPROBE_SITE_FTRACE | KPROBE_SITE_GONE));
+}
+
+/* Back to a plain breakpoint site, now. */
+static void kprobe_opt_stop_locked(struct kprobe_site *s)
+{
+	switch (s->opt) {
+	case KPROBE_OPT_QUEUED:
+		list_del_init(&s->opt_node);
+		arch_kprobe_opt_cancel(s);
+		break;
+	case KPROBE_OPT_DONE:
+		arch_kprobe_opt_remove(s);
+		kprobe_opt_set_flag(s, false);
+		break;
+	}
+	s->opt = KPROBE_OPT_NONE;
+}
+
+/**
+ * kprobe_opt_stop() - make @s a plain breakpoint site again
+ * @s: a site
+ *
+ * Called before the breakpoint of @s is removed, and before anything that
+ * needs the breakpoint (a post handler).  Takes text_mutex.
+ */
+void kprobe_opt_stop(struct kprobe_site *s)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	if (s->opt == KPROBE_OPT_NONE)
+		return;
+	cpus_read_lock();
+	mutex_lock(&text_mutex);
+	kprobe_opt_stop_locked(s);
+	mutex_unlock(&text_mutex);
+	cpus_read_unlock();
+}
+
+/**
+ * kprobe_opt_update() - queue @s for optimization, or stop it, as fits
+ * @s: a site whose probes, arming or surroundings changed
+ */
+void kprobe_opt_update(struct kprobe_site *s)
+{
+	int ret;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (!kprobe_opt_wanted(s)) {
+		kprobe_opt_stop(s);
+		return;
+	}
+	if (s->opt != KPROBE_OPT_NONE)
+		return;
+
+	cpus_read_lock();
+	jump_label_lock();
+	mutex_lock(&text_mutex);
+	ret = arch_kprobe_opt_prepare(s);
+	mutex_unlock(&text_mutex);
+	jump_label_unlock();
+	cpus_read_unlock();
+	if (ret)
+		return;
+	s->opt = KPROBE_OPT_QUEUED;
+	list_add_tail(&s->opt_node, &kprobe_opt_queue);
+	schedule_delayed_work(&kprobe_opt_work, KPROBE_OPT_DELAY);
+}
+
+/* @s is going away with its code (module unload): forget it, text untouched. */
+void kprobe_opt_forget(struct kprobe_site *s)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	if (s->opt == KPROBE_OPT_QUEUED)
+		list_del_init(&s->opt_node);
+	if (s->opt == KPROBE_OPT_DONE)
+		kprobe_opt_set_flag(s, false);
+	s->opt = KPROBE_OPT_NONE;
+}
+
+/*
+ * The sites that may cover @addr with their jump: those up to
+ * KPROBE_OPT_MAX_LEN - 1 bytes before it.
+ */
+static struct kprobe_site *kprobe_opt_site_before(unsigned long addr, int back)
+{
+	return kprobe_site_lookup((void *)(addr - back));
+}
+
+/**
+ * kprobe_opt_yield() - a site is about to be created at @addr
+ * @addr: its address
+ *
+ * An optimized site whose jump covers @addr goes back to a breakpoint, so
+ * that @addr is executed in place again.
+ */
+void kprobe_opt_yield(unsigned long addr)
+{
+	struct kprobe_site *s;
+	int back;
+
+	lockdep_assert_held(&kprobe_mutex);
+	for (back = 1; back < KPROBE_OPT_MAX_LEN; back++) {
+		s = kprobe_opt_site_before(addr, back);
+		if (s && s->opt != KPROBE_OPT_NONE && arch_kprobe_opt_covers(s, addr))
+			kprobe_opt_stop(s);
+	}
+}
+
+/**
+ * kprobe_opt_retry() - the site at @addr is gone
+ * @addr: its address
+ *
+ * The sites it kept from being optimized may be optimized now.
+ */
+void kprobe_opt_retry(unsigned long addr)
+{
+	struct kprobe_site *s;
+	int back;
+
+	lockdep_assert_held(&kprobe_mutex);
+	for (back = 1; back < KPROBE_OPT_MAX_LEN; back++) {
+		s = kprobe_opt_site_before(addr, back);
+		if (s && s->opt == KPROBE_OPT_NONE)
+			kprobe_opt_update(s);
+	}
+}
+
+/*
+ * Write the jumps of the queued sites.  Sites that left the queue while the
+ * grace period ran (list_del_init() under kprobe_mutex) are simply not on
+ * @batch any more.
+ */
+static void kprobe_optimizer(struct work_struct *work)
+{
+	struct kprobe_site *s, *tmp;
+	LIST_HEAD(batch);
+
+	mutex_lock(&kprobe_mutex);
+	list_splice_init(&kprobe_opt_queue, &batch);
+	mutex_unlock(&kprobe_mutex);
+	if (list_empty(&batch))
+		return;
+
+	/* Whoever was inside the covered bytes has left them now. */
+	synchronize_rcu_tasks();
+
+	mutex_lock(&kprobe_mutex);
+	cpus_read_lock();
+	mutex_lock(&text_mutex);
+	list_for_each_entry_safe(s, tmp, &batch, opt_node) {
+		list_del_init(&s->opt_node);
+		arch_kprobe_opt_install(s);
+		s->opt = KPROBE_OPT_DONE;
+		kprobe_opt_set_flag(s, true);
+	}
+	mutex_unlock(&text_mutex);
+	cpus_read_unlock();
+	mutex_unlock(&kprobe_mutex);
+}
+
+/*
+ * Tests want to know the outcome of a registration: run the optimizer now
+ * rather than after its delay.  A batch in progress has already left the
+ * queue, so the work is flushed before the queue is looked at.
+ */
+void wait_for_kprobe_optimizer(void)
+{
+	bool queued;
+
+	do {
+		flush_delayed_work(&kprobe_opt_work);
+		mutex_lock(&kprobe_mutex);
+		queued = !list_empty(&kprobe_opt_queue);
+		mutex_unlock(&kprobe_mutex);
+	} while (queued);
+}
+EXPORT_SYMBOL_GPL(wait_for_kprobe_optimizer);
+
+/* Apply a change of the sysctl to every site. */
+static void kprobe_opt_update_all(void)
+{
+	struct kprobe_site *s;
+	int i;
+
+	lockdep_assert_held(&kprobe_mutex);
+	for (i = 0; i < KPROBE_TABLE_SIZE; i++) {
+		hlist_for_each_entry(s, &kprobe_table[i], node)
+			kprobe_opt_update(s);
+	}
+}
+
+static int kprobe_opt_sysctl(const struct ctl_table *table, int write,
+			     void *buffer, size_t *length, loff_t *ppos)
+{
+	int ret;
+
+	guard(mutex)(&kprobe_mutex);
+	ret = proc_dointvec_minmax(table, write, buffer, length, ppos);
+	if (!ret && write)
+		kprobe_opt_update_all();
+	return ret;
+}
+
+static struct ctl_table kprobe_opt_sysctls[] = {
+	{
+		.procname	= "kprobes-optimization",
+		.data		= &kprobes_optimization,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= kprobe_opt_sysctl,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+};
+
+static int __init kprobe_opt_init(void)
+{
+	register_sysctl_init("debug", kprobe_opt_sysctls);
+	return 0;
+}
+subsys_initcall(kprobe_opt_init);

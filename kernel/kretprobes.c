@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Return probes (kretprobes) on top of rethook.
+ *
+ * A kretprobe is a kprobe at a function entry whose pre handler takes a
+ * kretprobe_instance from the kretprobe's rethook pool, lets the user's
+ * entry_handler fill its data, and hooks the function's return.  On
+ * return, the rethook trampoline calls kretprobe_on_return(), which runs
+ * the user's handler with the same instance:
+ *
+ *   entry:  kprobe hit -> kretprobe_on_entry -> entry_handler(ri)
+ *                                            -> rethook_hook(ri)
+ *   return: arch_rethook_trampoline -> kretprobe_on_return -> handler(ri)
+ *
+ * maxactive instances exist; a call that finds none free is counted in
+ * kretprobe::nmissed.  While a handler runs, current_kprobe is the
+ * kretprobe's kprobe, so probes hit meanwhile count as missed and
+ * bpf_get_func_ip() finds the function.  See Documentation/trace/kprobes.rst.
+ */
+#include <linux/kprobes.h>
+#include <linux/kallsyms.h>
+#include <linux/rethook.h>
+
+#include "kprobes_internal.h"
+
+static int kretprobe_on_entry(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
+	struct kretprobe_instance *ri;
+	struct rethook_node *node;
+
+	node = rethook_try_get(rp->rh);
+	if (unlikely(!node)) {
+		rp->nmissed++;
+		return 0;
+	}
+	ri = container_of(node, struct kretprobe_instance, node);
+	if (rp->entry_handler && rp->entry_handler(ri, regs))
+		rethook_recycle(node);
+	else
+		rethook_hook(node, regs, kprobe_ftrace(p));
+	return 0;
+}
+NOKPROBE_SYMBOL(kretprobe_on_entry);
+
+static void kretprobe_on_return(struct rethook_node *node, void *data,
+				unsigned long ret_addr, struct pt_regs *regs)
+{
+	struct kretprobe *rp = data;
+	struct kprobe *prev;
+
+	if (!rp->handler)
+		return;
+	prev = __this_cpu_read(current_kprobe);
+	__this_cpu_write(current_kprobe, &rp->kp);
+	rp->handler(container_of(node, struct kretprobe_instance, node), regs);
+	__this_cpu_write(current_kprobe, prev);
+}
+NOKPROBE_SYMBOL(kretprobe_on_return);
+
+bool kprobe_is_return(struct kprobe *p)
+{
+	return p->pre_handler == kretprobe_on_entry;
+}
+
+bool __weak arch_kretprobe_blacklisted(unsigned long func)
+{
+	return false;
+}
+
+/* May the function entered at @kp's address have its return hooked? */
+static int kretprobe_check_target(struct kprobe *kp)
+{
+	unsigned long addr, offset;
+	int ret;
+
+	ret = kprobe_on_func_entry(kp->addr, kp->symbol_name, kp->offset);
+	if (ret)
+		return ret;
+	addr = kp->addr ? (unsigned long)kp->addr :
+			  (unsigned long)kprobe_lookup_name(kp->symbol_name, 0);
+	if (!kallsyms_lookup_size_offset(addr, NULL, &offset))
+		return -ENOENT;
+	return arch_kretprobe_blacklisted(addr - offset) ? -EINVAL : 0;
+}
+
+int register_kretprobe(struct kretprobe *rp)
+{
+	struct rethook *rh;
+	bool registered;
+	int ret;
+
+	ret = kretprobe_check_target(&rp->kp);
+	if (ret)
+		return ret;
+	if (rp->kp.addr) {
+		mutex_lock(&kprobe_mutex);
+		registered = kprobe_is_registered(&rp->kp);
+		mutex_unlock(&kprobe_mutex);
+		if (WARN_ON_ONCE(registered))
+			return -EINVAL;
+	}
+	if (rp->data_size > KRETPROBE_MAX_DATA_SIZE)
+		return -E2BIG;
+	if (rp->maxactive <= 0)
+		rp->maxactive = max_t(unsigned int, 10, 2 * num_possible_cpus());
+
+	rh = rethook_alloc(rp, kretprobe_on_return,
+			   sizeof(struct kretprobe_instance) + rp->data_size,
+			   rp->maxactive);
+	if (IS_ERR(rh))
+		return PTR_ERR(rh);
+
+	rp->rh = rh;
+	rp->nmissed = 0;
+	rp->kp.pre_handler = kretprobe_on_entry;
+	rp->kp.post_handler = NULL;
+	ret = register_kprobe(&rp->kp);
+	if (ret) {
+		rethook_free(rh);
+		rp->rh = NULL;
+	}
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_kretprobe);
+
+int register_kretprobes(struct kretprobe **rps, int num)
+{
+	int done, ret = num > 0 ? 0 : -EINVAL;
+
+	for (done = 0; !ret && done < num; done++)
+		ret = register_kretprobe(rps[done]);
+	if (ret && done > 1)
+		unregister_kretprobes(rps, done - 1);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(register_kretprobes);
+
+void unregister_kretprobes(struct kretprobe **rps, int num)
+{
+	struct kprobe_site *dead = NULL;
+	int i;
+
+	if (num <= 0)
+		return;
+	mutex_lock(&kprobe_mutex);
+	for (i = 0; i < num; i++) {
+		if (!kprobe_detach(&rps[i]->kp, &dead))
+			continue;
+		/* Pending returns find no handler from now on. */
+		rethook_free(rps[i]->rh);
+		rps[i]->rh = NULL;
+	}
+	mutex_unlock(&kprobe_mutex);
+
+	kprobe_finish_detach(dead);
+	for (i = 0; i < num; i++)
+		INIT_LIST_HEAD(&rps[i]->kp.list);
+}
+EXPORT_SYMBOL_GPL(unregister_kretprobes);
+
+void unregister_kretprobe(struct kretprobe *rp)
+{
+	unregister_kretprobes(&rp, 1);
+}
+EXPORT_SYMBOL_GPL(unregister_kretprobe);
