@@ -325,7 +325,7 @@ static int kprobe_bl_seq_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-const struct seq_operations kprobe_blacklist_seq_ops = {
+const struct seq_operations kprobe_blacklist_sops = {
 	.start	= kprobe_bl_seq_start,
 	.next	= kprobe_bl_seq_next,
 	.stop	= kprobe_bl_seq_stop,
