@@ -171,6 +171,7 @@ int __init kprobe_blacklist_init(void)
 out_seal:
 	sort(kprobe_bl_builtin, kprobe_bl_nr, sizeof(*kprobe_bl_builtin),
 	     kprobe_bl_cmp, NULL);
+	/* pairs with the acquire in lookups: they see the sorted table */
 	smp_store_release(&kprobe_bl_sealed, true);
 	return ret;
 }
