@@ -278,6 +278,21 @@ static void kpx86_reenter(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
 }
 NOKPROBE_SYMBOL(kpx86_reenter);
 
+/*
+ * No site at @addr.  If no int3 is there any more either, it was ours and
+ * went away between the trap and the lookup (a site removed on another
+ * CPU): run the original instruction again.  Otherwise it is not ours.
+ */
+static int kpx86_int3_vanished(void *addr, struct pt_regs *regs)
+{
+	/* the CPU just fetched an instruction there: it is mapped */
+	if (READ_ONCE(*(u8 *)addr) == INT3_INSN_OPCODE)
+		return 0;
+	regs->ip = (unsigned long)addr;
+	return 1;
+}
+NOKPROBE_SYMBOL(kpx86_int3_vanished);
+
 /**
  * kprobe_int3_handler() - the int3 trap, for kprobes
  * @regs: the trapped context; regs->ip is after the int3
@@ -302,8 +317,10 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	}
 
 	s = kprobe_site_lookup(addr);
+	if (!s)
+		return kpx86_int3_vanished(addr, regs);
 	/* An fentry site carries no int3 of ours: ftrace is patching it. */
-	if (!s || (s->state & KPROBE_SITE_FTRACE))
+	if (s->state & KPROBE_SITE_FTRACE)
 		return 0;
 
 	if (unlikely(kprobe_running()))
