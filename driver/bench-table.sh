@@ -1,9 +1,10 @@
 #!/bin/bash
-# bench-table.sh BUILD BASEVER DEBVER ARCH SUFFIX: the table of `make bench`,
-# in Markdown, from build/bench-{series,base}SUFFIX-ic{1,0}.txt (lines
-# "key value unit").
+# bench-table.sh BUILD BASEVER DEBVER ARCH SUFFIX FLAVOR LOOPS: the table of
+# `make bench`, in Markdown, from build/bench-{series,base}SUFFIX-ic{1,0}.txt
+# (lines "key value unit").
 set -euo pipefail
-B=$1 BASEVER=$2 DEBVER=$3 KARCH=${4:-x86_64} SUFFIX=${5:-}
+B=$1 BASEVER=$2 DEBVER=$3 KARCH=${4:-x86_64} SUFFIX=${5:-} FLAVOR=${6:-plain}
+LOOPS=${7:-200000}
 
 # key | label | target ratio (series/base), "-" for none
 ROWS='loop_target|one loop iteration, no probe (reference)|-
@@ -15,6 +16,9 @@ mid_int3|mid-function probe, int3, not boosted|0.85
 mid_int3_boosted|mid-function probe, int3, boosted|0.85
 mid_optimized|mid-function probe, optimized to a jump|-
 return_retval|return probe with $retval|0.8
+return_noargs|return probe, no args (reference)|-
+bare_kprobe|bare kprobe, empty handler, no event (reference)|-
+bare_kretprobe|bare kretprobe, empty handlers, no event (reference)|-
 multiprobe|multiprobe event (2 probes, 1 hit)|-
 filter_rejects|4-arg event, filter rejects every hit|0.5
 tracepoint|static tracepoint record (no probe), for comparison|-
@@ -59,11 +63,11 @@ table() { # icount
 	done <<<"$ROWS"
 }
 
-echo "### make bench, $(date -u +%Y-%m-%d), $KARCH, Linux $BASEVER (Debian linux-source-6.12 $DEBVER), plain config"
+echo "### make bench, $(date -u +%Y-%m-%d), $KARCH, Linux $BASEVER (Debian linux-source-6.12 $DEBVER), $FLAVOR config"
 echo
 echo "Guest time under QEMU -icount shift=0,sleep=off: 1 ns is one guest"
 echo "instruction, so per-hit figures are added instructions per hit and repeat"
-echo "exactly. Best of 3 loops of 200,000 calls."
+echo "exactly. Best of 3 loops of $LOOPS calls."
 echo
 table 1
 echo

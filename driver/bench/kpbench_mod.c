@@ -13,6 +13,11 @@
  *   /sys/kernel/debug/kpbench/info   offsets of the instructions inside
  *                                    kpbench_mid that the mid-function
  *                                    probes use, one "name offset" a line.
+ *   /sys/kernel/debug/kpbench/bare   write "kprobe" or "kretprobe" to put
+ *                                    a bare probe with empty handlers on
+ *                                    kpbench_target, "off" to remove it:
+ *                                    the kprobes core's share of a hit,
+ *                                    without any event.
  *
  * kpbench_target(a, b, kstr, ustr) is what entry and return probes hit;
  * kpbench_mid() holds, at recorded offsets, a run of plain moves (an
@@ -24,6 +29,7 @@
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>
+#include <linux/kprobes.h>
 #include <linux/ktime.h>
 #include <linux/uaccess.h>
 #include <linux/seq_file.h>
@@ -183,6 +189,69 @@ static int kpbench_info_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(kpbench_info);
 
+static int kpbench_bare_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static int kpbench_bare_ret(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	return 0;
+}
+
+static struct kprobe kpbench_bare_kp;
+static struct kretprobe kpbench_bare_rp;
+static int kpbench_bare_on;	/* 0, 1: the kprobe, 2: the kretprobe; lock */
+
+static void kpbench_bare_off(void)
+{
+	if (kpbench_bare_on == 1)
+		unregister_kprobe(&kpbench_bare_kp);
+	else if (kpbench_bare_on == 2)
+		unregister_kretprobe(&kpbench_bare_rp);
+	kpbench_bare_on = 0;
+}
+
+/* "kprobe", "kretprobe" or "off": one bare probe on kpbench_target. */
+static ssize_t kpbench_bare_write(struct file *file, const char __user *ubuf,
+				  size_t len, loff_t *ppos)
+{
+	char buf[16];
+	int ret = 0;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	mutex_lock(&kpbench_lock);
+	kpbench_bare_off();
+	if (sysfs_streq(buf, "kprobe")) {
+		kpbench_bare_kp = (struct kprobe) {
+			.symbol_name = "kpbench_target",
+			.pre_handler = kpbench_bare_pre,
+		};
+		ret = register_kprobe(&kpbench_bare_kp);
+		kpbench_bare_on = ret ? 0 : 1;
+	} else if (sysfs_streq(buf, "kretprobe")) {
+		kpbench_bare_rp = (struct kretprobe) {
+			.kp.symbol_name = "kpbench_target",
+			.handler = kpbench_bare_ret,
+		};
+		ret = register_kretprobe(&kpbench_bare_rp);
+		kpbench_bare_on = ret ? 0 : 2;
+	} else if (!sysfs_streq(buf, "off")) {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&kpbench_lock);
+	return ret ? ret : len;
+}
+
+static const struct file_operations kpbench_bare_fops = {
+	.write = kpbench_bare_write,
+};
+
 static struct dentry *kpbench_dir;
 
 static int __init kpbench_init(void)
@@ -190,12 +259,16 @@ static int __init kpbench_init(void)
 	kpbench_dir = debugfs_create_dir("kpbench", NULL);
 	debugfs_create_file("run", 0600, kpbench_dir, NULL, &kpbench_run_fops);
 	debugfs_create_file("info", 0400, kpbench_dir, NULL, &kpbench_info_fops);
+	debugfs_create_file("bare", 0200, kpbench_dir, NULL, &kpbench_bare_fops);
 	return 0;
 }
 
 static void __exit kpbench_exit(void)
 {
 	debugfs_remove_recursive(kpbench_dir);
+	mutex_lock(&kpbench_lock);
+	kpbench_bare_off();
+	mutex_unlock(&kpbench_lock);
 }
 
 module_init(kpbench_init);

@@ -10,6 +10,11 @@
  *     @@BENCH <key> <value> <unit>
  * Under QEMU -icount shift=0 a nanosecond of guest time is one instruction,
  * so "ns" figures read as instructions and repeat from run to run.
+ *
+ *     kpbench [LOOPS [KEYS]]
+ *
+ * KEYS, a comma-separated list of figure names ("registration" for all
+ * the registration figures), runs only those; the default runs them all.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,6 +31,23 @@
 #define REPEAT 3
 
 static unsigned long loops = 200000;
+static const char *only;	/* KEYS, or NULL for every figure */
+
+/* Is the figure @key asked for? */
+static int wanted(const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = only;
+
+	if (!only)
+		return 1;
+	while ((p = strstr(p, key))) {
+		if ((p == only || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
 
 static void die(const char *what)
 {
@@ -148,6 +170,7 @@ static const struct scenario scenarios[] = {
 	{ "mid_int3_boosted", "mid", { "p:kpb/mb kpbench_mid+%lu" }, "mid_boostable", NULL, 0 },
 	{ "mid_optimized", "mid", { "p:kpb/mo kpbench_mid+%lu" }, "mid_boostable", NULL, 1 },
 	{ "return_retval", "target", { "r:kpb/r kpbench_target ret=$retval" } },
+	{ "return_noargs", "target", { "r:kpb/r0 kpbench_target" } },
 	{ "multiprobe", "target",
 	  { "p:kpb/mp kpbench_target", "p:kpb/mp kpbench_fn_1000" } },
 	{ "filter_rejects", "target",
@@ -228,6 +251,21 @@ static void run_scenario(const struct scenario *s, unsigned long long base_ns)
 	put("/proc/sys/debug/kprobes-optimization", "1", 1);
 }
 
+/* A bare kprobe or kretprobe with empty handlers: the core's own share. */
+static void bare_probe(const char *key, const char *kind,
+		       unsigned long long base_ns)
+{
+	const char *bare = "/sys/kernel/debug/kpbench/bare";
+	unsigned long long ns;
+
+	if (!wanted(key))
+		return;
+	must(bare, kind, 0);
+	ns = best_ns("target");
+	must(bare, "off", 0);
+	report(key, (double)(ns - base_ns) / loops, "ns/hit");
+}
+
 static void hit_costs(void)
 {
 	unsigned long long base_target = best_ns("target");
@@ -239,8 +277,13 @@ static void hit_costs(void)
 	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
 		const struct scenario *s = &scenarios[i];
 
-		run_scenario(s, strcmp(s->what, "mid") ? base_target : base_mid);
+		if (wanted(s->key))
+			run_scenario(s, strcmp(s->what, "mid") ? base_target : base_mid);
 	}
+	bare_probe("bare_kprobe", "kprobe", base_target);
+	bare_probe("bare_kretprobe", "kretprobe", base_target);
+	if (!wanted("tracepoint"))
+		return;
 	must(TR "events/kpbench/kpbench_hit/enable", "1", 1);
 	report("tracepoint", (double)(best_ns("trace") - base_trace) / loops, "ns/hit");
 	must(TR "events/kpbench/kpbench_hit/enable", "0", 1);
@@ -323,11 +366,15 @@ int main(int argc, char **argv)
 {
 	if (argc > 1)
 		loops = strtoul(argv[1], NULL, 0);
+	if (argc > 2 && *argv[2])
+		only = argv[2];
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	must(TR "tracing_on", "1", 1);
 	hit_costs();
-	registration(100);
-	registration(1000);
+	if (wanted("registration")) {
+		registration(100);
+		registration(1000);
+	}
 	printf("@@BENCH-DONE\n");
 	return 0;
 }
