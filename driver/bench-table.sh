@@ -71,6 +71,16 @@ echo "exactly. Best of 3 loops of $LOOPS calls."
 echo
 table 1
 echo
+ratio() { # tree: its entry probe against its own static tracepoint
+	awk -v e="$(val "$B/bench-$1$SUFFIX-ic1.txt" entry_noargs)" \
+	    -v t="$(val "$B/bench-$1$SUFFIX-ic1.txt" tracepoint)" 'BEGIN {
+		split(e, a, " "); split(t, b, " ")
+		if (a[1] == "n/a" || b[1] == "n/a" || b[1] + 0 == 0) print "-";
+		else printf "%.2f", a[1] / b[1] }'
+}
+echo "Entry probe with no args against the static tracepoint record, in the"
+echo "same kernel (target: at most 1): series $(ratio series), base $(ratio base)."
+echo
 echo "Wall clock without -icount (TCG, noisy: for orientation only):"
 echo
 table 0
