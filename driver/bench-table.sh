@@ -12,7 +12,7 @@ entry_noargs|entry probe, no args (ftrace path)|0.85
 entry_4args|entry probe, 4 args (registers, a dereference, $comm)|0.6
 entry_kstring|entry probe, a kernel string|0.5
 entry_ustring|entry probe, a user string|0.5
-mid_int3|mid-function probe, int3, not boosted|0.85
+mid_int3|mid-function probe, int3, not boosted (a load with a fixup)|0.85
 mid_int3_boosted|mid-function probe, int3, boosted|0.85
 mid_optimized|mid-function probe, optimized to a jump|-
 return_retval|return probe with $retval|0.8

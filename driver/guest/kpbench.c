@@ -166,7 +166,7 @@ static const struct scenario scenarios[] = {
 	  { "p:kpb/e4 kpbench_target a=" A1 " b=" A2 " c=+0(" A3 "):u64 comm=$comm" } },
 	{ "entry_kstring", "target", { "p:kpb/ks kpbench_target s=+0(" A3 "):string" } },
 	{ "entry_ustring", "target", { "p:kpb/us kpbench_target s=+0(" A4 "):ustring" } },
-	{ "mid_int3", "mid", { "p:kpb/mn kpbench_mid+%lu" }, "mid_noboost", NULL, 0 },
+	{ "mid_int3", "fixup", { "p:kpb/mn kpbench_fixup+%lu" }, "fixup_noboost", NULL, 0 },
 	{ "mid_int3_boosted", "mid", { "p:kpb/mb kpbench_mid+%lu" }, "mid_boostable", NULL, 0 },
 	{ "mid_optimized", "mid", { "p:kpb/mo kpbench_mid+%lu" }, "mid_boostable", NULL, 1 },
 	{ "return_retval", "target", { "r:kpb/r kpbench_target ret=$retval" } },
@@ -270,6 +270,7 @@ static void hit_costs(void)
 {
 	unsigned long long base_target = best_ns("target");
 	unsigned long long base_mid = best_ns("mid");
+	unsigned long long base_fixup = best_ns("fixup");
 	unsigned long long base_trace = best_ns("trace");
 	size_t i;
 
@@ -277,8 +278,14 @@ static void hit_costs(void)
 	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
 		const struct scenario *s = &scenarios[i];
 
-		if (wanted(s->key))
-			run_scenario(s, strcmp(s->what, "mid") ? base_target : base_mid);
+		if (!wanted(s->key))
+			continue;
+		if (!strcmp(s->what, "mid"))
+			run_scenario(s, base_mid);
+		else if (!strcmp(s->what, "fixup"))
+			run_scenario(s, base_fixup);
+		else
+			run_scenario(s, base_target);
 	}
 	bare_probe("bare_kprobe", "kprobe", base_target);
 	bare_probe("bare_kretprobe", "kretprobe", base_target);
