@@ -414,7 +414,7 @@ static int kprobe_attach(struct kprobe *p)
 		WRITE_ONCE(s->has_post, true);
 		kprobe_opt_stop(s);
 	}
-	if (s->opt == KPROBE_OPT_DONE)
+	if (s->opt != KPROBE_OPT_NONE)
 		p->flags |= KPROBE_FLAG_OPTIMIZED;
 
 	list_add_tail_rcu(&p->list, &s->probes);

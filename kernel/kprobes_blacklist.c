@@ -171,6 +171,7 @@ int __init kprobe_blacklist_init(void)
 out_seal:
 	sort(kprobe_bl_builtin, kprobe_bl_nr, sizeof(*kprobe_bl_builtin),
 	     kprobe_bl_cmp, NULL);
+	/* pairs with the acquire in lookups: they see the sorted table */
 	smp_store_release(&kprobe_bl_sealed, true);
 	return ret;
 }
@@ -325,7 +326,7 @@ static int kprobe_bl_seq_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-const struct seq_operations kprobe_blacklist_seq_ops = {
+const struct seq_operations kprobe_blacklist_sops = {
 	.start	= kprobe_bl_seq_start,
 	.next	= kprobe_bl_seq_next,
 	.stop	= kprobe_bl_seq_stop,

@@ -16,10 +16,13 @@
  *	KPROBE_OPT_NONE		breakpoint only
  *	   | prepare: detour built, breakpoint hits already leave through
  *	   v the detour's copy, so no new task enters the covered bytes
- *	KPROBE_OPT_QUEUED	on kprobe_opt_queue
+ *	KPROBE_OPT_QUEUED	on kprobe_opt_queue; its probes show
+ *	   |			[OPTIMIZED] from here on (kprobes/list tells
+ *	   |			the decision, as it always has, not the
+ *	   |			moment the jump lands)
  *	   | the optimizer: an RCU-tasks grace period, then the jump
  *	   v
- *	KPROBE_OPT_DONE		jump written; its probes show [OPTIMIZED]
+ *	KPROBE_OPT_DONE		jump written
  *
  * Any change that makes the site unfit (a post handler, a probe inside the
  * covered bytes, disarming, debug.kprobes-optimization=0) takes it back to
@@ -78,9 +81,9 @@ static void kprobe_opt_stop_locked(struct kprobe_site *s)
 		break;
 	case KPROBE_OPT_DONE:
 		arch_kprobe_opt_remove(s);
-		kprobe_opt_set_flag(s, false);
 		break;
 	}
+	kprobe_opt_set_flag(s, false);
 	s->opt = KPROBE_OPT_NONE;
 }
 
@@ -129,6 +132,7 @@ void kprobe_opt_update(struct kprobe_site *s)
 	if (ret)
 		return;
 	s->opt = KPROBE_OPT_QUEUED;
+	kprobe_opt_set_flag(s, true);
 	list_add_tail(&s->opt_node, &kprobe_opt_queue);
 	schedule_delayed_work(&kprobe_opt_work, KPROBE_OPT_DELAY);
 }
@@ -218,7 +222,6 @@ static void kprobe_optimizer(struct work_struct *work)
 		list_del_init(&s->opt_node);
 		arch_kprobe_opt_install(s);
 		s->opt = KPROBE_OPT_DONE;
-		kprobe_opt_set_flag(s, true);
 	}
 	mutex_unlock(&text_mutex);
 	cpus_read_unlock();

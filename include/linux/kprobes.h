@@ -36,6 +36,7 @@ struct kprobe;
 struct pt_regs;
 struct kretprobe;
 struct kretprobe_instance;
+struct task_struct;
 
 /*
  * Handlers run with preemption disabled, in the context that hit the probe
@@ -81,7 +82,7 @@ struct kprobe {
 
 #define KPROBE_FLAG_GONE	1	/* the probed code was freed */
 #define KPROBE_FLAG_DISABLED	2	/* registered, but not called */
-#define KPROBE_FLAG_OPTIMIZED	4	/* its address is hit through a jump */
+#define KPROBE_FLAG_OPTIMIZED	4	/* its jump is decided or written */
 #define KPROBE_FLAG_FTRACE	8	/* its address is hit through ftrace */
 #define KPROBE_FLAG_ON_FUNC_ENTRY 16	/* it sits at a function entry */
 
@@ -263,7 +264,7 @@ static inline void wait_for_kprobe_optimizer(void) { }
 #endif
 
 /* Tasks end their pending kretprobes through rethook_flush_task(). */
-#define kprobe_flush_task(tk)	do {} while (0)
+static inline void kprobe_flush_task(struct task_struct *tk) { }
 
 static inline int disable_kretprobe(struct kretprobe *rp)
 {
