@@ -53,7 +53,10 @@ table() { # icount
 			if (s == "n/a" || b == "n/a" || b + 0 == 0) print "-";
 			else printf "%.2f", s / b }')
 		verdict=""
-		if [ "$target" != - ] && [ "$ratio" != - ]; then
+		# targets are judged on instruction counts only
+		if [ "$ic" = 0 ]; then
+			[ "$target" != - ] && verdict="($target)"
+		elif [ "$target" != - ] && [ "$ratio" != - ]; then
 			verdict=$(awk -v r="$ratio" -v t="$target" 'BEGIN {
 				print (r <= t) ? "<= " t " met" : "<= " t " MISSED" }')
 		elif [ "$target" != - ]; then
