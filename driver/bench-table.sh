@@ -36,7 +36,8 @@ slab_per_event|slab growth per defined event|-
 slab_per_armed_probe|slab growth per armed probe|-'
 
 val() { # file key -> "value unit" or "n/a"
-	awk -v k="$2" '$1 == k { print $2, $3; f = 1 } END { if (!f) print "n/a" }' "$1" 2>/dev/null ||
+	# the last figure of a key counts; lines may end in \r (serial console)
+	awk -v k="$2" '{ sub(/\r$/, "") } $1 == k { v = $2 " " $3; f = 1 } END { print f ? v : "n/a" }' "$1" 2>/dev/null ||
 		echo "n/a"
 }
 
