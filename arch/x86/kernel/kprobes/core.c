@@ -279,9 +279,10 @@ static void kpx86_reenter(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
 NOKPROBE_SYMBOL(kpx86_reenter);
 
 /*
- * No site at @addr.  If no int3 is there any more either, it was ours and
- * went away between the trap and the lookup (a site removed on another
- * CPU): run the original instruction again.  Otherwise it is not ours.
+ * No int3 of ours at @addr.  If there is no int3 there at all any more,
+ * this CPU executed one that another CPU has taken away since (a site
+ * removed, text patched): run the instruction now there.  Otherwise the
+ * int3 is someone else's.
  */
 static int kpx86_int3_vanished(void *addr, struct pt_regs *regs)
 {
@@ -317,11 +318,9 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	}
 
 	s = kprobe_site_lookup(addr);
-	if (!s)
+	/* None of ours here (an fentry site carries no int3 of ours). */
+	if (!s || (s->state & KPROBE_SITE_FTRACE))
 		return kpx86_int3_vanished(addr, regs);
-	/* An fentry site carries no int3 of ours: ftrace is patching it. */
-	if (s->state & KPROBE_SITE_FTRACE)
-		return 0;
 
 	if (unlikely(kprobe_running()))
 		kpx86_reenter(s, kcb, regs);
