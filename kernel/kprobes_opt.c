@@ -271,16 +271,12 @@ static int kprobe_opt_sysctl(const struct ctl_table *table, int write,
 	return ret;
 }
 
+/* debug.kprobes-optimization: 0 or 1 */
 static struct ctl_table kprobe_opt_sysctls[] = {
-	{
-		.procname	= "kprobes-optimization",
-		.data		= &kprobes_optimization,
-		.maxlen		= sizeof(int),
-		.mode		= 0644,
-		.proc_handler	= kprobe_opt_sysctl,
-		.extra1		= SYSCTL_ZERO,
-		.extra2		= SYSCTL_ONE,
-	},
+	{ .procname = "kprobes-optimization", .mode = 0644,
+	  .data = &kprobes_optimization, .maxlen = sizeof(int),
+	  .proc_handler = kprobe_opt_sysctl,
+	  .extra1 = SYSCTL_ZERO, .extra2 = SYSCTL_ONE },
 };
 
 static int __init kprobe_opt_init(void)

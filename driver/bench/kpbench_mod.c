@@ -208,11 +208,9 @@ static int kpbench_run_open(struct inode *inode, struct file *file)
 
 /* "run": write a loop count to time it, read the last time back. */
 static const struct file_operations kpbench_run_fops = {
+	.open = kpbench_run_open,	.release = single_release,
+	.read = seq_read,		.llseek = seq_lseek,
 	.write = kpbench_run_write,
-	.open = kpbench_run_open,
-	.release = single_release,
-	.read = seq_read,
-	.llseek = seq_lseek,
 };
 
 static int kpbench_info_show(struct seq_file *m, void *v)

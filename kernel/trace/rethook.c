@@ -46,18 +46,16 @@ static nokprobe_inline rethook_handler_t rh_handler(struct rethook *rh)
 							rcu_read_lock_any_held());
 }
 
+/* objpool callbacks: each node learns its rethook, which goes with the pool */
 static int rh_init_node(void *obj, void *context)
 {
-	struct rethook_node *node = obj;
-
-	node->rethook = context;
+	((struct rethook_node *)obj)->rethook = context;
 	return 0;
 }
 
-/* Called by objpool once the pool and every node in it are gone. */
 static int rh_release(struct objpool_head *head, void *context)
 {
-	kfree(context);
+	kfree(context);		/* the pool and all its nodes are gone */
 	return 0;
 }
 

@@ -792,10 +792,8 @@ static int tk_dyn_show(struct seq_file *m, struct dyn_event *dev)
  * event_mutex.
  */
 static struct dyn_event_operations tk_dyn_ops = {
-	.create = tk_dyn_create,
-	.match = tk_dyn_match,
-	.show = tk_dyn_show,
-	.free = tk_dyn_free,
+	.create = tk_dyn_create,	.match = tk_dyn_match,
+	.show = tk_dyn_show,		.free = tk_dyn_free,
 	.is_busy = tk_dyn_is_busy,
 };
 
@@ -837,12 +835,10 @@ static ssize_t tk_events_write(struct file *file, const char __user *buf,
 
 /* kprobe_events: a seq_file listing that takes definitions on write. */
 static const struct file_operations tk_events_fops = {
-	.write = tk_events_write,
-	.open = tk_events_open,
-	.release = seq_release,
-	.read = seq_read,
-	.llseek = seq_lseek,
 	.owner = THIS_MODULE,
+	.open = tk_events_open,		.release = seq_release,
+	.read = seq_read,		.llseek = seq_lseek,
+	.write = tk_events_write,
 };
 
 /* kprobe_profile: "  EVENT  HITS  MISSES", one line per probe. */
