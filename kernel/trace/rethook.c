@@ -77,16 +77,16 @@ struct rethook *rethook_alloc(void *data, rethook_handler_t handler,
 		return ERR_PTR(-EINVAL);
 
 	rh = kzalloc(sizeof(*rh), GFP_KERNEL);
+	if (rh && objpool_init(&rh->pool, num, size, GFP_KERNEL, rh,
+			       rh_init_node, rh_release)) {
+		kfree(rh);
+		rh = NULL;
+	}
 	if (!rh)
 		return ERR_PTR(-ENOMEM);
-
+	/* from here on the pool owns @rh: rh_release() frees it */
 	rh->data = data;
 	rcu_assign_pointer(rh->handler, handler);
-	if (objpool_init(&rh->pool, num, size, GFP_KERNEL, rh,
-			 rh_init_node, rh_release)) {
-		kfree(rh);
-		return ERR_PTR(-ENOMEM);
-	}
 	return rh;
 }
 

@@ -868,11 +868,9 @@ static int tk_profile_open(struct inode *inode, struct file *file)
 }
 
 static const struct file_operations tk_profile_fops = {
-	.open = tk_profile_open,
-	.release = seq_release,
-	.read = seq_read,
-	.llseek = seq_lseek,
 	.owner = THIS_MODULE,
+	.open = tk_profile_open,	.release = seq_release,
+	.read = seq_read,		.llseek = seq_lseek,
 };
 
 /* ------------------------------------------------------------- modules */
