@@ -208,27 +208,39 @@ static bool kprobe_bl_has(unsigned long addr)
 }
 
 /**
+ * kprobe_clone_origin() - the function a compiler clone was made from
+ * @addr: a text address
+ *
+ * Return: for an address in "foo.cold", "foo.isra.0" and the like, the
+ * address of "foo"; 0 when @addr is in no clone or foo is unknown.
+ */
+unsigned long kprobe_clone_origin(unsigned long addr)
+{
+	char name[KSYM_NAME_LEN];
+	char *dot;
+
+	if (lookup_symbol_name(addr, name))
+		return 0;
+	dot = strchr(name, '.');
+	if (!dot)
+		return 0;
+	*dot = '\0';
+	return (unsigned long)kprobe_lookup_name(name, 0);
+}
+
+/**
  * within_kprobe_blacklist() - may @addr never be probed?
  * @addr: a text address
  *
- * A compiler clone of a function (foo.cold, foo.constprop.0) inherits the
- * verdict of the function.
+ * A clone of a function inherits the verdict of the function.
  */
 bool within_kprobe_blacklist(unsigned long addr)
 {
-	char name[KSYM_NAME_LEN];
 	unsigned long orig;
-	char *dot;
 
 	if (kprobe_bl_has(addr))
 		return true;
-	if (lookup_symbol_name(addr, name))
-		return false;
-	dot = strchr(name, '.');
-	if (!dot)
-		return false;
-	*dot = '\0';
-	orig = (unsigned long)kprobe_lookup_name(name, 0);
+	orig = kprobe_clone_origin(addr);
 	return orig && kprobe_bl_has(orig);
 }
 

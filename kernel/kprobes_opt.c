@@ -149,51 +149,39 @@ void kprobe_opt_forget(struct kprobe_site *s)
 }
 
 /*
- * The sites that may cover @addr with their jump: those up to
- * KPROBE_OPT_MAX_LEN - 1 bytes before it.
+ * A site is coming to @addr (@coming) or the one there is gone: look at
+ * the sites up to KPROBE_OPT_MAX_LEN - 1 bytes before it, the only ones
+ * whose jump can cover @addr.  A coming site sends a jump that covers it
+ * back to a breakpoint, so that @addr is executed in place again; a gone
+ * one lets the sites it kept from being optimized try again.
  */
-static struct kprobe_site *kprobe_opt_site_before(unsigned long addr, int back)
-{
-	return kprobe_site_lookup((void *)(addr - back));
-}
-
-/**
- * kprobe_opt_yield() - a site is about to be created at @addr
- * @addr: its address
- *
- * An optimized site whose jump covers @addr goes back to a breakpoint, so
- * that @addr is executed in place again.
- */
-void kprobe_opt_yield(unsigned long addr)
+static void kprobe_opt_recheck_before(unsigned long addr, bool coming)
 {
 	struct kprobe_site *s;
 	int back;
 
 	lockdep_assert_held(&kprobe_mutex);
 	for (back = 1; back < KPROBE_OPT_MAX_LEN; back++) {
-		s = kprobe_opt_site_before(addr, back);
-		if (s && s->opt != KPROBE_OPT_NONE && arch_kprobe_opt_covers(s, addr))
+		s = kprobe_site_lookup((void *)(addr - back));
+		if (!s)
+			continue;
+		if (coming && s->opt != KPROBE_OPT_NONE && arch_kprobe_opt_covers(s, addr))
 			kprobe_opt_stop(s);
-	}
-}
-
-/**
- * kprobe_opt_retry() - the site at @addr is gone
- * @addr: its address
- *
- * The sites it kept from being optimized may be optimized now.
- */
-void kprobe_opt_retry(unsigned long addr)
-{
-	struct kprobe_site *s;
-	int back;
-
-	lockdep_assert_held(&kprobe_mutex);
-	for (back = 1; back < KPROBE_OPT_MAX_LEN; back++) {
-		s = kprobe_opt_site_before(addr, back);
-		if (s && s->opt == KPROBE_OPT_NONE)
+		else if (!coming && s->opt == KPROBE_OPT_NONE)
 			kprobe_opt_update(s);
 	}
+}
+
+/* kprobe_opt_yield() - a site is about to be created at @addr */
+void kprobe_opt_yield(unsigned long addr)
+{
+	kprobe_opt_recheck_before(addr, true);
+}
+
+/* kprobe_opt_retry() - the site at @addr is gone */
+void kprobe_opt_retry(unsigned long addr)
+{
+	kprobe_opt_recheck_before(addr, false);
 }
 
 /*
