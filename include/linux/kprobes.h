@@ -12,6 +12,7 @@
 #define _LINUX_KPROBES_H
 
 #include <linux/compiler.h>
+#include <linux/container_of.h>
 #include <linux/linkage.h>
 #include <linux/list.h>
 #include <linux/notifier.h>
@@ -34,17 +35,6 @@ typedef int kprobe_opcode_t;
 
 struct pt_regs;
 struct task_struct;
-struct kprobe;
-
-/*
- * Handlers run with preemption disabled, in the context that hit the probe
- * (any context, NMI included), and must not sleep.  A pre_handler returning
- * non-zero has redirected regs->ip itself: the probed instruction is then
- * skipped, and so are the post handlers.
- */
-typedef int (*kprobe_pre_handler_t)(struct kprobe *, struct pt_regs *);
-typedef void (*kprobe_post_handler_t)(struct kprobe *, struct pt_regs *,
-				      unsigned long flags);
 
 /**
  * struct kprobe - a probe on one kernel address
@@ -55,8 +45,13 @@ typedef void (*kprobe_post_handler_t)(struct kprobe *, struct pt_regs *,
  * @addr: the probed address; registration sets it when @symbol_name is
  *	given.
  * @pre_handler: called before the probed instruction runs; regs->ip is
- *	@addr + the breakpoint size.
+ *	@addr + the breakpoint size.  Returning non-zero says the handler
+ *	redirected regs->ip itself: the probed instruction is then skipped,
+ *	and so are the post handlers.
  * @post_handler: called after it ran, regs->ip pointing after it.
+ *
+ * Handlers run with preemption disabled, in the context that hit the probe
+ * (any context, NMI included), and must not sleep.
  * @flags: KPROBE_FLAG_*; only KPROBE_FLAG_DISABLED may be passed in.
  *	kprobe_mutex once registered.
  *
@@ -72,13 +67,17 @@ struct kprobe {
 	unsigned int offset;
 	u32 flags;
 	kprobe_opcode_t *addr;
-	kprobe_pre_handler_t pre_handler;
-	kprobe_post_handler_t post_handler;
+	int (*pre_handler)(struct kprobe *p, struct pt_regs *regs);
+	void (*post_handler)(struct kprobe *p, struct pt_regs *regs, unsigned long flags);
 
 	struct list_head list;
 	unsigned long nmissed;
 	struct hlist_node hlist;
 };
+
+/* The handler types, for callers that keep handlers elsewhere. */
+typedef typeof_member(struct kprobe, pre_handler) kprobe_pre_handler_t;
+typedef typeof_member(struct kprobe, post_handler) kprobe_post_handler_t;
 
 #define KPROBE_FLAG_GONE	1	/* the probed code was freed */
 #define KPROBE_FLAG_DISABLED	2	/* registered, but not called */
@@ -97,7 +96,6 @@ static inline bool kprobe_disabled(struct kprobe *p)
 }
 
 struct kretprobe_instance;
-typedef int (*kretprobe_handler_t)(struct kretprobe_instance *, struct pt_regs *);
 
 /**
  * struct kretprobe - a probe on the return of a function
@@ -118,14 +116,16 @@ typedef int (*kretprobe_handler_t)(struct kretprobe_instance *, struct pt_regs *
  */
 struct kretprobe {
 	struct kprobe kp;
-	kretprobe_handler_t entry_handler;
-	kretprobe_handler_t handler;
+	int (*entry_handler)(struct kretprobe_instance *ri, struct pt_regs *regs);
+	int (*handler)(struct kretprobe_instance *ri, struct pt_regs *regs);
 	size_t data_size;
 	int maxactive;
 
 	int nmissed;
 	struct rethook *rh;
 };
+
+typedef typeof_member(struct kretprobe, handler) kretprobe_handler_t;
 
 #define KRETPROBE_MAX_DATA_SIZE	4096
 
@@ -134,6 +134,20 @@ struct kretprobe_instance {
 	struct rethook_node node;
 	char data[];
 };
+
+/* The kretprobe @ri was taken for; constant while @ri is pending. */
+static nokprobe_inline struct kretprobe *
+get_kretprobe(struct kretprobe_instance *ri)
+{
+	return ri->node.rethook->data;
+}
+
+/* Where the call of @ri returns to (the trampoline stands in the frame). */
+static nokprobe_inline unsigned long
+get_kretprobe_retaddr(struct kretprobe_instance *ri)
+{
+	return ri->node.ret_addr;
+}
 
 #ifdef CONFIG_KPROBES
 
@@ -247,18 +261,6 @@ static inline int enable_kretprobe(struct kretprobe *rp)
 	return enable_kprobe(&rp->kp);
 }
 
-#ifdef CONFIG_KRETPROBES
-/* The kretprobe of a pending call; the node's rethook::data is constant. */
-static nokprobe_inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
-{
-	return (struct kretprobe *)ri->node.rethook->data;
-}
-
-static nokprobe_inline unsigned long get_kretprobe_retaddr(struct kretprobe_instance *ri)
-{
-	return ri->node.ret_addr;
-}
-#endif
 
 /*
  * For unwinders.  Return addresses are replaced by the rethook trampoline,
