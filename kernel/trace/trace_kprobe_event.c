@@ -29,15 +29,31 @@
 
 /* ---------------------------------------------------------------- output */
 
-static enum print_line_t tk_print_entry(struct trace_iterator *iter,
-					int flags, struct trace_event *event)
+/*
+ * "NAME: (SITE) ARGS" for an entry record, "NAME: (RET_IP <- FUNC) ARGS"
+ * for a return record; a symbol that cannot be printed ends the line
+ * there (trace_seq is full).
+ */
+static enum print_line_t tk_print(struct trace_iterator *iter, int flags,
+				  struct trace_event *event)
 {
-	struct kprobe_trace_entry_head *head = (void *)iter->ent;
 	struct tk_event *ev = container_of(event, struct tk_event, call.event);
+	struct kretprobe_trace_entry_head *ret = (void *)iter->ent;
+	struct kprobe_trace_entry_head *entry = (void *)iter->ent;
 	struct trace_seq *s = &iter->seq;
+	bool ok;
 
 	trace_seq_printf(s, "%s: (", trace_event_name(&ev->call));
-	if (seq_print_ip_sym(s, head->ip, flags | TRACE_ITER_SYM_OFFSET)) {
+	if (ev->is_return) {
+		ok = seq_print_ip_sym(s, ret->ret_ip, flags | TRACE_ITER_SYM_OFFSET);
+		if (ok) {
+			trace_seq_puts(s, " <- ");
+			ok = seq_print_ip_sym(s, ret->func, flags & ~TRACE_ITER_SYM_OFFSET);
+		}
+	} else {
+		ok = seq_print_ip_sym(s, entry->ip, flags | TRACE_ITER_SYM_OFFSET);
+	}
+	if (ok) {
 		trace_seq_putc(s, ')');
 		farg_set_print(ev->layout, s, iter->ent, ev->head_size);
 		trace_seq_putc(s, '\n');
@@ -45,33 +61,8 @@ static enum print_line_t tk_print_entry(struct trace_iterator *iter,
 	return trace_handle_return(s);
 }
 
-static enum print_line_t tk_print_return(struct trace_iterator *iter,
-					 int flags, struct trace_event *event)
-{
-	struct kretprobe_trace_entry_head *head = (void *)iter->ent;
-	struct tk_event *ev = container_of(event, struct tk_event, call.event);
-	struct trace_seq *s = &iter->seq;
-
-	trace_seq_printf(s, "%s: (", trace_event_name(&ev->call));
-	if (seq_print_ip_sym(s, head->ret_ip, flags | TRACE_ITER_SYM_OFFSET)) {
-		trace_seq_puts(s, " <- ");
-		if (seq_print_ip_sym(s, head->func,
-				     flags & ~TRACE_ITER_SYM_OFFSET)) {
-			trace_seq_putc(s, ')');
-			farg_set_print(ev->layout, s, iter->ent,
-				       ev->head_size);
-			trace_seq_putc(s, '\n');
-		}
-	}
-	return trace_handle_return(s);
-}
-
-static struct trace_event_functions tk_entry_funcs = {
-	.trace = tk_print_entry,
-};
-
-static struct trace_event_functions tk_return_funcs = {
-	.trace = tk_print_return,
+static struct trace_event_functions tk_event_funcs = {
+	.trace = tk_print,
 };
 
 /* ---------------------------------------------------------------- fields */
@@ -186,7 +177,7 @@ struct tk_event *tk_event_new(const char *group, const char *name,
 	ev->class.reg = tk_event_reg;
 	ev->class.fields_array = is_return ? tk_return_fields : tk_entry_fields;
 	ev->call.class = &ev->class;
-	ev->call.event.funcs = is_return ? &tk_return_funcs : &tk_entry_funcs;
+	ev->call.event.funcs = &tk_event_funcs;
 	ev->call.flags = TRACE_EVENT_FL_KPROBE;
 
 	ev->layout = first->args;
