@@ -21,6 +21,7 @@
  * (first 20), a summary, and exits 1 if any rejected write left no
  * error_log entry.  With TK_BASE=1 in the environment (the unmodified base
  * kernel, which leaves some rejections unlogged) those are only counted.
+ * The summary also says where the time went, and the rate.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TR "/sys/kernel/tracing/"
@@ -209,6 +211,18 @@ static void mutate(struct buf *b)
 	}
 }
 
+/* Seconds spent, by kind of work: see the summary line in main(). */
+enum { T_ACCEPT, T_REJECT, T_CHECK, T_DELETE, T_ENABLE, T_KINDS };
+static double spent[T_KINDS];
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static int write_file(const char *path, const char *s, size_t n, int trunc)
 {
 	int fd = open(path, O_WRONLY | (trunc ? O_TRUNC : O_APPEND));
@@ -321,6 +335,7 @@ static void replay(void)
 
 static void flush(void)
 {
+	double t = now();
 	int e, c;
 
 	if (npend) {
@@ -330,18 +345,24 @@ static void flush(void)
 		npend = 0;
 	}
 	write_file(TR "error_log", "", 0, 1);
+	spent[T_CHECK] += now() - t;
 }
 
 static void delete_all(void)
 {
+	double t;
+
 	flush();
+	t = now();
 	write_file(TR "kprobe_events", "", 0, 1);
+	spent[T_DELETE] += now() - t;
 	live = 0;
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long count = 10000, i, accepted = 0, rejected = 0;
+	double t, start = now();
 	int opt;
 
 	while ((opt = getopt(argc, argv, "n:s:q")) != -1) {
@@ -373,12 +394,16 @@ int main(int argc, char **argv)
 			delete_all();
 		else if (!owned)
 			flush();	/* other parsers' entries stay out */
+		t = now();
 		err = write_file(p->file, p->b.s, p->b.n, 0);
+		spent[err ? T_REJECT : T_ACCEPT] += now() - t;
 		if (!err) {
 			accepted++;
 			live++;
 			if (solo) {
+				t = now();
 				exercise();
+				spent[T_ENABLE] += now() - t;
 				delete_all();
 			}
 		} else {
@@ -392,6 +417,10 @@ int main(int argc, char **argv)
 	delete_all();
 	printf("kpfuzz: %lu accepted, %lu rejected, %lu rejected without an error_log entry (%lu batches replayed)\n",
 	       accepted, rejected, unlogged, replayed);
+	t = now() - start;
+	printf("kpfuzz: %.0f s, %.1f definitions/s; seconds in accepted writes %.0f, rejected writes %.0f, error_log checks %.0f, deletes %.0f, enabled events %.0f\n",
+	       t, count / t, spent[T_ACCEPT], spent[T_REJECT], spent[T_CHECK],
+	       spent[T_DELETE], spent[T_ENABLE]);
 	if (unlogged && getenv("TK_BASE") && !strcmp(getenv("TK_BASE"), "1")) {
 		printf("kpfuzz: base kernel: unlogged rejections counted, not failed\n");
 		return 0;
