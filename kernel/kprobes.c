@@ -574,39 +574,38 @@ enum kprobe_hit_path kprobe_hit_path(struct kprobe *p)
 }
 EXPORT_SYMBOL_GPL(kprobe_hit_path);
 
+/*
+ * Set KPROBE_FLAG_DISABLED of a registered @kp to @disabled and make its
+ * site follow; if the site cannot, the flag goes back.  A gone probe
+ * cannot be enabled.
+ */
+static int kprobe_set_disabled(struct kprobe *kp, bool disabled)
+{
+	u32 was = kp->flags & KPROBE_FLAG_DISABLED;
+	struct kprobe_site *s;
+	int ret;
+
+	guard(mutex)(&kprobe_mutex);
+	s = kprobe_site_of(kp);
+	if (!s || (!disabled && kprobe_gone(kp)))
+		return -EINVAL;
+	kp->flags &= ~KPROBE_FLAG_DISABLED;
+	kp->flags |= disabled ? KPROBE_FLAG_DISABLED : 0;
+	ret = kprobe_site_sync(s);
+	if (ret)
+		kp->flags = (kp->flags & ~KPROBE_FLAG_DISABLED) | was;
+	return ret;
+}
+
 int enable_kprobe(struct kprobe *kp)
 {
-	struct kprobe_site *s;
-	int ret = -EINVAL;
-
-	mutex_lock(&kprobe_mutex);
-	s = kprobe_site_of(kp);
-	if (s && !kprobe_gone(kp)) {
-		kp->flags &= ~KPROBE_FLAG_DISABLED;
-		ret = kprobe_site_sync(s);
-		if (ret)
-			kp->flags |= KPROBE_FLAG_DISABLED;
-	}
-	mutex_unlock(&kprobe_mutex);
-	return ret;
+	return kprobe_set_disabled(kp, false);
 }
 EXPORT_SYMBOL_GPL(enable_kprobe);
 
 int disable_kprobe(struct kprobe *kp)
 {
-	struct kprobe_site *s;
-	int ret = -EINVAL;
-
-	mutex_lock(&kprobe_mutex);
-	s = kprobe_site_of(kp);
-	if (s) {
-		kp->flags |= KPROBE_FLAG_DISABLED;
-		ret = kprobe_site_sync(s);
-		if (ret)
-			kp->flags &= ~KPROBE_FLAG_DISABLED;
-	}
-	mutex_unlock(&kprobe_mutex);
-	return ret;
+	return kprobe_set_disabled(kp, true);
 }
 EXPORT_SYMBOL_GPL(disable_kprobe);
 
