@@ -16,6 +16,7 @@ TREE=$4 KNOWN=$5 BASEVER=$6 DEBVER=$7 FLAVOR=$8 T0=$9
 pass=0 fail=0 skip=0 xfail=0
 failed=()
 cut_short=()
+failed_tests=()
 
 known_reason() { # name -> reason, or nothing
 	[ "$TREE" = series ] && [ -f "$KNOWN" ] || return 0
@@ -42,6 +43,7 @@ while IFS= read -r line; do
 			echo "    XFAIL $base_name: $r"
 		else
 			note_fail "$name"
+			failed_tests+=("$base_name")
 		fi
 		;;
 	esac
@@ -70,6 +72,17 @@ for i in "${!GUESTS[@]}"; do
 		note_fail "guest: $(basename "$GUEST"): the run did not complete (qemu exit $QRC)"
 		cut_short+=("$i")
 	fi
+done
+
+# The end of each failing test's log, so that a report read alone (a CI
+# run's output) says what went wrong.
+for t in "${failed_tests[@]}"; do
+	echo
+	echo "--- end of the log of $t"
+	cat "${GUESTS[@]}" | tr -d '\r' |
+		awk -v t="$t" '$0 == "--- log of " t || index($0, "--- output of " t " (") == 1 { on = 1; next }
+			$0 == "--- end of " t || $0 == "--- end" { on = 0 } on' |
+		grep -v '^+ :$' | tail -n 25
 done
 
 # A boot cut short leaves no test log behind: show where it stood.
