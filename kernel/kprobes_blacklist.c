@@ -207,14 +207,12 @@ static bool kprobe_bl_has(unsigned long addr)
 	return false;
 }
 
-/**
- * kprobe_clone_origin() - the function a compiler clone was made from
- * @addr: a text address
- *
- * Return: for an address in "foo.cold", "foo.isra.0" and the like, the
- * address of "foo"; 0 when @addr is in no clone or foo is unknown.
+/*
+ * The function a compiler clone was made from: for an address in
+ * "foo.cold", "foo.isra.0" and the like, the address of "foo"; 0 when
+ * @addr is in no clone or foo is unknown.
  */
-unsigned long kprobe_clone_origin(unsigned long addr)
+static unsigned long kprobe_clone_origin(unsigned long addr)
 {
 	char name[KSYM_NAME_LEN];
 	char *dot;

@@ -190,7 +190,6 @@ enum kprobe_hit_path kprobe_hit_path(struct kprobe *p);
 kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset);
 int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym, unsigned long offset);
 bool within_kprobe_blacklist(unsigned long addr);
-unsigned long kprobe_clone_origin(unsigned long addr);
 
 /* Hooks of the rest of the kernel. */
 void kprobe_free_init_mem(void);

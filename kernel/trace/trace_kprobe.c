@@ -195,10 +195,17 @@ static bool tk_func_traceable(unsigned long addr)
 static bool tk_in_notrace_func(const struct tk_probe *tp)
 {
 	unsigned long addr = tk_probe_address(tp);
+	char name[KSYM_NAME_LEN], *dot;
 
 	if (!addr || tk_func_traceable(addr))
 		return false;
-	addr = kprobe_clone_origin(addr);
+	if (lookup_symbol_name(addr, name))
+		return true;
+	dot = strchr(name, '.');
+	if (!dot)
+		return true;
+	*dot = '\0';
+	addr = kallsyms_lookup_name(name);
 	return !addr || !tk_func_traceable(addr);
 }
 #else
