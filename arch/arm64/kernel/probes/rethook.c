@@ -22,6 +22,19 @@ void arch_rethook_prepare(struct rethook_node *node, struct pt_regs *regs,
 }
 NOKPROBE_SYMBOL(arch_rethook_prepare);
 
+/*
+ * The BRK exception made a frame record of the trampoline's context in
+ * pt_regs::stackframe, {x29, pc}: that is where the unwinder looks for the
+ * return address.  Put the real one there before any handler runs, since
+ * the nodes of this frame are already off the task's list by then.
+ */
+void arch_rethook_fixup_return(struct pt_regs *regs,
+			       unsigned long correct_ret_addr)
+{
+	regs->stackframe[1] = correct_ret_addr;
+}
+NOKPROBE_SYMBOL(arch_rethook_fixup_return);
+
 /**
  * kretprobe_brk_handler() - the BRK of the return trampoline
  * @regs: the registers at the return; regs->pc is the trampoline
