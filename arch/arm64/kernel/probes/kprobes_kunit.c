@@ -11,7 +11,9 @@
  * after the other until one is hit by the test's own call (an instance
  * off the path the call takes is not hit).  Every call must still return
  * the right result, and the hit must have gone through the expected path
- * (kprobe_hit_path()).  See decode.c for the classes.
+ * (kprobe_hit_path()).  Literal loads are the exception: compilers do not
+ * emit them and the kernel's own sit in the boot code, so they are found
+ * in a small function of this file.  See decode.c for the classes.
  */
 #include <kunit/test.h>
 #include <linux/kallsyms.h>
@@ -76,6 +78,35 @@ static int kpa_call_strings(void)
 	       kpa_memchr(s, ',', sizeof(s)) != s + 16;
 }
 
+/*
+ * The compiler never emits literal loads, and the kernel's own are in the
+ * boot code: when the calls above reach none, this function of the test's
+ * own supplies the instances (tried last).
+ */
+long kpa_literal(void);
+asm(
+	"	.pushsection .text, \"ax\"\n"
+	"	.globl kpa_literal\n"
+	"	.type kpa_literal, %function\n"
+	"kpa_literal:\n"
+	"	ldr	x0, 1f\n"
+	"	ldr	w1, 2f\n"
+	"	ldrsw	x2, 2f\n"
+	"	prfm	pldl1keep, 1f\n"
+	"	add	x0, x0, x1\n"
+	"	add	x0, x0, x2\n"
+	"	ret\n"
+	"	.balign	8\n"
+	"1:	.quad	0x1122334400000000\n"
+	"2:	.word	0xfffffff0\n"
+	"	.size kpa_literal, . - kpa_literal\n"
+	"	.popsection\n");
+
+static int kpa_call_literal(void)
+{
+	return kpa_literal() != 0x1122334400000000L + 0xfffffff0L - 16;
+}
+
 static const struct kpa_root kpa_roots[] = {
 	{ "snprintf", vsnprintf, kpa_call_snprintf },
 	{ "kstrtouint", kstrtouint, kpa_call_kstrtouint },
@@ -83,6 +114,7 @@ static const struct kpa_root kpa_roots[] = {
 	{ "strlen", strlen, kpa_call_strings },
 	{ "strcmp", strcmp, kpa_call_strings },
 	{ "memchr", memchr, kpa_call_strings },
+	{ "kpa_literal", kpa_literal, kpa_call_literal },
 };
 
 /* ------------------------------------------------------------ decoding */
