@@ -15,6 +15,7 @@ IFS=, read -r -a QRCS <<<"$3"
 TREE=$4 KNOWN=$5 BASEVER=$6 DEBVER=$7 FLAVOR=$8 T0=$9
 pass=0 fail=0 skip=0 xfail=0
 failed=()
+cut_short=()
 
 known_reason() { # name -> reason, or nothing
 	[ "$TREE" = series ] && [ -f "$KNOWN" ] || return 0
@@ -64,9 +65,21 @@ for i in "${!GUESTS[@]}"; do
 	scan hung 'INFO: task .* blocked for more than|soft lockup|rcu_sched self-detected stall|rcu: INFO:'
 	if [ "$QRC" = 124 ] || [ "$QRC" = 137 ]; then
 		note_fail "watchdog: $(basename "$GUEST"): the guest did not finish in time (qemu killed)"
+		cut_short+=("$i")
 	elif ! grep -aq '^@@DONE' "$GUEST"; then
 		note_fail "guest: $(basename "$GUEST"): the run did not complete (qemu exit $QRC)"
+		cut_short+=("$i")
 	fi
+done
+
+# A boot cut short leaves no test log behind: show where it stood.
+for i in "${cut_short[@]}"; do
+	echo
+	echo "--- last lines of $(basename "${GUESTS[i]}")"
+	tail -n 30 "${GUESTS[i]}" | tr -d '\r'
+	echo "--- last lines of $(basename "${CONSOLES[i]}")"
+	tail -n 60 "${CONSOLES[i]}" | tr -d '\r'
+	echo "--- end"
 done
 
 echo

@@ -321,42 +321,34 @@ static void kprobe_site_destroy(struct kprobe_site *s)
 		kprobe_site_free(s);
 }
 
-static int kprobe_site_arm(struct kprobe_site *s)
+/*
+ * Put the breakpoint (or ftrace hook) of @s in (@arm) or take it out.  A
+ * jump goes back to a breakpoint first: the breakpoint is what is removed.
+ */
+static int kprobe_site_set_armed(struct kprobe_site *s, bool arm)
 {
 	int ret;
 
 	if (s->state & KPROBE_SITE_FTRACE) {
-		ret = kprobe_ftrace_arm(s);
+		ret = arm ? kprobe_ftrace_arm(s) : kprobe_ftrace_disarm(s);
 		if (ret)
 			return ret;
 	} else {
+		if (!arm)
+			kprobe_opt_stop(s);
 		cpus_read_lock();
 		mutex_lock(&text_mutex);
-		arch_arm_kprobe_site(s);
+		if (arm)
+			arch_arm_kprobe_site(s);
+		else
+			arch_disarm_kprobe_site(s);
 		mutex_unlock(&text_mutex);
 		cpus_read_unlock();
 	}
-	s->state |= KPROBE_SITE_ARMED;
-	return 0;
-}
-
-static int kprobe_site_disarm(struct kprobe_site *s)
-{
-	int ret;
-
-	if (s->state & KPROBE_SITE_FTRACE) {
-		ret = kprobe_ftrace_disarm(s);
-		if (ret)
-			return ret;
-	} else {
-		kprobe_opt_stop(s);
-		cpus_read_lock();
-		mutex_lock(&text_mutex);
-		arch_disarm_kprobe_site(s);
-		mutex_unlock(&text_mutex);
-		cpus_read_unlock();
-	}
-	s->state &= ~KPROBE_SITE_ARMED;
+	if (arm)
+		s->state |= KPROBE_SITE_ARMED;
+	else
+		s->state &= ~KPROBE_SITE_ARMED;
 	return 0;
 }
 
@@ -384,7 +376,7 @@ static int kprobe_site_sync(struct kprobe_site *s)
 
 	lockdep_assert_held(&kprobe_mutex);
 	if (wanted != !!(s->state & KPROBE_SITE_ARMED))
-		ret = wanted ? kprobe_site_arm(s) : kprobe_site_disarm(s);
+		ret = kprobe_site_set_armed(s, wanted);
 	if (!ret)
 		kprobe_opt_update(s);
 	return ret;
@@ -414,7 +406,7 @@ static int kprobe_attach(struct kprobe *p)
 		WRITE_ONCE(s->has_post, true);
 		kprobe_opt_stop(s);
 	}
-	if (s->opt == KPROBE_OPT_DONE)
+	if (s->opt != KPROBE_OPT_NONE)
 		p->flags |= KPROBE_FLAG_OPTIMIZED;
 
 	list_add_tail_rcu(&p->list, &s->probes);
@@ -509,7 +501,7 @@ bool kprobe_detach(struct kprobe *p, struct kprobe_site **dead)
 		return true;
 	}
 	if (s->state & KPROBE_SITE_ARMED)
-		WARN_ON_ONCE(kprobe_site_disarm(s));
+		WARN_ON_ONCE(kprobe_site_set_armed(s, false));
 	hlist_del_rcu(&s->node);
 	s->dead_next = *dead;
 	*dead = s;

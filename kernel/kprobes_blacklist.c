@@ -171,6 +171,7 @@ int __init kprobe_blacklist_init(void)
 out_seal:
 	sort(kprobe_bl_builtin, kprobe_bl_nr, sizeof(*kprobe_bl_builtin),
 	     kprobe_bl_cmp, NULL);
+	/* pairs with the acquire in lookups: they see the sorted table */
 	smp_store_release(&kprobe_bl_sealed, true);
 	return ret;
 }
@@ -207,27 +208,39 @@ static bool kprobe_bl_has(unsigned long addr)
 }
 
 /**
+ * kprobe_clone_origin() - the function a compiler clone was made from
+ * @addr: a text address
+ *
+ * Return: for an address in "foo.cold", "foo.isra.0" and the like, the
+ * address of "foo"; 0 when @addr is in no clone or foo is unknown.
+ */
+unsigned long kprobe_clone_origin(unsigned long addr)
+{
+	char name[KSYM_NAME_LEN];
+	char *dot;
+
+	if (lookup_symbol_name(addr, name))
+		return 0;
+	dot = strchr(name, '.');
+	if (!dot)
+		return 0;
+	*dot = '\0';
+	return (unsigned long)kprobe_lookup_name(name, 0);
+}
+
+/**
  * within_kprobe_blacklist() - may @addr never be probed?
  * @addr: a text address
  *
- * A compiler clone of a function (foo.cold, foo.constprop.0) inherits the
- * verdict of the function.
+ * A clone of a function inherits the verdict of the function.
  */
 bool within_kprobe_blacklist(unsigned long addr)
 {
-	char name[KSYM_NAME_LEN];
 	unsigned long orig;
-	char *dot;
 
 	if (kprobe_bl_has(addr))
 		return true;
-	if (lookup_symbol_name(addr, name))
-		return false;
-	dot = strchr(name, '.');
-	if (!dot)
-		return false;
-	*dot = '\0';
-	orig = (unsigned long)kprobe_lookup_name(name, 0);
+	orig = kprobe_clone_origin(addr);
 	return orig && kprobe_bl_has(orig);
 }
 
@@ -325,7 +338,7 @@ static int kprobe_bl_seq_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-const struct seq_operations kprobe_blacklist_seq_ops = {
+const struct seq_operations kprobe_blacklist_sops = {
 	.start	= kprobe_bl_seq_start,
 	.next	= kprobe_bl_seq_next,
 	.stop	= kprobe_bl_seq_stop,

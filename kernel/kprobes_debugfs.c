@@ -65,17 +65,8 @@ static int kprobe_list_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(kprobe_list);
 
-static int kprobe_blacklist_open(struct inode *inode, struct file *file)
-{
-	return seq_open(file, &kprobe_blacklist_seq_ops);
-}
-
-static const struct file_operations kprobe_blacklist_fops = {
-	.open		= kprobe_blacklist_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= seq_release,
-};
+/* kprobe_blacklist_open() and kprobe_blacklist_fops, over the ranges */
+DEFINE_SEQ_ATTRIBUTE(kprobe_blacklist);
 
 static ssize_t kprobe_enabled_read(struct file *file, char __user *ubuf,
 				   size_t count, loff_t *ppos)

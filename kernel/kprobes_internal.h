@@ -40,7 +40,7 @@ extern unsigned long __stop_kprobe_blacklist[];
 int kprobe_blacklist_init(void);
 void kprobe_blacklist_add_module(struct module *mod);
 void kprobe_blacklist_remove_module(struct module *mod);
-extern const struct seq_operations kprobe_blacklist_seq_ops;
+extern const struct seq_operations kprobe_blacklist_sops;
 
 /* kprobes_ftrace.c: hook a site into ftrace, or take it off */
 #ifdef CONFIG_KPROBES_ON_FTRACE

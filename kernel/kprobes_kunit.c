@@ -21,8 +21,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/objtool.h>
+#include <linux/linkage.h>
 #include <asm/ibt.h>
-#include <asm/linkage.h>
 
 /*
  * kpt_walk(x, twice) = (x + 3 + kpt_bias) * (twice ? 2 : 1), one
@@ -30,8 +30,10 @@
  * labels, so that kallsyms sees one function).  kpt_ud2 and kpt_int3 trap
  * by design and are never called.
  */
-enum { W_MOV, W_ADD, W_RIP, W_TEST, W_JZ, W_CALL, W_JMP, W_PUSHF, W_POPF,
-       W_RET, W_NR };
+enum {
+	W_MOV, W_ADD, W_RIP, W_TEST, W_JZ, W_CALL, W_JMP, W_PUSHF, W_POPF,
+	W_RET, W_NR
+};
 long kpt_walk(long x, long twice);
 extern char *const kpt_walk_at[W_NR];
 extern char kpt_double[], kpt_ud2[], kpt_int3[];
@@ -424,13 +426,14 @@ static void kpt_test_recursion(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, outer.nmissed, 0UL);
 }
 
-/* kpt_nest(n) calls itself n times; the pointer defeats tail recursion. */
-static int kpt_nest(int depth);
-static int (*volatile kpt_nest_ptr)(int) = kpt_nest;
-
+/* kpt_nest(n) calls itself n times, through a hidden pointer. */
 static noinline int kpt_nest(int depth)
 {
-	int r = depth ? kpt_nest_ptr(depth - 1) + 10 : 1;
+	int (*self)(int) = kpt_nest;
+	int r;
+
+	OPTIMIZER_HIDE_VAR(self);
+	r = depth ? self(depth - 1) + 10 : 1;
 
 	barrier();
 	return r;
@@ -486,7 +489,7 @@ static void kpt_test_kretprobe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpt_rets, 2);
 	KUNIT_EXPECT_EQ(test, kpt_ret_last, 100);
 	/* Depth 1 is declined and gives its instance back to depth 0. */
-	KUNIT_EXPECT_EQ(test, kpt_nest_ptr(1), 11);
+	KUNIT_EXPECT_EQ(test, kpt_nest(1), 11);
 	KUNIT_EXPECT_EQ(test, kpt_rets, 3);
 	KUNIT_EXPECT_EQ(test, kpt_ret_last, 100);
 	unregister_kretprobe(&rp);
@@ -572,7 +575,7 @@ static unsigned long kpt_func_size(void *func)
 	slash = strchr(buf, '/');
 	if (!slash || sscanf(slash, "/0x%lx", &size) != 1)
 		return 0;
-	return min(size, (unsigned long)KPT_MAX_FUNC);
+	return min_t(unsigned long, size, KPT_MAX_FUNC);
 }
 
 /*
@@ -678,7 +681,8 @@ static int kpt_real_probe(struct kunit *test, struct kpt_walk_state *w,
 	enum kprobe_hit_path path;
 	int i;
 
-	kpt_real_pre_hits = kpt_real_post_hits = 0;
+	kpt_real_pre_hits = 0;
+	kpt_real_post_hits = 0;
 	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&kp));
 	if (jump)
 		wait_for_kprobe_optimizer();

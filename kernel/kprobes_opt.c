@@ -16,10 +16,13 @@
  *	KPROBE_OPT_NONE		breakpoint only
  *	   | prepare: detour built, breakpoint hits already leave through
  *	   v the detour's copy, so no new task enters the covered bytes
- *	KPROBE_OPT_QUEUED	on kprobe_opt_queue
+ *	KPROBE_OPT_QUEUED	on kprobe_opt_queue; its probes show
+ *	   |			[OPTIMIZED] from here on (kprobes/list tells
+ *	   |			the decision, as it always has, not the
+ *	   |			moment the jump lands)
  *	   | the optimizer: an RCU-tasks grace period, then the jump
  *	   v
- *	KPROBE_OPT_DONE		jump written; its probes show [OPTIMIZED]
+ *	KPROBE_OPT_DONE		jump written
  *
  * Any change that makes the site unfit (a post handler, a probe inside the
  * covered bytes, disarming, debug.kprobes-optimization=0) takes it back to
@@ -78,9 +81,9 @@ static void kprobe_opt_stop_locked(struct kprobe_site *s)
 		break;
 	case KPROBE_OPT_DONE:
 		arch_kprobe_opt_remove(s);
-		kprobe_opt_set_flag(s, false);
 		break;
 	}
+	kprobe_opt_set_flag(s, false);
 	s->opt = KPROBE_OPT_NONE;
 }
 
@@ -129,6 +132,7 @@ void kprobe_opt_update(struct kprobe_site *s)
 	if (ret)
 		return;
 	s->opt = KPROBE_OPT_QUEUED;
+	kprobe_opt_set_flag(s, true);
 	list_add_tail(&s->opt_node, &kprobe_opt_queue);
 	schedule_delayed_work(&kprobe_opt_work, KPROBE_OPT_DELAY);
 }
@@ -145,51 +149,39 @@ void kprobe_opt_forget(struct kprobe_site *s)
 }
 
 /*
- * The sites that may cover @addr with their jump: those up to
- * KPROBE_OPT_MAX_LEN - 1 bytes before it.
+ * A site is coming to @addr (@coming) or the one there is gone: look at
+ * the sites up to KPROBE_OPT_MAX_LEN - 1 bytes before it, the only ones
+ * whose jump can cover @addr.  A coming site sends a jump that covers it
+ * back to a breakpoint, so that @addr is executed in place again; a gone
+ * one lets the sites it kept from being optimized try again.
  */
-static struct kprobe_site *kprobe_opt_site_before(unsigned long addr, int back)
-{
-	return kprobe_site_lookup((void *)(addr - back));
-}
-
-/**
- * kprobe_opt_yield() - a site is about to be created at @addr
- * @addr: its address
- *
- * An optimized site whose jump covers @addr goes back to a breakpoint, so
- * that @addr is executed in place again.
- */
-void kprobe_opt_yield(unsigned long addr)
+static void kprobe_opt_recheck_before(unsigned long addr, bool coming)
 {
 	struct kprobe_site *s;
 	int back;
 
 	lockdep_assert_held(&kprobe_mutex);
 	for (back = 1; back < KPROBE_OPT_MAX_LEN; back++) {
-		s = kprobe_opt_site_before(addr, back);
-		if (s && s->opt != KPROBE_OPT_NONE && arch_kprobe_opt_covers(s, addr))
+		s = kprobe_site_lookup((void *)(addr - back));
+		if (!s)
+			continue;
+		if (coming && s->opt != KPROBE_OPT_NONE && arch_kprobe_opt_covers(s, addr))
 			kprobe_opt_stop(s);
-	}
-}
-
-/**
- * kprobe_opt_retry() - the site at @addr is gone
- * @addr: its address
- *
- * The sites it kept from being optimized may be optimized now.
- */
-void kprobe_opt_retry(unsigned long addr)
-{
-	struct kprobe_site *s;
-	int back;
-
-	lockdep_assert_held(&kprobe_mutex);
-	for (back = 1; back < KPROBE_OPT_MAX_LEN; back++) {
-		s = kprobe_opt_site_before(addr, back);
-		if (s && s->opt == KPROBE_OPT_NONE)
+		else if (!coming && s->opt == KPROBE_OPT_NONE)
 			kprobe_opt_update(s);
 	}
+}
+
+/* kprobe_opt_yield() - a site is about to be created at @addr */
+void kprobe_opt_yield(unsigned long addr)
+{
+	kprobe_opt_recheck_before(addr, true);
+}
+
+/* kprobe_opt_retry() - the site at @addr is gone */
+void kprobe_opt_retry(unsigned long addr)
+{
+	kprobe_opt_recheck_before(addr, false);
 }
 
 /*
@@ -218,7 +210,6 @@ static void kprobe_optimizer(struct work_struct *work)
 		list_del_init(&s->opt_node);
 		arch_kprobe_opt_install(s);
 		s->opt = KPROBE_OPT_DONE;
-		kprobe_opt_set_flag(s, true);
 	}
 	mutex_unlock(&text_mutex);
 	cpus_read_unlock();
@@ -268,16 +259,12 @@ static int kprobe_opt_sysctl(const struct ctl_table *table, int write,
 	return ret;
 }
 
+/* debug.kprobes-optimization: 0 or 1 */
 static struct ctl_table kprobe_opt_sysctls[] = {
-	{
-		.procname	= "kprobes-optimization",
-		.data		= &kprobes_optimization,
-		.maxlen		= sizeof(int),
-		.mode		= 0644,
-		.proc_handler	= kprobe_opt_sysctl,
-		.extra1		= SYSCTL_ZERO,
-		.extra2		= SYSCTL_ONE,
-	},
+	{ .procname = "kprobes-optimization", .mode = 0644,
+	  .data = &kprobes_optimization, .maxlen = sizeof(int),
+	  .proc_handler = kprobe_opt_sysctl,
+	  .extra1 = SYSCTL_ZERO, .extra2 = SYSCTL_ONE },
 };
 
 static int __init kprobe_opt_init(void)

@@ -48,7 +48,7 @@ struct kprobe_slot_pool {
 	const char		*sym;
 	unsigned int		slot_size;
 	struct list_head	pages;
-	struct mutex		lock;
+	struct mutex		lock;	/* see @lock above */
 };
 
 #define KPROBE_SLOT_POOL(name, symbol, size) {			\

@@ -30,15 +30,16 @@ static int kretprobe_on_entry(struct kprobe *p, struct pt_regs *regs)
 	struct rethook_node *node;
 
 	node = rethook_try_get(rp->rh);
-	if (unlikely(!node)) {
+	if (likely(node)) {
+		ri = container_of(node, struct kretprobe_instance, node);
+		/* an entry handler's non-zero return skips this return */
+		if (!rp->entry_handler || !rp->entry_handler(ri, regs))
+			rethook_hook(node, regs, kprobe_ftrace(p));
+		else
+			rethook_recycle(node);
+	} else {
 		rp->nmissed++;
-		return 0;
 	}
-	ri = container_of(node, struct kretprobe_instance, node);
-	if (rp->entry_handler && rp->entry_handler(ri, regs))
-		rethook_recycle(node);
-	else
-		rethook_hook(node, regs, kprobe_ftrace(p));
 	return 0;
 }
 NOKPROBE_SYMBOL(kretprobe_on_entry);

@@ -9,21 +9,31 @@
  *   /sys/kernel/debug/kpbench/run    write "WHAT N" to call a function N
  *                                    times in a loop, read back the loop's
  *                                    duration in ns.  WHAT is one of
- *                                    target, mid, trace.
+ *                                    target, mid, fixup, trace.
  *   /sys/kernel/debug/kpbench/info   offsets of the instructions inside
  *                                    kpbench_mid that the mid-function
  *                                    probes use, one "name offset" a line.
+ *   /sys/kernel/debug/kpbench/bare   write "kprobe" or "kretprobe" to put
+ *                                    a bare probe with empty handlers on
+ *                                    kpbench_target, "off" to remove it:
+ *                                    the kprobes core's share of a hit,
+ *                                    without any event.
  *
  * kpbench_target(a, b, kstr, ustr) is what entry and return probes hit;
  * kpbench_mid() holds, at recorded offsets, a run of plain moves (an
  * instruction that can be boosted, and room for a 5-byte jump) and, on
- * x86, a lock-prefixed increment (one that cannot be boosted).  kpbench_fn_0 ..
- * kpbench_fn_999 are never called: they are 1000 distinct places to
- * register probes on.  "trace" fires the module's static tracepoint
- * kpbench:kpbench_hit instead, for comparison.
+ * x86, a lock-prefixed increment.  kpbench_fixup() holds, on x86, a load
+ * with an exception fixup, which neither kernel boosts: a probe there
+ * traps a second time after the out-of-line step.  (It has a function of
+ * its own: a fixup anywhere in a function keeps the base from optimizing
+ * any probe of it.)  kpbench_fn_1000 .. kpbench_fn_1999 are never called:
+ * they are 1000 distinct places to register probes on.  "trace" fires the
+ * module's static tracepoint kpbench:kpbench_hit instead, for comparison.
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>
+#include <linux/kprobes.h>
+#include <asm/asm.h>
 #include <linux/ktime.h>
 #include <linux/uaccess.h>
 #include <linux/seq_file.h>
@@ -83,6 +93,33 @@ noinline u64 kpbench_mid(u64 *cell, u64 x)
 }
 extern unsigned long kpbench_offs[2];
 
+#ifdef CONFIG_X86_64
+/* a load with an exception-table entry: stepped, never boosted */
+#define KPBENCH_FIXUP_ASM						\
+	"1:	movq (%[c]), %[r]\n\t"					\
+	"2:\n\t"							\
+	_ASM_EXTABLE(1b, 2b)
+#else
+#define KPBENCH_FIXUP_ASM						\
+	"1:	ldr %[r], [%[c]]\n\t"
+#endif
+
+noinline u64 kpbench_fixup(u64 *cell)
+{
+	u64 r = 0;
+
+	asm volatile(KPBENCH_FIXUP_ASM
+		     ".pushsection .data, \"aw\"\n\t"
+		     ".balign 8\n\t"
+		     "kpbench_fixup_off: .quad 1b - kpbench_fixup\n\t"
+		     ".popsection"
+		     : [r] "+r" (r)
+		     : [c] "r" (cell)
+		     : "memory");
+	return r;
+}
+extern unsigned long kpbench_fixup_off;
+
 #define KPB_FN(n) noinline int kpbench_fn_##n(int x) { return x * 3 + n; }
 #define KPB_FN10(n) KPB_FN(n##0) KPB_FN(n##1) KPB_FN(n##2) KPB_FN(n##3) \
 	KPB_FN(n##4) KPB_FN(n##5) KPB_FN(n##6) KPB_FN(n##7) KPB_FN(n##8) \
@@ -120,6 +157,9 @@ static u64 kpbench_loop(const char *what, unsigned long n,
 	} else if (!strcmp(what, "mid")) {
 		for (i = 0; i < n; i++)
 			kpbench_mid(&kpbench_cell, i);
+	} else if (!strcmp(what, "fixup")) {
+		for (i = 0; i < n; i++)
+			kpbench_fixup(&kpbench_cell);
 	} else if (!strcmp(what, "trace")) {
 		for (i = 0; i < n; i++)
 			trace_kpbench_hit(i);
@@ -168,20 +208,82 @@ static int kpbench_run_open(struct inode *inode, struct file *file)
 
 /* "run": write a loop count to time it, read the last time back. */
 static const struct file_operations kpbench_run_fops = {
+	.open = kpbench_run_open,	.release = single_release,
+	.read = seq_read,		.llseek = seq_lseek,
 	.write = kpbench_run_write,
-	.open = kpbench_run_open,
-	.release = single_release,
-	.read = seq_read,
-	.llseek = seq_lseek,
 };
 
 static int kpbench_info_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "mid_boostable %lu\n", kpbench_offs[0]);
-	seq_printf(m, "mid_noboost %lu\n", kpbench_offs[1]);
+	seq_printf(m, "mid_locked %lu\n", kpbench_offs[1]);
+	seq_printf(m, "fixup_noboost %lu\n", kpbench_fixup_off);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(kpbench_info);
+
+static int kpbench_bare_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static int kpbench_bare_ret(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	return 0;
+}
+
+static struct kprobe kpbench_bare_kp;
+static struct kretprobe kpbench_bare_rp;
+static int kpbench_bare_on;	/* 0, 1: the kprobe, 2: the kretprobe; lock */
+
+static void kpbench_bare_off(void)
+{
+	if (kpbench_bare_on == 1)
+		unregister_kprobe(&kpbench_bare_kp);
+	else if (kpbench_bare_on == 2)
+		unregister_kretprobe(&kpbench_bare_rp);
+	kpbench_bare_on = 0;
+}
+
+/* "kprobe", "kretprobe" or "off": one bare probe on kpbench_target. */
+static ssize_t kpbench_bare_write(struct file *file, const char __user *ubuf,
+				  size_t len, loff_t *ppos)
+{
+	char buf[16];
+	int ret = 0;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	mutex_lock(&kpbench_lock);
+	kpbench_bare_off();
+	if (sysfs_streq(buf, "kprobe")) {
+		kpbench_bare_kp = (struct kprobe) {
+			.symbol_name = "kpbench_target",
+			.pre_handler = kpbench_bare_pre,
+		};
+		ret = register_kprobe(&kpbench_bare_kp);
+		kpbench_bare_on = ret ? 0 : 1;
+	} else if (sysfs_streq(buf, "kretprobe")) {
+		kpbench_bare_rp = (struct kretprobe) {
+			.kp.symbol_name = "kpbench_target",
+			.handler = kpbench_bare_ret,
+		};
+		ret = register_kretprobe(&kpbench_bare_rp);
+		kpbench_bare_on = ret ? 0 : 2;
+	} else if (!sysfs_streq(buf, "off")) {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&kpbench_lock);
+	return ret ? ret : len;
+}
+
+static const struct file_operations kpbench_bare_fops = {
+	.write = kpbench_bare_write,
+};
 
 static struct dentry *kpbench_dir;
 
@@ -190,12 +292,16 @@ static int __init kpbench_init(void)
 	kpbench_dir = debugfs_create_dir("kpbench", NULL);
 	debugfs_create_file("run", 0600, kpbench_dir, NULL, &kpbench_run_fops);
 	debugfs_create_file("info", 0400, kpbench_dir, NULL, &kpbench_info_fops);
+	debugfs_create_file("bare", 0200, kpbench_dir, NULL, &kpbench_bare_fops);
 	return 0;
 }
 
 static void __exit kpbench_exit(void)
 {
 	debugfs_remove_recursive(kpbench_dir);
+	mutex_lock(&kpbench_lock);
+	kpbench_bare_off();
+	mutex_unlock(&kpbench_lock);
 }
 
 module_init(kpbench_init);

@@ -3,4 +3,5 @@
 echo "guest: $(uname -r), $(nproc) cpus"
 insmod /guest/kpbench_mod.ko || { echo "@@BENCH-FAIL insmod"; exit 1; }
 loops=$(sed -n 's/.*tkloops=\([0-9]*\).*/\1/p' /proc/cmdline)
-/guest/kpbench ${loops:-200000} || echo "@@BENCH-FAIL kpbench exit $?"
+keys=$(sed -n 's/.*tkbench=\([a-z0-9_,]*\).*/\1/p' /proc/cmdline)
+/guest/kpbench ${loops:-200000} "$keys" || echo "@@BENCH-FAIL kpbench exit $?"

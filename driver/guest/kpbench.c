@@ -10,6 +10,11 @@
  *     @@BENCH <key> <value> <unit>
  * Under QEMU -icount shift=0 a nanosecond of guest time is one instruction,
  * so "ns" figures read as instructions and repeat from run to run.
+ *
+ *     kpbench [LOOPS [KEYS]]
+ *
+ * KEYS, a comma-separated list of figure names ("registration" for all
+ * the registration figures), runs only those; the default runs them all.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,6 +31,23 @@
 #define REPEAT 3
 
 static unsigned long loops = 200000;
+static const char *only;	/* KEYS, or NULL for every figure */
+
+/* Is the figure @key asked for? */
+static int wanted(const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = only;
+
+	if (!only)
+		return 1;
+	while ((p = strstr(p, key))) {
+		if ((p == only || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
 
 static void die(const char *what)
 {
@@ -144,10 +166,11 @@ static const struct scenario scenarios[] = {
 	  { "p:kpb/e4 kpbench_target a=" A1 " b=" A2 " c=+0(" A3 "):u64 comm=$comm" } },
 	{ "entry_kstring", "target", { "p:kpb/ks kpbench_target s=+0(" A3 "):string" } },
 	{ "entry_ustring", "target", { "p:kpb/us kpbench_target s=+0(" A4 "):ustring" } },
-	{ "mid_int3", "mid", { "p:kpb/mn kpbench_mid+%lu" }, "mid_noboost", NULL, 0 },
+	{ "mid_int3", "fixup", { "p:kpb/mn kpbench_fixup+%lu" }, "fixup_noboost", NULL, 0 },
 	{ "mid_int3_boosted", "mid", { "p:kpb/mb kpbench_mid+%lu" }, "mid_boostable", NULL, 0 },
 	{ "mid_optimized", "mid", { "p:kpb/mo kpbench_mid+%lu" }, "mid_boostable", NULL, 1 },
 	{ "return_retval", "target", { "r:kpb/r kpbench_target ret=$retval" } },
+	{ "return_noargs", "target", { "r:kpb/r0 kpbench_target" } },
 	{ "multiprobe", "target",
 	  { "p:kpb/mp kpbench_target", "p:kpb/mp kpbench_fn_1000" } },
 	{ "filter_rejects", "target",
@@ -228,10 +251,26 @@ static void run_scenario(const struct scenario *s, unsigned long long base_ns)
 	put("/proc/sys/debug/kprobes-optimization", "1", 1);
 }
 
+/* A bare kprobe or kretprobe with empty handlers: the core's own share. */
+static void bare_probe(const char *key, const char *kind,
+		       unsigned long long base_ns)
+{
+	const char *bare = "/sys/kernel/debug/kpbench/bare";
+	unsigned long long ns;
+
+	if (!wanted(key))
+		return;
+	must(bare, kind, 0);
+	ns = best_ns("target");
+	must(bare, "off", 0);
+	report(key, (double)(ns - base_ns) / loops, "ns/hit");
+}
+
 static void hit_costs(void)
 {
 	unsigned long long base_target = best_ns("target");
 	unsigned long long base_mid = best_ns("mid");
+	unsigned long long base_fixup = best_ns("fixup");
 	unsigned long long base_trace = best_ns("trace");
 	size_t i;
 
@@ -239,8 +278,19 @@ static void hit_costs(void)
 	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
 		const struct scenario *s = &scenarios[i];
 
-		run_scenario(s, strcmp(s->what, "mid") ? base_target : base_mid);
+		if (!wanted(s->key))
+			continue;
+		if (!strcmp(s->what, "mid"))
+			run_scenario(s, base_mid);
+		else if (!strcmp(s->what, "fixup"))
+			run_scenario(s, base_fixup);
+		else
+			run_scenario(s, base_target);
 	}
+	bare_probe("bare_kprobe", "kprobe", base_target);
+	bare_probe("bare_kretprobe", "kretprobe", base_target);
+	if (!wanted("tracepoint"))
+		return;
 	must(TR "events/kpbench/kpbench_hit/enable", "1", 1);
 	report("tracepoint", (double)(best_ns("trace") - base_trace) / loops, "ns/hit");
 	must(TR "events/kpbench/kpbench_hit/enable", "0", 1);
@@ -323,11 +373,15 @@ int main(int argc, char **argv)
 {
 	if (argc > 1)
 		loops = strtoul(argv[1], NULL, 0);
+	if (argc > 2 && *argv[2])
+		only = argv[2];
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	must(TR "tracing_on", "1", 1);
 	hit_costs();
-	registration(100);
-	registration(1000);
+	if (wanted("registration")) {
+		registration(100);
+		registration(1000);
+	}
 	printf("@@BENCH-DONE\n");
 	return 0;
 }

@@ -6,13 +6,14 @@
  *
  * Writes COUNT definitions into kprobe_events (a few into dynamic_events),
  * each generated from the grammar of a definition line and then, often,
- * mutated at the byte level.  After every write:
- *   - a rejected write must have added an error_log entry for subsystem
- *     trace_kprobe with a caret line (error_log is cleared before each
- *     write, so "added" means "present");
- *   - an accepted write made events: some are enabled for a moment, when
- *     their probe point is a function known to be safe to probe, so that
- *     random fetch arguments run on real hits; then everything is deleted.
+ * mutated at the byte level.  Checked:
+ *   - every rejected write added exactly one error_log entry (an "error:"
+ *     line and a caret line); the check is made per batch of writes, see
+ *     flush() below, and names each culprit;
+ *   - accepted writes made events, which stay for a while (later lines
+ *     clash with them or delete them); one whose probe point is a function
+ *     known to be safe to probe is sometimes enabled alone for a moment,
+ *     so that random fetch arguments run on real hits.
  * The kernel console is watched by the driver for oopses, WARNs and leaks.
  * Only lines the kprobe event layer owns are checked: everything written to
  * kprobe_events, and the p/r lines of dynamic_events (other lines there
@@ -250,11 +251,98 @@ static void exercise(void)
 	}
 }
 
+/*
+ * Rejected writes are checked in batches: error_log is cleared, up to
+ * BATCH owned lines are written, and then it must hold exactly one entry
+ * (an "error:" line and a caret line) per rejection.  error_log keeps the
+ * last 16 entries, so BATCH stays below that.  When a batch is short of
+ * entries, its lines are replayed one at a time to name the culprits.
+ * Accepted events stay until LIVE_MAX of them exist (or one is to be
+ * exercised alone), which also exercises name clashes and deletes.
+ */
+#define BATCH		8
+#define LIVE_MAX	16
+
+struct pending {
+	struct buf b;
+	const char *file;
+};
+
+static struct pending pend[BATCH];
+static int npend, live, quiet;
+static unsigned long unlogged, replayed;
+static char log_buf[1 << 16];
+
+static const char *target(int dyn)
+{
+	return dyn ? TR "dynamic_events" : TR "kprobe_events";
+}
+
+/* entries in error_log: their "error:" lines and their caret lines */
+static void count_log(int *errors, int *carets)
+{
+	char *line, *save = NULL;
+
+	read_file(TR "error_log", log_buf, sizeof(log_buf));
+	*errors = *carets = 0;
+	for (line = strtok_r(log_buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		*errors += strstr(line, " error: ") != NULL;
+		*carets += line[strspn(line, " ")] == '^';
+	}
+}
+
+static void report_unlogged(const struct pending *p, int err, int entries)
+{
+	unlogged++;
+	if (!quiet && unlogged <= 20)
+		printf("%d error_log entries (want 1, with a caret) after %s for %s: '%s'\n",
+		       entries, strerror(-err), p->file + strlen(TR), p->b.s);
+}
+
+/* replay a short batch one line at a time to find the unlogged lines */
+static void replay(void)
+{
+	int i, e, c, err;
+
+	replayed++;
+	for (i = 0; i < npend; i++) {
+		write_file(TR "error_log", "", 0, 1);
+		err = write_file(pend[i].file, pend[i].b.s, pend[i].b.n, 0);
+		if (!err) {	/* state changed since: inconclusive */
+			live++;
+			continue;
+		}
+		count_log(&e, &c);
+		if (e != 1 || c != 1)
+			report_unlogged(&pend[i], err, e);
+	}
+}
+
+static void flush(void)
+{
+	int e, c;
+
+	if (npend) {
+		count_log(&e, &c);
+		if (e != npend || c != npend)
+			replay();
+		npend = 0;
+	}
+	write_file(TR "error_log", "", 0, 1);
+}
+
+static void delete_all(void)
+{
+	flush();
+	write_file(TR "kprobe_events", "", 0, 1);
+	live = 0;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long count = 10000, i, accepted = 0, rejected = 0, unlogged = 0;
-	int opt, quiet = 0;
-	static char log[1 << 16];
+	unsigned long count = 10000, i, accepted = 0, rejected = 0;
+	int opt;
 
 	while ((opt = getopt(argc, argv, "n:s:q")) != -1) {
 		if (opt == 'n')
@@ -266,41 +354,44 @@ int main(int argc, char **argv)
 	}
 	printf("kpfuzz: %lu definitions, seed %#llx\n", count,
 	       (unsigned long long)rng_state);
-	write_file(TR "kprobe_events", "", 0, 1);
+	delete_all();
 	for (i = 0; i < count; i++) {
-		struct buf b = { .n = 0 };
-		int safe, err, dyn = pick(10) == 0;
+		struct pending *p = &pend[npend];
+		int safe, err, dyn = pick(10) == 0, owned, solo;
 
-		b.s[0] = '\0';
-		gen_definition(&b, &safe);
+		p->b.n = 0;
+		p->b.s[0] = '\0';
+		gen_definition(&p->b, &safe);
 		if (pick(3) == 0) {
-			mutate(&b);
+			mutate(&p->b);
 			safe = 0;
 		}
-		write_file(TR "error_log", "", 0, 1);
-		err = write_file(dyn ? TR "dynamic_events" : TR "kprobe_events",
-				 b.s, b.n, 0);
+		p->file = target(dyn);
+		owned = !dyn || p->b.s[0] == 'p' || p->b.s[0] == 'r';
+		solo = safe && pick(4) == 0;	/* to be enabled, alone */
+		if (solo || live >= LIVE_MAX)
+			delete_all();
+		else if (!owned)
+			flush();	/* other parsers' entries stay out */
+		err = write_file(p->file, p->b.s, p->b.n, 0);
 		if (!err) {
 			accepted++;
-			if (safe && pick(4) == 0)
+			live++;
+			if (solo) {
 				exercise();
-			write_file(TR "kprobe_events", "", 0, 1);
-			continue;
+				delete_all();
+			}
+		} else {
+			rejected++;
+			if (!owned)
+				write_file(TR "error_log", "", 0, 1);
+			else if (++npend == BATCH)
+				flush();
 		}
-		rejected++;
-		if (dyn && b.s[0] != 'p' && b.s[0] != 'r')
-			continue;
-		read_file(TR "error_log", log, sizeof(log));
-		if (strstr(log, "error:") && strstr(log, "^"))
-			continue;
-		unlogged++;
-		if (!quiet && unlogged <= 20)
-			printf("no error_log entry (%s) for %s: '%s'\n", strerror(-err),
-			       dyn ? "dynamic_events" : "kprobe_events", b.s);
 	}
-	write_file(TR "kprobe_events", "", 0, 1);
-	printf("kpfuzz: %lu accepted, %lu rejected, %lu rejected without an error_log entry\n",
-	       accepted, rejected, unlogged);
+	delete_all();
+	printf("kpfuzz: %lu accepted, %lu rejected, %lu rejected without an error_log entry (%lu batches replayed)\n",
+	       accepted, rejected, unlogged, replayed);
 	if (unlogged && getenv("TK_BASE") && !strcmp(getenv("TK_BASE"), "1")) {
 		printf("kpfuzz: base kernel: unlogged rejections counted, not failed\n");
 		return 0;

@@ -23,6 +23,53 @@ wanted() { # name
 	return 1
 }
 
+# Where every task is, for a test that overran: state, wait channel and,
+# for tasks that are not plainly sleeping or that belong to the test, the
+# kernel stack.
+task_dump() { # process group of the test
+	echo "--- tasks at the timeout (pid state comm wchan)"
+	for d in /proc/[0-9]*; do
+		p=${d#/proc/}
+		set -- $(cat $d/stat 2>/dev/null | sed 's/^[0-9]* ([^)]*) //')
+		[ $# -gt 4 ] || continue
+		echo "$p $1 $(cat $d/comm 2>/dev/null) $(cat $d/wchan 2>/dev/null)"
+		case "$1:$3" in
+		S:"$TEST_PGID"|R:*|D:*|T:*) sed 's/^/        /' $d/stack 2>/dev/null ;;
+		esac
+	done
+	echo "--- kprobes/list"
+	head -n 40 /sys/kernel/debug/kprobes/list 2>/dev/null
+	echo "--- kernel log"
+	dmesg | tail -n 40
+	echo "--- end of the dump"
+}
+
+# run_bounded OUTFILE CMD...: run CMD in a session of its own with its
+# output in OUTFILE; after $TIMEOUT seconds dump the tasks and kill the
+# whole session.  Whatever the test left running in the background is
+# killed too, so it can neither hold our output open nor disturb the next
+# test.  Exit status: CMD's, or 124 on a timeout.
+run_bounded() {
+	local file=$1 wd rc
+	shift
+	rm -f /tmp/bounded.timeout
+	setsid "$@" >"$file" 2>&1 </dev/null &
+	TEST_PGID=$!
+	(sleep $TIMEOUT & s=$!
+	 trap "kill \$s 2>/dev/null; exit 0" TERM
+	 wait $s
+	 kill -0 $TEST_PGID 2>/dev/null || exit 0
+	 touch /tmp/bounded.timeout; task_dump >>"$file"
+	 kill -TERM -$TEST_PGID; sleep 5; kill -KILL -$TEST_PGID) &
+	wd=$!
+	wait $TEST_PGID
+	rc=$?
+	kill $wd 2>/dev/null
+	kill -KILL -$TEST_PGID 2>/dev/null
+	[ -e /tmp/bounded.timeout ] && rc=124
+	return $rc
+}
+
 run_ftrace() { # path relative to $FT
 	name=ftrace:${1#test.d/}
 	T_START=
@@ -33,8 +80,9 @@ run_ftrace() { # path relative to $FT
 	fi
 	rm -rf /tmp/ftlog
 	T_START=$(now)
-	out=$(cd $FT && timeout $TIMEOUT ./ftracetest -v -k -l /tmp/ftlog "$1" 2>&1)
+	run_bounded /tmp/ftout sh -c "cd $FT && exec ./ftracetest -v -k -l /tmp/ftlog $1"
 	rc=$?
+	out=$(cat /tmp/ftout)
 	st=$(echo "$out" | sed -n 's/.*\[\(PASS\|FAIL\|UNRESOLVED\|UNTESTED\|UNSUPPORTED\|XFAIL\|UNDEFINED\)\].*/\1/p' | head -n1)
 	case "$rc:$st" in
 	0:PASS) result PASS "$name" ;;
@@ -91,8 +139,9 @@ run_prog() { # name args...
 	n=$1; shift
 	wanted "prog:$n" || return 0
 	T_START=$(now)
-	out=$(cd /tmp && timeout $TIMEOUT /guest/$n "$@" 2>&1)
+	(cd /tmp && run_bounded /tmp/progout /guest/$n "$@")
 	rc=$?
+	out=$(cat /tmp/progout)
 	# A program may report its own cases as @@RESULT lines; its exit
 	# status then only says whether it ran to the end.
 	if echo "$out" | grep -q '^@@RESULT'; then

@@ -12,6 +12,7 @@
 #define _LINUX_KPROBES_H
 
 #include <linux/compiler.h>
+#include <linux/container_of.h>
 #include <linux/linkage.h>
 #include <linux/list.h>
 #include <linux/notifier.h>
@@ -32,101 +33,99 @@
 typedef int kprobe_opcode_t;
 #endif
 
-struct kprobe;
 struct pt_regs;
-struct kretprobe;
-struct kretprobe_instance;
-
-/*
- * Handlers run with preemption disabled, in the context that hit the probe
- * (any context, NMI included), and must not sleep.  A pre_handler returning
- * non-zero has redirected regs->ip itself: the probed instruction is then
- * skipped, and so are the post handlers.
- */
-typedef int (*kprobe_pre_handler_t) (struct kprobe *, struct pt_regs *);
-typedef void (*kprobe_post_handler_t) (struct kprobe *, struct pt_regs *,
-				       unsigned long flags);
-typedef int (*kretprobe_handler_t) (struct kretprobe_instance *,
-				    struct pt_regs *);
+struct task_struct;
 
 /**
  * struct kprobe - a probe on one kernel address
- * @hlist: not used by the core; kept for callers that initialise it.
- *	It stays unhashed.
+ *
+ * Filled in by the caller before register_kprobe():
+ * @symbol_name: the probed symbol, or NULL to give @addr instead.
+ * @offset: offset into @symbol_name (or from @addr).
+ * @addr: the probed address; registration sets it when @symbol_name is
+ *	given.
+ * @pre_handler: called before the probed instruction runs; regs->ip is
+ *	@addr + the breakpoint size.  Returning non-zero says the handler
+ *	redirected regs->ip itself: the probed instruction is then skipped,
+ *	and so are the post handlers.
+ * @post_handler: called after it ran, regs->ip pointing after it.
+ *
+ * Handlers run with preemption disabled, in the context that hit the probe
+ * (any context, NMI included), and must not sleep.
+ * @flags: KPROBE_FLAG_*; only KPROBE_FLAG_DISABLED may be passed in.
+ *	kprobe_mutex once registered.
+ *
+ * Kept by the core:
  * @list: link in the list of probes of the same address while registered;
  *	a registered probe never has an empty @list.  kprobe_mutex.
  * @nmissed: hits on which the handlers were not called (the CPU was
  *	already running a probe handler).  Incremented on the hit path.
- * @addr: the probed address; the caller gives it or @symbol_name, and
- *	registration sets it to the resolved address.
- * @symbol_name: the probed symbol, or NULL.
- * @offset: offset into @symbol_name (or from @addr).
- * @pre_handler: called before the probed instruction runs; regs->ip is
- *	@addr + the breakpoint size.
- * @post_handler: called after it ran, regs->ip pointing after it.
- * @flags: KPROBE_FLAG_*; only KPROBE_FLAG_DISABLED may be passed to
- *	register_kprobe().  kprobe_mutex once registered.
+ * @hlist: not used; kept for callers that initialise it.  Stays unhashed.
  */
 struct kprobe {
-	struct hlist_node hlist;
-	struct list_head list;
-	unsigned long nmissed;
-	kprobe_opcode_t *addr;
 	const char *symbol_name;
 	unsigned int offset;
-	kprobe_pre_handler_t pre_handler;
-	kprobe_post_handler_t post_handler;
 	u32 flags;
+	kprobe_opcode_t *addr;
+	int (*pre_handler)(struct kprobe *p, struct pt_regs *regs);
+	void (*post_handler)(struct kprobe *p, struct pt_regs *regs, unsigned long flags);
+
+	struct list_head list;
+	unsigned long nmissed;
+	struct hlist_node hlist;
 };
+
+/* The handler types, for callers that keep handlers elsewhere. */
+typedef typeof_member(struct kprobe, pre_handler) kprobe_pre_handler_t;
+typedef typeof_member(struct kprobe, post_handler) kprobe_post_handler_t;
 
 #define KPROBE_FLAG_GONE	1	/* the probed code was freed */
 #define KPROBE_FLAG_DISABLED	2	/* registered, but not called */
-#define KPROBE_FLAG_OPTIMIZED	4	/* its address is hit through a jump */
+#define KPROBE_FLAG_OPTIMIZED	4	/* its jump is decided or written */
 #define KPROBE_FLAG_FTRACE	8	/* its address is hit through ftrace */
 #define KPROBE_FLAG_ON_FUNC_ENTRY 16	/* it sits at a function entry */
 
-static inline bool kprobe_gone(struct kprobe *p)
-{
-	return p->flags & KPROBE_FLAG_GONE;
-}
-
+/* The questions users ask of a probe's flags. */
+static inline bool kprobe_gone(struct kprobe *p) { return p->flags & KPROBE_FLAG_GONE; }
+static inline bool kprobe_optimized(struct kprobe *p) { return p->flags & KPROBE_FLAG_OPTIMIZED; }
+static inline bool kprobe_ftrace(struct kprobe *p) { return p->flags & KPROBE_FLAG_FTRACE; }
+/* A gone probe is disabled too: its handlers are never called again. */
 static inline bool kprobe_disabled(struct kprobe *p)
 {
 	return p->flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE);
 }
 
-static inline bool kprobe_optimized(struct kprobe *p)
-{
-	return p->flags & KPROBE_FLAG_OPTIMIZED;
-}
-
-static inline bool kprobe_ftrace(struct kprobe *p)
-{
-	return p->flags & KPROBE_FLAG_FTRACE;
-}
+struct kretprobe_instance;
 
 /**
  * struct kretprobe - a probe on the return of a function
+ *
+ * Filled in by the caller before register_kretprobe():
  * @kp: the entry probe; give its @addr or @symbol_name (offset 0).
- * @handler: called when the function returns, regs->ip being the real
- *	return address.
  * @entry_handler: called at the entry; a non-zero return drops this call
  *	(its @handler will not run).
+ * @handler: called when the function returns, regs->ip being the real
+ *	return address.
+ * @data_size: bytes of kretprobe_instance::data given to both handlers.
  * @maxactive: how many calls may be pending at once (default: the
  *	larger of 10 and twice the number of CPUs).
+ *
+ * Kept by the core:
  * @nmissed: calls not probed because all @maxactive instances were in use.
- * @data_size: bytes of kretprobe_instance::data given to both handlers.
- * @rh: the return hook (internal).
+ * @rh: the return hook.
  */
 struct kretprobe {
 	struct kprobe kp;
-	kretprobe_handler_t handler;
-	kretprobe_handler_t entry_handler;
-	int maxactive;
-	int nmissed;
+	int (*entry_handler)(struct kretprobe_instance *ri, struct pt_regs *regs);
+	int (*handler)(struct kretprobe_instance *ri, struct pt_regs *regs);
 	size_t data_size;
+	int maxactive;
+
+	int nmissed;
 	struct rethook *rh;
 };
+
+typedef typeof_member(struct kretprobe, handler) kretprobe_handler_t;
 
 #define KRETPROBE_MAX_DATA_SIZE	4096
 
@@ -135,6 +134,20 @@ struct kretprobe_instance {
 	struct rethook_node node;
 	char data[];
 };
+
+/* The kretprobe @ri was taken for; constant while @ri is pending. */
+static nokprobe_inline struct kretprobe *
+get_kretprobe(struct kretprobe_instance *ri)
+{
+	return ri->node.rethook->data;
+}
+
+/* Where the call of @ri returns to (the trampoline stands in the frame). */
+static nokprobe_inline unsigned long
+get_kretprobe_retaddr(struct kretprobe_instance *ri)
+{
+	return ri->node.ret_addr;
+}
 
 #ifdef CONFIG_KPROBES
 
@@ -150,16 +163,17 @@ static inline struct kprobe *kprobe_running(void)
 void kprobe_busy_begin(void);
 void kprobe_busy_end(void);
 
+/* Registration: process context; 0 or a negative errno. */
 int register_kprobe(struct kprobe *p);
-void unregister_kprobe(struct kprobe *p);
 int register_kprobes(struct kprobe **kps, int num);
-void unregister_kprobes(struct kprobe **kps, int num);
-int enable_kprobe(struct kprobe *kp);
-int disable_kprobe(struct kprobe *kp);
-
 int register_kretprobe(struct kretprobe *rp);
-void unregister_kretprobe(struct kretprobe *rp);
 int register_kretprobes(struct kretprobe **rps, int num);
+int disable_kprobe(struct kprobe *kp);
+int enable_kprobe(struct kprobe *kp);
+/* On return no handler of the probe runs any more. */
+void unregister_kprobe(struct kprobe *p);
+void unregister_kprobes(struct kprobe **kps, int num);
+void unregister_kretprobe(struct kretprobe *rp);
 void unregister_kretprobes(struct kretprobe **rps, int num);
 
 /* How the address of a probe is hit: kprobe_hit_path(). */
@@ -176,6 +190,7 @@ enum kprobe_hit_path kprobe_hit_path(struct kprobe *p);
 kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset);
 int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym, unsigned long offset);
 bool within_kprobe_blacklist(unsigned long addr);
+unsigned long kprobe_clone_origin(unsigned long addr);
 
 /* Hooks of the rest of the kernel. */
 void kprobe_free_init_mem(void);
@@ -193,59 +208,31 @@ static inline void kprobe_ftrace_kill(void) { }
 
 #else /* !CONFIG_KPROBES */
 
-static inline struct kprobe *kprobe_running(void)
-{
-	return NULL;
-}
+/* Without kprobes nothing registers, and no address is probed. */
+static inline int register_kprobe(struct kprobe *p) { return -EOPNOTSUPP; }
+static inline int register_kretprobe(struct kretprobe *rp) { return -EOPNOTSUPP; }
+static inline int register_kprobes(struct kprobe **kps, int num) { return -EOPNOTSUPP; }
+static inline int register_kretprobes(struct kretprobe **rps, int num) { return -EOPNOTSUPP; }
+static inline int enable_kprobe(struct kprobe *kp) { return -EOPNOTSUPP; }
+static inline int disable_kprobe(struct kprobe *kp) { return -EOPNOTSUPP; }
+static inline void unregister_kprobe(struct kprobe *p) { }
+static inline void unregister_kretprobe(struct kretprobe *rp) { }
+static inline void unregister_kprobes(struct kprobe **kps, int num) { }
+static inline void unregister_kretprobes(struct kretprobe **rps, int num) { }
+
+static inline struct kprobe *kprobe_running(void) { return NULL; }
 #define kprobe_busy_begin()	do {} while (0)
 #define kprobe_busy_end()	do {} while (0)
-static inline int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
-{
-	return 0;
-}
-static inline int register_kprobe(struct kprobe *p)
-{
-	return -EOPNOTSUPP;
-}
-static inline int register_kprobes(struct kprobe **kps, int num)
-{
-	return -EOPNOTSUPP;
-}
-static inline void unregister_kprobe(struct kprobe *p) { }
-static inline void unregister_kprobes(struct kprobe **kps, int num) { }
-static inline int register_kretprobe(struct kretprobe *rp)
-{
-	return -EOPNOTSUPP;
-}
-static inline int register_kretprobes(struct kretprobe **rps, int num)
-{
-	return -EOPNOTSUPP;
-}
-static inline void unregister_kretprobe(struct kretprobe *rp) { }
-static inline void unregister_kretprobes(struct kretprobe **rps, int num) { }
-static inline int disable_kprobe(struct kprobe *kp)
-{
-	return -EOPNOTSUPP;
-}
-static inline int enable_kprobe(struct kprobe *kp)
-{
-	return -EOPNOTSUPP;
-}
-static inline bool within_kprobe_blacklist(unsigned long addr)
-{
-	return true;
-}
+static inline int kprobe_fault_handler(struct pt_regs *regs, int trapnr) { return 0; }
+static inline bool within_kprobe_blacklist(unsigned long addr) { return true; }
+static inline bool is_kprobe_insn_slot(unsigned long addr) { return false; }
 static inline void kprobe_free_init_mem(void) { }
+static inline void kprobe_ftrace_kill(void) { }
 static inline int kprobe_get_kallsym(unsigned int symnum, unsigned long *value,
 				     char *type, char *sym)
 {
 	return -ERANGE;
 }
-static inline bool is_kprobe_insn_slot(unsigned long addr)
-{
-	return false;
-}
-static inline void kprobe_ftrace_kill(void) { }
 
 #endif /* CONFIG_KPROBES */
 
@@ -263,7 +250,7 @@ static inline void wait_for_kprobe_optimizer(void) { }
 #endif
 
 /* Tasks end their pending kretprobes through rethook_flush_task(). */
-#define kprobe_flush_task(tk)	do {} while (0)
+static inline void kprobe_flush_task(struct task_struct *tk) { }
 
 static inline int disable_kretprobe(struct kretprobe *rp)
 {
@@ -274,63 +261,38 @@ static inline int enable_kretprobe(struct kretprobe *rp)
 	return enable_kprobe(&rp->kp);
 }
 
-#ifdef CONFIG_KRETPROBES
-/* The kretprobe of a pending call; the node's rethook::data is constant. */
-static nokprobe_inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
-{
-	return (struct kretprobe *)ri->node.rethook->data;
-}
 
-static nokprobe_inline unsigned long get_kretprobe_retaddr(struct kretprobe_instance *ri)
-{
-	return ri->node.ret_addr;
-}
-
+/*
+ * For unwinders.  Return addresses are replaced by the rethook trampoline,
+ * so without kretprobes no address is one and none needs finding.
+ */
 static nokprobe_inline bool is_kretprobe_trampoline(unsigned long addr)
 {
-	return is_rethook_trampoline(addr);
+	return IS_ENABLED(CONFIG_KRETPROBES) && is_rethook_trampoline(addr);
 }
 
-static nokprobe_inline
-unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
-				      struct llist_node **cur)
+static nokprobe_inline unsigned long
+kretprobe_find_ret_addr(struct task_struct *tsk, void *fp, struct llist_node **cur)
 {
+	if (!IS_ENABLED(CONFIG_KRETPROBES))
+		return 0;
 	return rethook_find_ret_addr(tsk, (unsigned long)fp, cur);
 }
-#else
-static nokprobe_inline bool is_kretprobe_trampoline(unsigned long addr)
-{
-	return false;
-}
-
-static nokprobe_inline
-unsigned long kretprobe_find_ret_addr(struct task_struct *tsk, void *fp,
-				      struct llist_node **cur)
-{
-	return 0;
-}
-#endif
 
 /**
  * kprobe_page_fault() - let kprobes see a fault taken in probe context
  * @regs: the faulting context
  * @trap: the trap number
  *
+ * Only a kernel fault taken while this CPU runs a probe handler can be
+ * ours; kprobe_running() is only meaningful with preemption off.
+ *
  * Return: true if kprobes handled the fault.
  */
-static nokprobe_inline bool kprobe_page_fault(struct pt_regs *regs,
-					      unsigned int trap)
+static nokprobe_inline bool kprobe_page_fault(struct pt_regs *regs, unsigned int trap)
 {
-	if (!IS_ENABLED(CONFIG_KPROBES))
-		return false;
-	if (user_mode(regs))
-		return false;
-	/* kprobe_running() is only meaningful without preemption. */
-	if (preemptible())
-		return false;
-	if (!kprobe_running())
-		return false;
-	return kprobe_fault_handler(regs, trap);
+	return IS_ENABLED(CONFIG_KPROBES) && !user_mode(regs) && !preemptible() &&
+	       kprobe_running() && kprobe_fault_handler(regs, trap);
 }
 
 #ifdef CONFIG_KPROBES
@@ -416,36 +378,39 @@ static nokprobe_inline struct kprobe_site *kprobe_site_lookup(void *addr)
 }
 
 /*
- * Call the pre handlers of @s; current_kprobe names the probe whose handler
- * runs.  Returns true if one of them redirected regs->ip.
+ * Call the pre (@post false) or post handlers of the enabled probes of @s,
+ * with current_kprobe naming the probe whose handler runs.  Returns true
+ * if a pre handler redirected regs->ip: the rest are not called then.
+ * @post is a constant at every call, so each use compiles to one loop.
  */
-static nokprobe_inline bool kprobe_site_call_pre(struct kprobe_site *s,
-						 struct pt_regs *regs)
+static nokprobe_inline bool kprobe_site_call(struct kprobe_site *s,
+					     struct pt_regs *regs, bool post)
 {
 	struct kprobe *p;
 
 	list_for_each_entry_rcu(p, &s->probes, list, true) {
-		if (!p->pre_handler || kprobe_disabled(p))
+		if (kprobe_disabled(p) || !(post ? !!p->post_handler : !!p->pre_handler))
 			continue;
 		__this_cpu_write(current_kprobe, p);
-		if (p->pre_handler(p, regs))
+		if (post)
+			p->post_handler(p, regs, 0);
+		else if (p->pre_handler(p, regs))
 			return true;
 	}
 	return false;
 }
 
-/* Call the post handlers of @s, after the probed instruction ran. */
+static nokprobe_inline bool kprobe_site_call_pre(struct kprobe_site *s,
+						 struct pt_regs *regs)
+{
+	return kprobe_site_call(s, regs, false);
+}
+
+/* After the probed instruction ran. */
 static nokprobe_inline void kprobe_site_call_post(struct kprobe_site *s,
 						  struct pt_regs *regs)
 {
-	struct kprobe *p;
-
-	list_for_each_entry_rcu(p, &s->probes, list, true) {
-		if (!p->post_handler || kprobe_disabled(p))
-			continue;
-		__this_cpu_write(current_kprobe, p);
-		p->post_handler(p, regs, 0);
-	}
+	kprobe_site_call(s, regs, true);
 }
 
 /* A hit of @s while a handler was running: count it, call nothing. */

@@ -68,19 +68,24 @@ struct rethook {
  * to rethook_alloc()) to keep per-call data.
  */
 struct rethook_node {
-	struct llist_node	llist;
-	struct rethook		*rethook;
 	unsigned long		ret_addr;
 	unsigned long		frame;
+	struct llist_node	llist;
+	struct rethook		*rethook;
 	struct rcu_head		rcu;
 };
 
+/* Life of a rethook: alloc, then stop (no handler call from now on), free. */
 struct rethook *rethook_alloc(void *data, rethook_handler_t handler, int size, int num);
 void rethook_stop(struct rethook *rh);
 void rethook_free(struct rethook *rh);
+
+/* On a function entry: take a node, then hook the return or give it back. */
 struct rethook_node *rethook_try_get(struct rethook *rh);
-void rethook_recycle(struct rethook_node *node);
 void rethook_hook(struct rethook_node *node, struct pt_regs *regs, bool mcount);
+void rethook_recycle(struct rethook_node *node);
+
+/* Unwinders: the real return address behind a trampoline address. */
 unsigned long rethook_find_ret_addr(struct task_struct *tsk, unsigned long frame,
 				    struct llist_node **cur);
 

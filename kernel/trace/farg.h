@@ -62,65 +62,17 @@ struct farg_caps {
 };
 
 /*
- * Parse errors: one list gives both the codes and the messages users read
- * in error_log.  Codes start at 1; 0 is "no error".
+ * Parse errors: one list (farg_errors.h) gives both the codes and the
+ * messages users read in error_log.  Codes start at 1; 0 is "no error".
  */
-#define FARG_ERRORS(X)							\
-	X(TOO_MANY_ARGS,	"Too many arguments (at most 128)")	\
-	X(NO_ARG_NAME,		"Argument name is empty")		\
-	X(ARG_NAME_TOO_LONG,	"Argument name is too long")		\
-	X(BAD_ARG_NAME,		"Argument name must be a C identifier")	\
-	X(USED_ARG_NAME,	"Argument name is already used")	\
-	X(NO_ARG_BODY,		"Argument has no fetch expression")	\
-	X(ARG_TOO_LONG,		"Fetch expression is too long")		\
-	X(BAD_FETCH_ARG,	"Unknown fetch expression")		\
-	X(BAD_REG_NAME,		"Unknown register name")		\
-	X(BAD_VAR,		"Unknown $-variable")			\
-	X(RETVAL_ON_PROBE,	"$retval needs a return probe")		\
-	X(BAD_STACK_NUM,	"Bad stack entry number")		\
-	X(BAD_ARG_NUM,		"Bad argument number")			\
-	X(ARGIDX_2BIG,		"$argN index is too big")		\
-	X(BAD_MEM_ADDR,		"Bad memory address")			\
-	X(FILE_ON_KPROBE,	"File offsets are for uprobes only")	\
-	X(BAD_IMM,		"Bad immediate value")			\
-	X(IMMSTR_NO_CLOSE,	"Immediate string lacks its closing quote") \
-	X(DEREF_NEED_BRACE,	"Dereference needs parentheses")	\
-	X(BAD_DEREF_OFFS,	"Bad dereference offset")		\
-	X(DEREF_OPEN_BRACE,	"Dereference parenthesis is not closed") \
-	X(TOO_MANY_OPS,		"Dereferences are nested too deeply")	\
-	X(COMM_CANT_DEREF,	"$comm cannot be dereferenced")		\
-	X(BAD_TYPE,		"Unknown type")				\
-	X(BAD_STRING,		"A string needs a memory address")	\
-	X(BAD_SYMSTRING,	"symstr does not take a dereference")	\
-	X(NEED_STRING_TYPE,	"$comm and immediate strings are strings") \
-	X(BAD_BITFIELD,		"Bad bitfield")				\
-	X(ARRAY_NO_CLOSE,	"Array bracket is not closed")		\
-	X(BAD_ARRAY_SUFFIX,	"Unexpected text after the array size")	\
-	X(BAD_ARRAY_NUM,	"Bad array size")			\
-	X(ARRAY_TOO_BIG,	"Array is too big (at most 64)")	\
-	X(EVENT_TOO_BIG,	"Arguments do not fit in one event")	\
-	X(NOSUP_BTFARG,		"BTF is not available here")		\
-	X(NO_BTFARG,		"No such argument at this probe point")	\
-	X(NO_BTF_ENTRY,		"No BTF type for this probe point")	\
-	X(NO_RETVAL,		"The function returns void")		\
-	X(BAD_VAR_ARGS,		"$arg* must stand alone, without a name") \
-	X(NOFENTRY_ARGS,	"$arg* needs a function entry or exit")	\
-	X(DOUBLE_ARGS,		"$arg* may appear only once")		\
-	X(ARGS_2LONG,		"$arg* expands to too many arguments")	\
-	X(NO_PTR_STRCT,		"Not a pointer to a struct or union")	\
-	X(NOSUP_DAT_ARG,	"Struct or union by value is not supported") \
-	X(BAD_HYPHEN,		"Lone '-': did you mean '->'?")		\
-	X(NO_BTF_FIELD,		"No such field")			\
-	X(BAD_BTF_TID,		"Cannot read the BTF type")		\
-	X(BAD_TYPE4STR,		"This type cannot be read as a string")
-
-#define FARG_ERR_ENUM(code, msg)	FARG_ERR_##code,
+#define FARG_ERROR(code, msg)	FARG_ERR_##code,
 enum farg_err_code {
 	FARG_OK = 0,
-	FARG_ERRORS(FARG_ERR_ENUM)
+#include "farg_errors.h"
 	FARG_ERR_COUNT
 };
-#undef FARG_ERR_ENUM
+
+#undef FARG_ERROR
 
 /* Where parsing failed: argument word @word, byte @pos inside it. */
 struct farg_err {

@@ -69,7 +69,8 @@ enum farg_op {
 	FARG_OP_ANY,		/* the general path */
 	FARG_OP_REG,		/* a pt_regs word stored whole */
 	FARG_OP_REG_MEM,	/* OFFS(%reg): one kernel scalar, no bitfield */
-	FARG_OP_REG_STR,	/* OFFS(%reg):string, a kernel string */
+	FARG_OP_REG_STR,	/* OFFS(%reg):string or :ustring */
+	FARG_OP_RETVAL,		/* $retval stored whole (a return probe) */
 };
 
 /* How a type prints, in trace output and in print_fmt. */
@@ -158,6 +159,7 @@ struct farg_set {
 	u8 fault_bytes;
 	bool dynamic;		/* some argument is a string */
 	bool reads_mem;		/* some argument reads memory */
+	bool words_only;	/* every argument is FARG_OP_REG or _RETVAL */
 	u8 nentry;		/* function arguments saved at entry */
 	u16 *entry;		/* their indices (0-based), one word each */
 	struct farg_arg args[] __counted_by(nargs);

@@ -82,10 +82,10 @@ static const char *const farg_reserved[] = {
 };
 
 static const char *const farg_err_text[] = {
-	[FARG_OK] = "Success",
-#define FARG_ERR_TEXT(code, msg)	[FARG_ERR_##code] = msg,
-	FARG_ERRORS(FARG_ERR_TEXT)
-#undef FARG_ERR_TEXT
+	"Success",	/* FARG_OK */
+#define FARG_ERROR(code, msg)	msg,
+#include "farg_errors.h"
+#undef FARG_ERROR
 };
 
 const char *farg_err_msg(enum farg_err_code code)

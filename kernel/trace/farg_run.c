@@ -443,16 +443,20 @@ static __always_inline void farg_run_arg(const struct farg_arg *a,
 		else
 			farg_fault(a, r, dst);
 	} else if (a->op == FARG_OP_REG_STR) {
-		farg_put_loc(dst, farg_string(a, r, FARG_ST_STR,
+		farg_put_loc(dst, farg_string(a, r, a->store,
 					      farg_reg(regs, a->param) + a->off), r);
+	} else if (a->op == FARG_OP_RETVAL) {
+		put_unaligned(regs_return_value(regs), (unsigned long *)dst);
 	} else {
 		farg_run_any(a, regs, edata, r, dst);
 	}
 }
 
-unsigned int farg_set_fetch(const struct farg_set *set, struct pt_regs *regs,
-			    void *edata, void *ent, unsigned int args_off,
-			    unsigned int room)
+static noinline unsigned int farg_set_fetch_any(const struct farg_set *set,
+						struct pt_regs *regs,
+						void *edata, void *ent,
+						unsigned int args_off,
+						unsigned int room)
 {
 	u8 *blk = (u8 *)ent + args_off;
 	const struct farg_arg *a, *end = set->args + set->nargs;
@@ -472,6 +476,27 @@ unsigned int farg_set_fetch(const struct farg_set *set, struct pt_regs *regs,
 	if (set->reads_mem)
 		pagefault_enable();
 	return r.dyn;
+}
+NOKPROBE_SYMBOL(farg_set_fetch_any);
+
+/*
+ * A set of whole registers and $retval (the usual return probe) cannot
+ * fault and has no strings: it skips the set-up of the general run.
+ */
+unsigned int farg_set_fetch(const struct farg_set *set, struct pt_regs *regs,
+			    void *edata, void *ent, unsigned int args_off,
+			    unsigned int room)
+{
+	const struct farg_arg *a, *end = set->args + set->nargs;
+	u8 *blk = (u8 *)ent + args_off;
+
+	if (!set->words_only)
+		return farg_set_fetch_any(set, regs, edata, ent, args_off, room);
+	for (a = set->args; a < end; a++)
+		put_unaligned(a->op == FARG_OP_REG ? farg_reg(regs, a->param) :
+			      regs_return_value(regs),
+			      (unsigned long *)(blk + a->dst));
+	return args_off + set->size;
 }
 EXPORT_SYMBOL_IF_KUNIT(farg_set_fetch);
 NOKPROBE_SYMBOL(farg_set_fetch);

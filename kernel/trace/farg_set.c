@@ -295,14 +295,18 @@ static void farg_fold_src(struct farg_arg *a)
 /* The hit path's dispatch: the common shapes have their own. */
 static enum farg_op farg_choose_op(const struct farg_arg *a)
 {
-	if (a->src != FARG_SRC_REG || a->nderef || a->lshift || a->rshift ||
-	    a->count != 1)
+	if (a->nderef || a->lshift || a->rshift || a->count != 1)
+		return FARG_OP_ANY;
+	if (a->src == FARG_SRC_RETVAL)
+		return a->store == FARG_ST_RAW && a->size == sizeof(long) ?
+		       FARG_OP_RETVAL : FARG_OP_ANY;
+	if (a->src != FARG_SRC_REG)
 		return FARG_OP_ANY;
 	if (a->store == FARG_ST_RAW && a->size == sizeof(long))
 		return FARG_OP_REG;
 	if (a->store == FARG_ST_MEM)
 		return FARG_OP_REG_MEM;
-	if (a->store == FARG_ST_STR)
+	if (a->store == FARG_ST_STR || a->store == FARG_ST_USTR)
 		return FARG_OP_REG_STR;
 	return FARG_OP_ANY;
 }
@@ -321,9 +325,12 @@ static void farg_set_seal(struct farg_set *set)
 	struct farg_arg *a;
 	int faults = 0;
 
+	set->words_only = true;
 	for (a = set->args; a < set->args + set->nargs; a++) {
 		farg_fold_src(a);
 		a->op = farg_choose_op(a);
+		if (a->op != FARG_OP_REG && a->op != FARG_OP_RETVAL)
+			set->words_only = false;
 		if (farg_reads_mem(a))
 			set->reads_mem = true;
 		if (farg_arg_is_string(a))

@@ -46,18 +46,16 @@ static nokprobe_inline rethook_handler_t rh_handler(struct rethook *rh)
 							rcu_read_lock_any_held());
 }
 
+/* objpool callbacks: each node learns its rethook, which goes with the pool */
 static int rh_init_node(void *obj, void *context)
 {
-	struct rethook_node *node = obj;
-
-	node->rethook = context;
+	((struct rethook_node *)obj)->rethook = context;
 	return 0;
 }
 
-/* Called by objpool once the pool and every node in it are gone. */
 static int rh_release(struct objpool_head *head, void *context)
 {
-	kfree(context);
+	kfree(context);		/* the pool and all its nodes are gone */
 	return 0;
 }
 
@@ -79,16 +77,16 @@ struct rethook *rethook_alloc(void *data, rethook_handler_t handler,
 		return ERR_PTR(-EINVAL);
 
 	rh = kzalloc(sizeof(*rh), GFP_KERNEL);
+	if (rh && objpool_init(&rh->pool, num, size, GFP_KERNEL, rh,
+			       rh_init_node, rh_release)) {
+		kfree(rh);
+		rh = NULL;
+	}
 	if (!rh)
 		return ERR_PTR(-ENOMEM);
-
+	/* from here on the pool owns @rh: rh_release() frees it */
 	rh->data = data;
 	rcu_assign_pointer(rh->handler, handler);
-	if (objpool_init(&rh->pool, num, size, GFP_KERNEL, rh,
-			 rh_init_node, rh_release)) {
-		kfree(rh);
-		return ERR_PTR(-ENOMEM);
-	}
 	return rh;
 }
 

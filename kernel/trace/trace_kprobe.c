@@ -56,14 +56,30 @@ static struct tk_probe *tk_probe_of(struct dyn_event *dev)
 		container_of(dev, struct tk_probe, devent) : NULL;
 }
 
-/* Every probe on the dyn_event list, under event_mutex. */
-#define for_each_tk_probe(tp, dev)				\
-	for_each_dyn_event(dev)					\
-		if (((tp) = tk_probe_of(dev)))
+/*
+ * The kprobe event probe that follows @tp on the dyn_event list (the
+ * first one when @tp is NULL), or NULL.  Under event_mutex.
+ */
+static struct tk_probe *tk_probe_after(struct tk_probe *tp)
+{
+	struct list_head *node = tp ? &tp->devent.list : &dyn_event_list;
 
-#define for_each_tk_probe_safe(tp, dev, next)			\
-	for_each_dyn_event_safe(dev, next)			\
-		if (((tp) = tk_probe_of(dev)))
+	for (node = node->next; node != &dyn_event_list; node = node->next) {
+		tp = tk_probe_of(list_entry(node, struct dyn_event, list));
+		if (tp)
+			return tp;
+	}
+	return NULL;
+}
+
+/* Every probe on the dyn_event list, under event_mutex. */
+#define for_each_tk_probe(tp)						\
+	for ((tp) = tk_probe_after(NULL); (tp); (tp) = tk_probe_after(tp))
+
+/* The same, where the body may free @tp. */
+#define for_each_tk_probe_safe(tp, next)				\
+	for ((tp) = tk_probe_after(NULL);				\
+	     (tp) && ((next) = tk_probe_after(tp), true); (tp) = (next))
 
 /* ------------------------------------------------------------ probes */
 
@@ -179,17 +195,10 @@ static bool tk_func_traceable(unsigned long addr)
 static bool tk_in_notrace_func(const struct tk_probe *tp)
 {
 	unsigned long addr = tk_probe_address(tp);
-	char name[KSYM_NAME_LEN], *dot;
 
 	if (!addr || tk_func_traceable(addr))
 		return false;
-	if (lookup_symbol_name(addr, name))
-		return true;
-	dot = strchr(name, '.');
-	if (!dot)
-		return true;
-	*dot = '\0';
-	addr = kallsyms_lookup_name(name);
+	addr = kprobe_clone_origin(addr);
 	return !addr || !tk_func_traceable(addr);
 }
 #else
@@ -222,14 +231,12 @@ int tk_probe_arm(struct tk_probe *tp)
 	if (ret)
 		return ret;
 
-	if (READ_ONCE(tp->event->flags))
-		tp->rp.kp.flags &= ~KPROBE_FLAG_DISABLED;
-	else
+	/* armed at once only when the event is already enabled somewhere */
+	tp->rp.kp.flags &= ~KPROBE_FLAG_DISABLED;
+	if (!READ_ONCE(tp->event->flags))
 		tp->rp.kp.flags |= KPROBE_FLAG_DISABLED;
-	if (tk_probe_kind_return(tp))
-		ret = register_kretprobe(&tp->rp);
-	else
-		ret = register_kprobe(&tp->rp.kp);
+	ret = tk_probe_kind_return(tp) ? register_kretprobe(&tp->rp) :
+					 register_kprobe(&tp->rp.kp);
 	tp->registered = !ret;
 	return ret;
 }
@@ -311,10 +318,9 @@ static bool tk_probe_names_module(const struct tk_probe *tp,
 
 static struct tk_event *tk_find_event(const char *group, const char *name)
 {
-	struct dyn_event *dev;
 	struct tk_probe *tp;
 
-	for_each_tk_probe(tp, dev) {
+	for_each_tk_probe(tp) {
 		struct trace_event_call *call = &tp->event->call;
 
 		if (!strcmp(trace_event_name(call), name) &&
@@ -655,8 +661,7 @@ static int tk_delete_words(const struct tk_parse *p)
 {
 	char name[2 * TK_NAME_LEN + 2];
 	const char *group = NULL, *event = name;
-	struct dyn_event *dev, *next;
-	struct tk_probe *tp;
+	struct tk_probe *tp, *next;
 	char *slash;
 	int ret = -ENOENT;
 
@@ -677,8 +682,9 @@ static int tk_delete_words(const struct tk_parse *p)
 	}
 
 	mutex_lock(&event_mutex);
-	for_each_tk_probe_safe(tp, dev, next) {
-		if (!tk_dyn_match(group, event, p->argc - 1, p->argv + 1, dev))
+	for_each_tk_probe_safe(tp, next) {
+		if (!tk_dyn_match(group, event, p->argc - 1, p->argv + 1,
+				  &tp->devent))
 			continue;
 		ret = tk_probe_remove(tp);
 		if (ret)
@@ -701,19 +707,18 @@ out_log:
  */
 static int tk_remove_all(void)
 {
-	struct dyn_event *dev, *next;
-	struct tk_probe *tp;
+	struct tk_probe *tp, *next;
 	LIST_HEAD(doomed);
 	int ret = 0, n = 0;
 
 	mutex_lock(&event_mutex);
-	for_each_tk_probe(tp, dev) {
+	for_each_tk_probe(tp) {
 		if (tk_event_busy(tp->event)) {
 			ret = -EBUSY;
 			goto out_unlock;
 		}
 	}
-	for_each_tk_probe_safe(tp, dev, next) {
+	for_each_tk_probe_safe(tp, next) {
 		struct tk_event *ev = tp->event;
 
 		if (ev->published && tp == tk_event_primary(ev)) {
@@ -780,10 +785,8 @@ static int tk_dyn_show(struct seq_file *m, struct dyn_event *dev)
  * event_mutex.
  */
 static struct dyn_event_operations tk_dyn_ops = {
-	.create = tk_dyn_create,
-	.match = tk_dyn_match,
-	.show = tk_dyn_show,
-	.free = tk_dyn_free,
+	.create = tk_dyn_create,	.match = tk_dyn_match,
+	.show = tk_dyn_show,		.free = tk_dyn_free,
 	.is_busy = tk_dyn_is_busy,
 };
 
@@ -825,12 +828,10 @@ static ssize_t tk_events_write(struct file *file, const char __user *buf,
 
 /* kprobe_events: a seq_file listing that takes definitions on write. */
 static const struct file_operations tk_events_fops = {
-	.write = tk_events_write,
-	.open = tk_events_open,
-	.release = seq_release,
-	.read = seq_read,
-	.llseek = seq_lseek,
 	.owner = THIS_MODULE,
+	.open = tk_events_open,		.release = seq_release,
+	.read = seq_read,		.llseek = seq_lseek,
+	.write = tk_events_write,
 };
 
 /* kprobe_profile: "  EVENT  HITS  MISSES", one line per probe. */
@@ -860,11 +861,9 @@ static int tk_profile_open(struct inode *inode, struct file *file)
 }
 
 static const struct file_operations tk_profile_fops = {
-	.open = tk_profile_open,
-	.release = seq_release,
-	.read = seq_read,
-	.llseek = seq_lseek,
 	.owner = THIS_MODULE,
+	.open = tk_profile_open,	.release = seq_release,
+	.read = seq_read,		.llseek = seq_lseek,
 };
 
 /* ------------------------------------------------------------- modules */
@@ -875,11 +874,10 @@ static const struct file_operations tk_profile_fops = {
  */
 static void tk_module_coming(struct module *mod)
 {
-	struct dyn_event *dev;
 	struct tk_probe *tp;
 	int ret;
 
-	for_each_tk_probe(tp, dev) {
+	for_each_tk_probe(tp) {
 		unsigned int n;
 
 		if (tp->registered || !tk_probe_names_module(tp, mod))
@@ -899,15 +897,14 @@ static void tk_module_coming(struct module *mod)
 /* Disarm every probe in @mod's text before it is freed, in one batch. */
 static void tk_module_going(struct module *mod)
 {
-	struct dyn_event *dev;
 	struct tk_probe *tp, **tps;
 	int n = 0;
 
-	for_each_tk_probe(tp, dev)
+	for_each_tk_probe(tp)
 		n += tp->registered;
 	tps = kmalloc_array(n, sizeof(*tps), GFP_KERNEL);
 	n = 0;
-	for_each_tk_probe(tp, dev) {
+	for_each_tk_probe(tp) {
 		if (!tp->registered ||
 		    !within_module((unsigned long)tp->rp.kp.addr, mod))
 			continue;

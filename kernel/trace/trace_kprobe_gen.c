@@ -147,7 +147,7 @@ EXPORT_SYMBOL_GPL(kprobe_event_delete);
  * The option's value, in the kernel's copy of the command line (init
  * data, which lives until the initcalls are done).  Copied before use.
  */
-static const char *tk_boot_value __initdata;
+static char *tk_boot_value __initdata;
 
 static __init int tk_boot_setup(char *str)
 {

@@ -57,44 +57,17 @@
 #define TK_NAME_LEN		MAX_EVENT_NAME_LEN
 
 /*
- * Errors of the event layer itself.  The error_log table is this list
- * followed by the fetch library's FARG_ERRORS; tk_err_farg() maps a
- * library code into it.
+ * Errors of the event layer itself (trace_kprobe_errors.h).  The error_log
+ * table is that list followed by the fetch library's farg_errors.h;
+ * tk_err_farg() maps a library code into it.
  */
-#define TK_ERRORS(X)							\
-	X(BAD_CMD,		"Unknown command (expected p, r or -)")	\
-	X(NO_PLACE,		"Probe point is missing")		\
-	X(BAD_DELETE,		"Expected -:[GROUP/]EVENT")		\
-	X(NO_SUCH_EVENT,	"No kprobe event matches")		\
-	X(EVENT_BUSY,		"Event is in use (enabled, open or held by perf)") \
-	X(BAD_HEAD,		"Expected ':' or a maxactive count after the kind") \
-	X(BAD_MAXACT_TYPE,	"Only a return probe takes a maxactive count") \
-	X(BAD_MAXACT,		"Bad maxactive count")			\
-	X(MAXACT_TOO_BIG,	"Maxactive count is too big (at most 4096)") \
-	X(BAD_PROBE_ADDR,	"No such symbol, or a bad address or offset") \
-	X(NON_UNIQ_SYMBOL,	"Several symbols have this name; probe by address") \
-	X(BAD_RETPROBE,		"A return probe must be on a function entry") \
-	X(BAD_ADDR_SUFFIX,	"Unknown suffix (only %return is known)") \
-	X(BAD_MODULE_NAME,	"Bad module name (letters, digits and '_', at most 55)") \
-	X(NO_GROUP_NAME,	"Group name is empty")			\
-	X(GROUP_TOO_LONG,	"Group name is too long")		\
-	X(BAD_GROUP_NAME,	"Group name must be a C identifier")	\
-	X(NO_EVENT_NAME,	"Event name is empty")			\
-	X(EVENT_TOO_LONG,	"Event name is too long")		\
-	X(BAD_EVENT_NAME,	"Event name must be a C identifier")	\
-	X(EVENT_EXIST,		"Another event already has this group/name") \
-	X(BAD_INSN_BNDRY,	"Address is not on an instruction boundary") \
-	X(FAIL_REG_PROBE,	"The kprobes core refused this probe")	\
-	X(DIFF_PROBE_TYPE,	"The event's probes are of the other kind (entry/return)") \
-	X(DIFF_ARG_TYPE,	"Argument name or type differs from the event's") \
-	X(SAME_PROBE,		"The event already has this exact probe")
-
-#define TK_ERR_ENUM(code, msg)	TK_ERR_##code,
+#define TK_ERROR(code, msg)	TK_ERR_##code,
 enum tk_err_code {
-	TK_ERRORS(TK_ERR_ENUM)
+#include "trace_kprobe_errors.h"
 	TK_ERR_FARG_FIRST	/* FARG code c is TK_ERR_FARG_FIRST + c - 1 */
 };
-#undef TK_ERR_ENUM
+
+#undef TK_ERROR
 
 static inline enum tk_err_code tk_err_farg(enum farg_err_code code)
 {

@@ -37,12 +37,16 @@
 
 #include "trace_kprobe_internal.h"
 
-#define TK_ERR_TEXT(code, msg)	msg,
+/* error_log's messages, by code; tracing_log_err() takes them non-const */
+#define TK_ERROR(code, msg)	msg,
+#define FARG_ERROR(code, msg)	msg,
 static const char *tk_err_text[] = {
-	TK_ERRORS(TK_ERR_TEXT)
-	FARG_ERRORS(TK_ERR_TEXT)
+#include "trace_kprobe_errors.h"
+#include "farg_errors.h"
 };
-#undef TK_ERR_TEXT
+
+#undef FARG_ERROR
+#undef TK_ERROR
 
 /* Byte where word @word starts in the joined command (or just past it). */
 static unsigned int tk_word_start(const struct tk_parse *p, int word)

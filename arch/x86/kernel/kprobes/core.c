@@ -278,6 +278,22 @@ static void kpx86_reenter(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
 }
 NOKPROBE_SYMBOL(kpx86_reenter);
 
+/*
+ * No int3 of ours at @addr.  If there is no int3 there at all any more,
+ * this CPU executed one that another CPU has taken away since (a site
+ * removed, text patched): run the instruction now there.  Otherwise the
+ * int3 is someone else's.
+ */
+static int kpx86_int3_vanished(void *addr, struct pt_regs *regs)
+{
+	/* the CPU just fetched an instruction there: it is mapped */
+	if (READ_ONCE(*(u8 *)addr) == INT3_INSN_OPCODE)
+		return 0;
+	regs->ip = (unsigned long)addr;
+	return 1;
+}
+NOKPROBE_SYMBOL(kpx86_int3_vanished);
+
 /**
  * kprobe_int3_handler() - the int3 trap, for kprobes
  * @regs: the trapped context; regs->ip is after the int3
@@ -302,9 +318,9 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	}
 
 	s = kprobe_site_lookup(addr);
-	/* An fentry site carries no int3 of ours: ftrace is patching it. */
+	/* None of ours here (an fentry site carries no int3 of ours). */
 	if (!s || (s->state & KPROBE_SITE_FTRACE))
-		return 0;
+		return kpx86_int3_vanished(addr, regs);
 
 	if (unlikely(kprobe_running()))
 		kpx86_reenter(s, kcb, regs);

@@ -366,16 +366,15 @@ void arch_release_kprobe_site(struct kprobe_site *s)
 kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr, unsigned long offset,
 					 bool *on_func_entry)
 {
+	unsigned long entry = 0;
 	u32 first;
 
 	if (copy_from_kernel_nofault(&first, (void *)addr, sizeof(first)))
 		return NULL;
 	if (is_endbr(first)) {
-		*on_func_entry = offset == 0 || offset == ENDBR_INSN_SIZE;
-		if (*on_func_entry)
-			offset = ENDBR_INSN_SIZE;
-	} else {
-		*on_func_entry = offset == 0;
+		entry = ENDBR_INSN_SIZE;
+		offset = offset ?: entry;	/* SYM+0 is the entry too */
 	}
+	*on_func_entry = offset == entry;
 	return (kprobe_opcode_t *)(addr + offset);
 }
