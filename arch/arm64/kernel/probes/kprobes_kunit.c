@@ -41,7 +41,7 @@ static int kpa_call_snprintf(void)
 	return n != 24 || strcmp(buf, "-42:ab:beef:z:1234567890");
 }
 
-static int kpa_call_kstrtouint(void)
+static noinline int kpa_call_kstrtouint(void)
 {
 	unsigned int v = 0;
 
@@ -143,6 +143,15 @@ static bool kpa_extent(unsigned long addr, const u32 **start, size_t *n)
 	return true;
 }
 
+/* Does a function start at @addr?  (Branch targets inside one do not count.) */
+static bool kpa_is_function(unsigned long addr)
+{
+	char buf[KSYM_SYMBOL_LEN];
+
+	sprint_symbol(buf, addr);
+	return strstr(buf, "+0x0/") != NULL;
+}
+
 struct kpa_class {
 	const char	*name;
 	bool		(*match)(u32 insn);
@@ -239,7 +248,7 @@ static unsigned int kpa_reach(const struct kpa_root *root, unsigned long *fn)
 				long off = ((long)(s32)(insn << 6) >> 6) * 4;
 
 				if ((insn & 0xfc000000) == 0x94000000 &&
-				    core_kernel_text((unsigned long)(start + i) + off))
+				    kpa_is_function((unsigned long)(start + i) + off))
 					fn[nr++] = (unsigned long)(start + i) + off;
 			}
 		}
@@ -309,15 +318,24 @@ static void kpa_test_step(struct kunit *test)
 static unsigned int kpa_ret_hits;
 static bool kpa_ret_ok;
 
+/* kstrtouint() succeeded, and the CPU goes back into its real caller. */
+static bool kpa_ret_right(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	char buf[KSYM_SYMBOL_LEN];
+
+	if (regs_return_value(regs) != 0 ||
+	    instruction_pointer(regs) != get_kretprobe_retaddr(ri))
+		return false;
+	sprint_symbol(buf, instruction_pointer(regs));
+	return str_has_prefix(buf, "kpa_call_kstrtouint+");
+}
+
 static int kpa_ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	if (current != kpa_task)
 		return 0;
 	kpa_ret_hits++;
-	/* kstrtouint() succeeds, and the CPU goes back to its real caller. */
-	kpa_ret_ok = regs_return_value(regs) == 0 &&
-		     instruction_pointer(regs) == get_kretprobe_retaddr(ri) &&
-		     !is_kretprobe_trampoline(instruction_pointer(regs));
+	kpa_ret_ok = kpa_ret_ok && kpa_ret_right(ri, regs);
 	return 0;
 }
 
@@ -330,6 +348,7 @@ static void kpa_test_kretprobe(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
 	kpa_ret_hits = 0;
+	kpa_ret_ok = true;
 	kpa_task = current;
 	KUNIT_EXPECT_EQ(test, kpa_call_kstrtouint(), 0);
 	kpa_task = NULL;
