@@ -684,9 +684,13 @@ static void farg_test_print_fmt(struct kunit *test)
 
 static void farg_test_compare(struct kunit *test)
 {
+	char w0[] = "x=%di", w1[] = "y=+0(%si):u8";
+	const char *const words[] = { w0, w1 };
 	struct farg_set *a, *b, *c, *d;
-	static const char *const words[] = { "x=%di", "y=+0(%si):u8" };
 
+	/* the words of a definition line, in this machine's register names */
+	farg_test_regs(w0);
+	farg_test_regs(w1);
 	a = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+0(%si):u8");
 	b = farg_test_parse(test, FT_ENTRY, NULL, "x=%si y=%dx:u8");
 	c = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+0(%si):b3@1/8 z=%ax");

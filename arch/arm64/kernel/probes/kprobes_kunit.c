@@ -136,7 +136,8 @@ static bool kpa_extent(unsigned long addr, const u32 **start, size_t *n)
 
 	sprint_symbol(buf, addr);
 	slash = strrchr(buf, '/');
-	if (!slash || kstrtoul(slash + 1, 16, &size) || size > SZ_16K)
+	/* "name+0x0/0x38", then " [module]" for a module's function */
+	if (!slash || sscanf(slash + 1, "%lx", &size) != 1 || size > SZ_16K)
 		return false;
 	*start = (const u32 *)addr;
 	*n = size / 4;
@@ -177,22 +178,64 @@ static bool kpa_is_plain(u32 i)
 /* ------------------------------------------------------------ probing */
 
 static struct task_struct *kpa_task;
-static unsigned int kpa_hits, kpa_post_hits;
-static unsigned long kpa_post_pc;
+/*
+ * Where the CPU may go from the instruction @i at @at, given the registers
+ * before it: next[0] and next[1], the same address when there is one way.
+ * Branch offsets are counted in instructions: imm26 in [25:0], imm19 in
+ * [23:5], imm14 in [18:5]; BR, BLR and RET take Rn from [9:5].
+ */
+static void kpa_next(u32 i, unsigned long at, const struct pt_regs *regs,
+		     unsigned long next[2])
+{
+	next[0] = next[1] = at + 4;
+	if (kpa_is_b(i))
+		next[0] = next[1] = at + ((s64)(s32)(i << 6) >> 6) * 4;
+	else if (kpa_is_bcond(i) || kpa_is_cbz(i))
+		next[1] = at + ((s64)(s32)(i << 8) >> 13) * 4;
+	else if (kpa_is_tbz(i))
+		next[1] = at + ((s64)(s32)(i << 13) >> 18) * 4;
+	else if (kpa_is_br(i))
+		next[0] = next[1] = regs->regs[(i >> 5) & 31];
+}
+
+/* BL and BLR leave the return address in x30. */
+static bool kpa_links(u32 i)
+{
+	return (i & 0xfc000000) == 0x94000000 || (i & 0xfffffc1f) == 0xd63f0000;
+}
+
+/*
+ * The hits of the test's own task, and the post handler calls whose pc
+ * (or, after BL/BLR, link register) was not where the instruction leads.
+ */
+static unsigned int kpa_hits, kpa_post_hits, kpa_post_wrong;
+static unsigned long kpa_next_pc[2];
+static unsigned long kpa_wrong_pc;
+static u32 kpa_probed;		/* the instruction under the BRK */
 
 static int kpa_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	if (current == kpa_task && instruction_pointer(regs) == (unsigned long)p->addr)
-		kpa_hits++;
+	unsigned long at = (unsigned long)p->addr;
+
+	if (current != kpa_task || instruction_pointer(regs) != at)
+		return 0;
+	kpa_hits++;
+	kpa_next(kpa_probed, at, regs, kpa_next_pc);
 	return 0;
 }
 
 static void kpa_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
 {
+	unsigned long at = (unsigned long)p->addr, pc = instruction_pointer(regs);
+
 	if (current != kpa_task)
 		return;
 	kpa_post_hits++;
-	kpa_post_pc = instruction_pointer(regs);
+	if ((pc != kpa_next_pc[0] && pc != kpa_next_pc[1]) ||
+	    (kpa_links(kpa_probed) && regs->regs[30] != at + 4)) {
+		kpa_post_wrong++;
+		kpa_wrong_pc = pc;
+	}
 }
 
 /*
@@ -208,10 +251,11 @@ static int kpa_try(struct kunit *test, const struct kpa_root *root,
 
 	if (post)
 		kp.post_handler = kpa_post;
+	kpa_probed = kpa_insn(at);
 	if (register_kprobe(&kp))
 		return 0;
 	path = kprobe_hit_path(&kp);
-	kpa_hits = kpa_post_hits = 0;
+	kpa_hits = kpa_post_hits = kpa_post_wrong = 0;
 	kpa_task = current;
 	wrong = root->call();
 	kpa_task = NULL;
@@ -224,8 +268,9 @@ static int kpa_try(struct kunit *test, const struct kpa_root *root,
 	KUNIT_EXPECT_EQ_MSG(test, path, want, "hit path of %pS", at);
 	if (post) {
 		KUNIT_EXPECT_EQ(test, kpa_post_hits, kpa_hits);
-		KUNIT_EXPECT_EQ_MSG(test, kpa_post_pc, (unsigned long)at + 4,
-				    "post handler pc at %pS", at);
+		KUNIT_EXPECT_EQ_MSG(test, kpa_post_wrong, 0,
+				    "post handler of %pS at %pS, not where it leads",
+				    at, (void *)kpa_wrong_pc);
 	}
 	return 1;
 }
