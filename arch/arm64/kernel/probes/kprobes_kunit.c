@@ -406,8 +406,9 @@ static void kpa_test_kretprobe(struct kunit *test)
 /* ------------------------------------------------------------ refusals */
 
 /*
- * Never called: an exclusive sequence, an SVC and a DAIF write, which
- * must be refused, among instructions that may be probed.
+ * Never called: an exclusive sequence, a DAIF write, exception generation
+ * and an exception return, which must be refused, among instructions that
+ * may be probed.
  */
 extern const u32 kpa_refuse[];
 asm(
@@ -421,6 +422,10 @@ asm(
 	"	cbnz	w2, kpa_refuse\n"
 	"	svc	#0\n"
 	"	msr	daifset, #2\n"
+	"	hvc	#0\n"
+	"	brk	#0x123\n"
+	"	hlt	#0\n"
+	"	eret\n"
 	"	ret\n"
 	"	.size kpa_refuse, . - kpa_refuse\n"
 	"	.popsection\n");
@@ -430,7 +435,9 @@ static void kpa_test_refused(struct kunit *test)
 	static const struct { const char *what; int ret; } at[] = {
 		{ "LDXR", -EINVAL }, { "an ADD between LDXR and STXR", -EINVAL },
 		{ "STXR", -EINVAL }, { "CBNZ after the sequence", 0 },
-		{ "SVC", -EINVAL }, { "MSR DAIFSet", -EINVAL }, { "RET", 0 },
+		{ "SVC", -EINVAL }, { "MSR DAIFSet", -EINVAL }, { "HVC", -EINVAL },
+		{ "BRK", -EINVAL }, { "HLT", -EINVAL }, { "ERET", -EINVAL },
+		{ "RET", 0 },
 	};
 	struct kprobe unaligned = {};
 	unsigned int i;
