@@ -10,7 +10,8 @@
  * the arch code fills a slot with text_poke().
  *
  * There is one pool per slot size.  Each page of a pool is split into
- * slots tracked by a bitmap.  Pages sit on an RCU list: is_kprobe_insn_slot()
+ * slots tracked by a bitmap; slot sizes count bytes, whatever the size of
+ * kprobe_opcode_t.  Pages sit on an RCU list: is_kprobe_insn_slot()
  * and is_kprobe_optinsn_slot() (called by the unwinder through
  * kernel_text_address(), in any context) and /proc/kallsyms read it
  * locklessly; allocation and freeing hold the pool's mutex.  Freeing a slot
@@ -113,7 +114,7 @@ found:
 		return NULL;
 	__set_bit(idx, pg->used);
 	pg->nr_used++;
-	return pg->base + idx * pool->slot_size;
+	return (void *)pg->base + idx * pool->slot_size;
 }
 
 static bool kprobe_slot_page_has(struct kprobe_slot_page *pg, unsigned long addr)
@@ -137,7 +138,7 @@ static void kprobe_slot_free(struct kprobe_slot_pool *pool, kprobe_opcode_t *slo
 	WARN_ONCE(1, "kprobes: freeing unknown slot %px\n", slot);
 	return;
 found:
-	idx = (slot - pg->base) / pool->slot_size;
+	idx = ((void *)slot - (void *)pg->base) / pool->slot_size;
 	if (WARN_ON_ONCE(!__test_and_clear_bit(idx, pg->used)))
 		return;
 	if (--pg->nr_used == 0 && !list_is_singular(&pool->pages))

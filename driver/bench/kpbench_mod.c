@@ -33,7 +33,6 @@
 #include <linux/module.h>
 #include <linux/debugfs.h>
 #include <linux/kprobes.h>
-#include <asm/asm.h>
 #include <linux/ktime.h>
 #include <linux/uaccess.h>
 #include <linux/seq_file.h>

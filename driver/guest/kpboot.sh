@@ -1,6 +1,7 @@
 #!/bin/sh
 # kpboot.sh - the kprobe_event= boot option, in a boot made with
 #   kprobe_event=p:kprobes/kpboot_open,do_sys_openat2,dfd=%di;r:kprobes/kpboot_ret,do_sys_openat2,ret=$retval
+# (dfd=%x0 on arm64)
 # (driver/drive, make check).  Prints "@@RESULT PASS|FAIL boot:NAME" lines:
 #   defined   both events are listed in kprobe_events as the option says
 #             (commas stand for blanks);
@@ -16,7 +17,7 @@ if ! grep -q 'kprobe_event=' /proc/cmdline; then
 fi
 cat /proc/cmdline
 cat $TR/kprobe_events
-grep -q '^p:kprobes/kpboot_open do_sys_openat2 dfd=%di$' $TR/kprobe_events &&
+grep -qE '^p:kprobes/kpboot_open do_sys_openat2 dfd=%(di|x0)$' $TR/kprobe_events &&
 grep -q '^r[0-9]*:kprobes/kpboot_ret do_sys_openat2 ret=$retval$' $TR/kprobe_events
 res $? defined "kprobe_events: $(cat $TR/kprobe_events | tr '\n' '|')"
 test "$(cat $TR/events/kprobes/kpboot_open/enable 2>/dev/null)" = 1 &&

@@ -29,6 +29,56 @@
 
 #include "farg_impl.h"
 
+/*
+ * The definitions below name x86-64 registers.  On arm64,
+ * farg_test_regs() rewrites each name into one of the same length (so that
+ * every caret stays under its byte) and of the same role: %di, %si, %dx,
+ * %cx and %r8 are the first five argument registers, %ax a register that
+ * holds no argument.  FT_<NAME> is the matching field of struct pt_regs,
+ * FT_RETVAL the one a return value is read from.
+ */
+#ifdef CONFIG_ARM64
+#define FT_DI		regs[0]
+#define FT_SI		regs[1]
+#define FT_DX		regs[2]
+#define FT_CX		regs[3]
+#define FT_R8		regs[4]
+#define FT_AX		regs[9]
+#define FT_RETVAL	regs[0]
+#define FT_AX_NAME	"%x9"
+
+static const char *const farg_test_reg_names[][2] = {
+	{ "%di", "%x0" }, { "%si", "%x1" }, { "%dx", "%x2" },
+	{ "%cx", "%x3" }, { "%r8", "%x4" }, { "%ax", "%x9" },
+};
+
+static void farg_test_regs(char *line)
+{
+	unsigned int i;
+	char *p;
+
+	for (p = strchr(line, '%'); p; p = strchr(p + 1, '%')) {
+		for (i = 0; i < ARRAY_SIZE(farg_test_reg_names); i++) {
+			if (!strncmp(p, farg_test_reg_names[i][0], 3)) {
+				memcpy(p, farg_test_reg_names[i][1], 3);
+				break;
+			}
+		}
+	}
+}
+#else
+#define FT_DI		di
+#define FT_SI		si
+#define FT_DX		dx
+#define FT_CX		cx
+#define FT_R8		r8
+#define FT_AX		ax
+#define FT_RETVAL	ax
+#define FT_AX_NAME	"%ax"
+
+static void farg_test_regs(char *line) { }
+#endif
+
 enum farg_test_site { FT_PROBE, FT_ENTRY, FT_RETURN };
 
 static struct farg_caps farg_test_caps(enum farg_test_site site,
@@ -51,6 +101,8 @@ static int farg_test_split(struct kunit *test, const char *line,
 	int argc = 0;
 	char *w;
 
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	farg_test_regs(copy);
 	argv = kunit_kcalloc(test, FARG_MAX_ARGS + 2, sizeof(*argv), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, argv);
 	while (*line && (w = strsep(&copy, " ")) && argc < FARG_MAX_ARGS + 2)
@@ -233,7 +285,7 @@ static void farg_test_too_many(struct kunit *test)
 	argv = kunit_kcalloc(test, FARG_MAX_ARGS + 1, sizeof(*argv), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, argv);
 	for (i = 0; i <= FARG_MAX_ARGS; i++)
-		argv[i] = "%ax";
+		argv[i] = FT_AX_NAME;
 	set = farg_set_parse(&caps, FARG_MAX_ARGS, argv, &err);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(set));
 	KUNIT_EXPECT_EQ(test, farg_set_count(set), FARG_MAX_ARGS);
@@ -305,16 +357,16 @@ static void farg_test_registers(struct kunit *test)
 	struct farg_set *set;
 	struct farg_rec r;
 
-	regs.di = 0x1122334455667788UL;
-	regs.si = -2UL;
-	regs.ax = 'A';
+	regs.FT_DI = 0x1122334455667788UL;
+	regs.FT_SI = -2UL;
+	regs.FT_AX = 'A';
 	set = farg_test_parse(test, FT_ENTRY, NULL,
 			      "a=%di b=%si:s32 c=%di:u8 d=%di:x16 e=%si:s8 f=%ax:char g=%di:b8@8/32 %si:u64");
 	KUNIT_EXPECT_EQ(test, farg_set_size(set), 8 + 4 + 1 + 2 + 1 + 1 + 4 + 8);
 	KUNIT_EXPECT_FALSE(test, farg_set_is_dynamic(set));
 	r = farg_test_run(test, set, &regs, NULL, HEAD + farg_set_size(set));
 	KUNIT_EXPECT_EQ(test, r.len, HEAD + farg_set_size(set));
-	KUNIT_EXPECT_EQ(test, get_unaligned((u64 *)(r.buf + HEAD)), regs.di);
+	KUNIT_EXPECT_EQ(test, get_unaligned((u64 *)(r.buf + HEAD)), regs.FT_DI);
 	KUNIT_EXPECT_EQ(test, r.buf[HEAD + 12], 0x88);
 	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
 			   " a=0x1122334455667788 b=-2 c=136 d=0x7788 e=-2 f='A' g=119 arg8=18446744073709551614");
@@ -365,8 +417,8 @@ static void farg_test_derefs(struct kunit *test)
 	};
 	struct pt_regs regs = {};
 
-	regs.di = (unsigned long)&outer;
-	regs.si = (unsigned long)&outer.b;
+	regs.FT_DI = (unsigned long)&outer;
+	regs.FT_SI = (unsigned long)&outer.b;
 	farg_expect(test, FT_ENTRY, NULL,
 		    "a=+0(%di):x32 b=+4(%di):s32 c=-4(%si):u32 n=+0(+8(%di)):u32 s=+0(+16(%di)):string",
 		    &regs, " a=0xf00d b=-2 c=61453 n=7 s=\"outer\"");
@@ -388,8 +440,8 @@ static void farg_test_faults(struct kunit *test)
 	struct pt_regs regs = {};
 	struct farg_rec r;
 
-	regs.di = (unsigned long)&obj;
-	regs.si = 16;	/* a NULL page address */
+	regs.FT_DI = (unsigned long)&obj;
+	regs.FT_SI = 16;	/* a NULL page address */
 	set = farg_test_parse(test, FT_ENTRY, NULL,
 			      "ok=+0(%di):u32 bad=+0(%si):u32 s=+0(%si):string n=+0(+16(%di)):string arr=+0(%si):u16[2] ok2=+0(%di):u8 u=+u0(%di):u32");
 	/* fields 4+4+4+4+4+1+4 = 25, then a map of 5 faultable args */
@@ -424,7 +476,7 @@ static void farg_test_guard_page(struct kunit *test)
 		memset(page, 'x', PAGE_SIZE);
 		memcpy(page + PAGE_SIZE - 1 - len, text, len);
 		page[PAGE_SIZE - 1] = '\0';
-		regs.di = (unsigned long)page + PAGE_SIZE - 1 - len;
+		regs.FT_DI = (unsigned long)page + PAGE_SIZE - 1 - len;
 		r = farg_test_run(test, set, &regs, NULL, 64);
 		snprintf(want, sizeof(want), " s=\"%.*s\"", len, text);
 		KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r), want);
@@ -432,7 +484,7 @@ static void farg_test_guard_page(struct kunit *test)
 	}
 	/* no NUL before the guard page: the read faults part way */
 	memset(page, 'y', PAGE_SIZE);
-	regs.di = (unsigned long)page + PAGE_SIZE - 13;
+	regs.FT_DI = (unsigned long)page + PAGE_SIZE - 13;
 	r = farg_expect(test, FT_ENTRY, NULL, "s=+0(%di):string t=+0(%di):u64",
 			&regs, " s=(fault) t=8753160913407277433");
 	KUNIT_EXPECT_EQ(test, r.len, HEAD + 12 + 1);
@@ -450,8 +502,8 @@ static void farg_test_room(struct kunit *test)
 	text = kunit_kzalloc(test, 32, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, text);
 	strscpy(text, "0123456789abcdefghij", 32);
-	regs.di = (unsigned long)text;
-	regs.ax = 0x7f;
+	regs.FT_DI = (unsigned long)text;
+	regs.FT_AX = 0x7f;
 	set = farg_test_parse(test, FT_ENTRY, NULL,
 			      "a=+0(%di):string b=+3(%di):string c=%ax:x8");
 	KUNIT_EXPECT_TRUE(test, farg_set_is_dynamic(set));
@@ -494,8 +546,8 @@ static void farg_test_user(struct kunit *test)
 					      &uaddr, sizeof(uaddr)));
 	KUNIT_ASSERT_EQ(test, 0, put_user(0x12345678u, (u32 __user *)(uaddr + 32)));
 
-	regs.di = uaddr;
-	regs.si = (unsigned long)kbuf;
+	regs.FT_DI = uaddr;
+	regs.FT_SI = (unsigned long)kbuf;
 	farg_expect(test, FT_ENTRY, NULL,
 		    "a=+0(%di):ustring b=+u0(%di):string c=+u32(%di):x32 d=+u0(+u16(%di)):ustring k=+0(%si):ustring ks=+0(%di):string kv=+32(%di):x32 kp=+0(+16(%di)):string",
 		    &regs,
@@ -505,7 +557,7 @@ static void farg_test_user(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, clear_user((void __user *)uaddr, PAGE_SIZE));
 	KUNIT_ASSERT_EQ(test, 0, copy_to_user((void __user *)uaddr + PAGE_SIZE - 3,
 					      "abc", 3));
-	regs.di = uaddr + PAGE_SIZE - 3;
+	regs.FT_DI = uaddr + PAGE_SIZE - 3;
 	farg_expect(test, FT_ENTRY, NULL, "a=+0(%di):ustring", &regs,
 		    " a=(fault)");
 }
@@ -518,8 +570,8 @@ static void farg_test_symbols(struct kunit *test)
 	struct farg_rec r;
 	const char *text;
 
-	regs.di = addr;
-	regs.si = (unsigned long)&addr;
+	regs.FT_DI = addr;
+	regs.FT_SI = (unsigned long)&addr;
 	set = farg_test_parse(test, FT_ENTRY, NULL,
 			      "a=%di:symbol b=%di:symstr c=+0(%si):symstr d=@kfree+4:u8 e=@jiffies:u8");
 	KUNIT_EXPECT_EQ(test, farg_set_resolve(set), 0);
@@ -552,11 +604,11 @@ static void farg_test_entry(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, farg_set_entry_size(set), 2 * sizeof(long));
 	edata = kunit_kzalloc(test, farg_set_entry_size(set), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, edata);
-	regs.si = -3UL;
-	regs.r8 = 0x105;
+	regs.FT_SI = -3UL;
+	regs.FT_R8 = 0x105;
 	farg_set_save_entry(set, &regs, edata);
 	memset(&regs, 0, sizeof(regs));
-	regs.ax = 9;
+	regs.FT_RETVAL = 9;
 	r = farg_test_run(test, set, &regs, edata, 256);
 	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
 			   " a=0xfffffffffffffffd b=5 c=-3 r=0x9");
@@ -576,10 +628,10 @@ static void farg_test_btf(struct kunit *test)
 	if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
 		kunit_skip(test, "no BTF arguments");
 
-	regs.di = 0x1000;
-	regs.si = 0x2000;
-	regs.dx = 42;
-	regs.cx = 0x3000;
+	regs.FT_DI = 0x1000;
+	regs.FT_SI = 0x2000;
+	regs.FT_DX = 42;
+	regs.FT_CX = 0x3000;
 	farg_expect(test, FT_ENTRY, "vfs_read", "$arg*", &regs,
 		    " file=0x1000 buf=0x2000 count=42 pos=0x3000");
 	farg_expect(test, FT_ENTRY, "vfs_read", "$arg3 n=count:x16 $arg1:x8",
@@ -590,7 +642,7 @@ static void farg_test_btf(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, d);
 	d->d_name.name = "farg-name";
 	d->d_name.len = 9;
-	regs.di = (unsigned long)d;
+	regs.FT_DI = (unsigned long)d;
 	farg_expect(test, FT_ENTRY, "dput",
 		    "n=dentry->d_name.name:string l=dentry->d_name.len $arg1:%pd",
 		    &regs, " n=\"farg-name\" l=9 arg3=\"farg-name\"");
@@ -600,10 +652,10 @@ static void farg_test_btf(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, farg_set_entry_size(set), sizeof(long));
 	edata = kunit_kzalloc(test, sizeof(long), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, edata);
-	regs.dx = 77;
+	regs.FT_DX = 77;
 	farg_set_save_entry(set, &regs, edata);
-	regs.ax = -14L;
-	regs.dx = 0;
+	regs.FT_RETVAL = -14L;
+	regs.FT_DX = 0;
 	r = farg_test_run(test, set, &regs, edata, 256);
 	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
 			   " arg1=-14 count=77");
@@ -632,9 +684,13 @@ static void farg_test_print_fmt(struct kunit *test)
 
 static void farg_test_compare(struct kunit *test)
 {
+	char w0[] = "x=%di", w1[] = "y=+0(%si):u8";
+	const char *const words[] = { w0, w1 };
 	struct farg_set *a, *b, *c, *d;
-	static const char *const words[] = { "x=%di", "y=+0(%si):u8" };
 
+	/* the words of a definition line, in this machine's register names */
+	farg_test_regs(w0);
+	farg_test_regs(w1);
 	a = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+0(%si):u8");
 	b = farg_test_parse(test, FT_ENTRY, NULL, "x=%si y=%dx:u8");
 	c = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+0(%si):b3@1/8 z=%ax");
@@ -683,10 +739,10 @@ static void farg_test_cost(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, rec);
 	chain[0] = (char *)&chain[1];
 	chain[1] = text;
-	regs.di = (unsigned long)text;
-	regs.si = (unsigned long)chain;
-	regs.dx = 3;
-	regs.cx = 4;
+	regs.FT_DI = (unsigned long)text;
+	regs.FT_SI = (unsigned long)chain;
+	regs.FT_DX = 3;
+	regs.FT_CX = 4;
 	regs.sp = (unsigned long)stack;
 	for (i = 0; i < ARRAY_SIZE(sets); i++) {
 		set = farg_test_parse(test, FT_ENTRY, NULL, sets[i]);
@@ -765,9 +821,9 @@ static void farg_test_all_written(struct kunit *test)
 	char *text;
 	int i, j, len;
 
-	regs.di = (unsigned long)&outer;
-	regs.si = 16;	/* the NULL page: every read through it faults */
-	regs.ax = -3UL;
+	regs.FT_DI = (unsigned long)&outer;
+	regs.FT_SI = 16;	/* the NULL page: every read through it faults */
+	regs.FT_AX = -3UL;
 	for (i = 0; i < ARRAY_SIZE(lines); i++) {
 		set = farg_test_parse(test, FT_ENTRY, NULL, lines[i]);
 		for (j = 0; j < ARRAY_SIZE(rooms); j++)
@@ -784,8 +840,8 @@ static void farg_test_all_written(struct kunit *test)
 	for (len = 0; len < 24; len++) {
 		memset(text, 0, 64);
 		memcpy(text + (len & 7), "0123456789abcdefghijklmnop", len);
-		regs.di = (unsigned long)text + (len & 7);
-		regs.si = (unsigned long)text + 40;
+		regs.FT_DI = (unsigned long)text + (len & 7);
+		regs.FT_SI = (unsigned long)text + 40;
 		for (j = 0; j < 12; j++)
 			farg_expect_all_written(test, set, &regs, NULL,
 						HEAD + 8 + 3 * j, "string lengths");

@@ -341,17 +341,14 @@ static __always_inline bool farg_mem(const struct farg_arg *a, u8 *dst,
 	return true;
 }
 
-/* $stackN: the N-th word above the stack pointer, within the stack. */
+/*
+ * $stackN: the N-th word above the stack pointer, 0 outside the stack.
+ * Every architecture with the regs-and-stack access API has this one.
+ */
 static __always_inline unsigned long farg_stack_slot(struct pt_regs *regs,
 						     unsigned long n)
 {
-	unsigned long addr = kernel_stack_pointer(regs) + n * sizeof(long);
-	u64 v;
-
-	if (!regs_within_kernel_stack(regs, addr) ||
-	    !farg_kread(&v, addr, sizeof(long)))
-		return 0;
-	return v;
+	return regs_get_kernel_stack_nth(regs, n);
 }
 
 static __always_inline unsigned long farg_source(const struct farg_arg *a,

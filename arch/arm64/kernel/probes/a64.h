@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Helpers shared by the arm64 probe files: the instruction classifier
+ * (decode.c) and the simulations (simulate.c).  Both serve kprobes and
+ * uprobes; see core.c for the kprobes hit path.
+ */
+#ifndef _ARM64_KERNEL_PROBES_A64_H
+#define _ARM64_KERNEL_PROBES_A64_H
+
+#include <linux/bits.h>
+#include <asm/probes.h>
+
+/* What a probe may do with an instruction. */
+enum a64_verdict {
+	A64_REFUSE,		/* must not be probed */
+	A64_STEP,		/* a copy runs out of line, then traps back */
+	A64_SIMULATE,		/* carried out on pt_regs by a simulation */
+};
+
+enum a64_verdict a64_classify(u32 insn, probes_handler_t **simulate);
+bool a64_in_exclusive_sequence(const u32 *at, unsigned int before);
+
+/* simulate.c, one per instruction class */
+probes_handler_t a64_sim_adr;		/* ADR, ADRP */
+probes_handler_t a64_sim_b;		/* B, BL */
+probes_handler_t a64_sim_bcond;		/* B.cond, BC.cond */
+probes_handler_t a64_sim_cbz;		/* CBZ, CBNZ */
+probes_handler_t a64_sim_tbz;		/* TBZ, TBNZ */
+probes_handler_t a64_sim_ldr_lit;	/* LDR, LDRSW, PRFM (literal) */
+probes_handler_t a64_sim_br;		/* BR, BLR, RET */
+probes_handler_t a64_sim_nop;		/* NOP */
+
+/* Bits [hi:lo] of @insn, and the same as a signed value. */
+static inline u32 a64_field(u32 insn, unsigned int hi, unsigned int lo)
+{
+	return (insn >> lo) & (u32)GENMASK(hi - lo, 0);
+}
+
+static inline s64 a64_sfield(u32 insn, unsigned int hi, unsigned int lo)
+{
+	unsigned int width = hi - lo + 1;
+
+	return (s64)((u64)a64_field(insn, hi, lo) << (64 - width)) >> (64 - width);
+}
+
+#endif /* _ARM64_KERNEL_PROBES_A64_H */

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Which A64 instructions a probe may sit on, and how each is carried out.
+ *
+ * A probe replaces the instruction with a BRK.  After the handlers ran,
+ * the instruction must still happen, in one of two ways:
+ *
+ *   stepped     a copy runs in an out-of-line slot, followed by a BRK that
+ *               brings the CPU back (core.c).  Right for anything that
+ *               does not depend on where it sits.
+ *   simulated   its effect is computed on pt_regs (simulate.c).  Needed
+ *               for whatever reads the PC or branches: ADR/ADRP, literal
+ *               loads, B/BL, B.cond, CBZ/CBNZ, TBZ/TBNZ, BR/BLR/RET.
+ *
+ * Refused are the instructions that cannot be made to happen either way:
+ * exception generation (SVC, HVC, SMC, BRK, HLT, DCPS), exception returns
+ * and authenticated branches, writes of PSTATE or system registers and
+ * reads of DAIF (the step runs with DAIF changed), literal loads into
+ * SIMD registers, exclusive loads and stores (the BRK exception clears
+ * the exclusive monitor, so the store-exclusive would fail for ever), and
+ * the reserved and unallocated encodings.  An instruction between a
+ * load-exclusive and its store-exclusive is refused for the same reason
+ * (a64_in_exclusive_sequence()).
+ *
+ * The rules are one table, tried in order; the first match decides.  An
+ * instruction no rule matches is stepped.  Encodings are those of the Arm
+ * Architecture Reference Manual, section C4 ("A64 instruction set
+ * encoding").
+ */
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+
+#include "a64.h"
+#include "decode-insn.h"
+
+struct a64_rule {
+	u32			mask;
+	u32			value;
+	enum a64_verdict	verdict;
+	probes_handler_t	*simulate;
+};
+
+#define SIM(m, v, fn)	{ .mask = m, .value = v, .verdict = A64_SIMULATE, .simulate = fn }
+#define REFUSE(m, v)	{ .mask = m, .value = v, .verdict = A64_REFUSE }
+
+static const struct a64_rule a64_rules[] = {
+	/* op0 0000 (UDF and reserved), 0001 and 0011 (unallocated) */
+	REFUSE(0x1e000000, 0x00000000),
+	REFUSE(0x1e000000, 0x02000000),
+	REFUSE(0x1e000000, 0x06000000),
+	/* PC-relative addressing */
+	SIM(0x1f000000, 0x10000000, a64_sim_adr),
+	/* literal loads: LDR Wt/Xt, LDRSW, PRFM; into SIMD registers refused */
+	SIM(0x3f000000, 0x18000000, a64_sim_ldr_lit),
+	REFUSE(0x3f000000, 0x1c000000),
+	/* immediate branches */
+	SIM(0x7c000000, 0x14000000, a64_sim_b),
+	SIM(0xff000000, 0x54000000, a64_sim_bcond),
+	SIM(0x7e000000, 0x34000000, a64_sim_cbz),
+	SIM(0x7e000000, 0x36000000, a64_sim_tbz),
+	/* register branches: BR, BLR, RET; every other form refused */
+	SIM(0xffdffc1f, 0xd61f0000, a64_sim_br),
+	SIM(0xfffffc1f, 0xd65f0000, a64_sim_br),
+	REFUSE(0xfe000000, 0xd6000000),
+	/* exception generation */
+	REFUSE(0xff000000, 0xd4000000),
+	/* NOP needs no slot */
+	SIM(0xffffffff, 0xd503201f, a64_sim_nop),
+	/* MSR (immediate): PSTATE fields, DAIFSet/DAIFClr among them */
+	REFUSE(0xfff8f01f, 0xd500401f),
+	/* MSR (register), and MRS Xt, DAIF */
+	REFUSE(0xfff00000, 0xd5100000),
+	REFUSE(0xffffffe0, 0xd53b4220),
+	/* load/store exclusive: LDXR, STXR, LDAXR, STLXR and the pairs */
+	REFUSE(0x3f800000, 0x08000000),
+};
+
+/**
+ * a64_classify() - may a probe sit on @insn, and how is it carried out?
+ * @insn: the instruction
+ * @simulate: set to the simulation for A64_SIMULATE, else to NULL
+ */
+enum a64_verdict a64_classify(u32 insn, probes_handler_t **simulate)
+{
+	const struct a64_rule *r;
+
+	*simulate = NULL;
+	for (r = a64_rules; r < a64_rules + ARRAY_SIZE(a64_rules); r++) {
+		if ((insn & r->mask) != r->value)
+			continue;
+		*simulate = r->simulate;
+		return r->verdict;
+	}
+	return A64_STEP;
+}
+
+/* Load-exclusive (L = 1) and store-exclusive (L = 0) forms. */
+static bool a64_is_load_exclusive(u32 insn)
+{
+	return (insn & 0x3fc00000) == 0x08400000;
+}
+
+static bool a64_is_store_exclusive(u32 insn)
+{
+	return (insn & 0x3fc00000) == 0x08000000;
+}
+
+/**
+ * a64_in_exclusive_sequence() - does @at sit inside an exclusive sequence?
+ * @at: the instruction to probe
+ * @before: how many instructions before @at belong to the same function
+ *
+ * Looks back for a load-exclusive not yet closed by a store-exclusive.
+ * Sequences are short (the architecture only guarantees progress for a
+ * few instructions), so a small window is enough.
+ */
+bool a64_in_exclusive_sequence(const u32 *at, unsigned int before)
+{
+	unsigned int i, window = min(before, 16U);
+	__le32 word;
+	u32 insn;
+
+	for (i = 1; i <= window; i++) {
+		if (copy_from_kernel_nofault(&word, at - i, sizeof(word)))
+			return true;
+		insn = le32_to_cpu(word);
+		if (a64_is_store_exclusive(insn))
+			return false;
+		if (a64_is_load_exclusive(insn))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * For uprobes.c: refused, simulated (api->handler set), or stepped from
+ * its slot.  A user task's exclusive sequences are its own business.
+ */
+enum probe_insn arm_probe_decode_insn(probe_opcode_t insn,
+				      struct arch_probe_insn *api)
+{
+	switch (a64_classify(insn, &api->handler)) {
+	case A64_SIMULATE:
+		return INSN_GOOD_NO_SLOT;
+	case A64_STEP:
+		return INSN_GOOD;
+	default:
+		return INSN_REJECTED;
+	}
+}

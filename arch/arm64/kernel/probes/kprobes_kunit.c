@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit suite "kprobes_core" on arm64: each instruction class that the
+ * BRK path simulates rather than steps, probed on a real instance in the
+ * kernel, plus a stepped instruction, a return probe and the refusals.
+ *
+ * The instances are found at test time, by decoding the code of real
+ * kernel functions and of the functions they call (BL targets, two levels
+ * down): whatever the compiler made of snprintf(), kstrtouint(), sort()
+ * and the string routines.  For each class the candidates are probed one
+ * after the other until one is hit by the test's own call (an instance
+ * off the path the call takes is not hit).  Every call must still return
+ * the right result, and the hit must have gone through the expected path
+ * (kprobe_hit_path()).  Literal loads are the exception: compilers do not
+ * emit them and the kernel's own sit in the boot code, so they are found
+ * in a small function of this file.  See decode.c for the classes.
+ */
+#include <kunit/test.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/sched.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <linux/kernel.h>
+
+/* ------------------------------------------------------------ targets */
+
+/* A call of real kernel code with a known result: 0 when it was right. */
+struct kpa_root {
+	const char	*name;
+	void		*fn;
+	int		(*call)(void);
+};
+
+static int kpa_call_snprintf(void)
+{
+	char buf[48];
+	int n = snprintf(buf, sizeof(buf), "%d:%s:%x:%c:%lu", -42, "ab", 0xbeef,
+			 'z', 1234567890UL);
+
+	return n != 24 || strcmp(buf, "-42:ab:beef:z:1234567890");
+}
+
+static noinline int kpa_call_kstrtouint(void)
+{
+	unsigned int v = 0;
+
+	return kstrtouint("0x1f", 0, &v) || v != 31 ||
+	       kstrtouint("0755", 0, &v) || v != 0755;
+}
+
+static int kpa_cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+static int kpa_call_sort(void)
+{
+	int v[] = { 9, -3, 7, 0, 12, 5, -8, 1 };
+	static const int want[] = { -8, -3, 0, 1, 5, 7, 9, 12 };
+
+	sort(v, ARRAY_SIZE(v), sizeof(v[0]), kpa_cmp_int, NULL);
+	return memcmp(v, want, sizeof(v)) != 0;
+}
+
+/* Through volatile pointers, so that the compiler cannot fold the calls. */
+static size_t (*volatile kpa_strlen)(const char *) = strlen;
+static int (*volatile kpa_strcmp)(const char *, const char *) = strcmp;
+static void *(*volatile kpa_memchr)(const void *, int, size_t) = memchr;
+
+static int kpa_call_strings(void)
+{
+	static const char s[] = "kprobes on arm64, simulated";
+
+	return kpa_strlen(s) != sizeof(s) - 1 ||
+	       kpa_strcmp("kprobe", "kprobes") >= 0 ||
+	       kpa_strcmp("arm64", "arm64") != 0 ||
+	       kpa_memchr(s, ',', sizeof(s)) != s + 16;
+}
+
+/*
+ * The compiler never emits literal loads, and the kernel's own are in the
+ * boot code: when the calls above reach none, this function of the test's
+ * own supplies the instances (tried last).
+ */
+long kpa_literal(void);
+asm(
+	"	.pushsection .text, \"ax\"\n"
+	"	.globl kpa_literal\n"
+	"	.type kpa_literal, %function\n"
+	"kpa_literal:\n"
+	"	ldr	x0, 1f\n"
+	"	ldr	w1, 2f\n"
+	"	ldrsw	x2, 2f\n"
+	"	prfm	pldl1keep, 1f\n"
+	"	add	x0, x0, x1\n"
+	"	add	x0, x0, x2\n"
+	"	ret\n"
+	"	.balign	8\n"
+	"1:	.quad	0x1122334400000000\n"
+	"2:	.word	0xfffffff0\n"
+	"	.size kpa_literal, . - kpa_literal\n"
+	"	.popsection\n");
+
+static int kpa_call_literal(void)
+{
+	return kpa_literal() != 0x1122334400000000L + 0xfffffff0L - 16;
+}
+
+static const struct kpa_root kpa_roots[] = {
+	{ "snprintf", vsnprintf, kpa_call_snprintf },
+	{ "kstrtouint", kstrtouint, kpa_call_kstrtouint },
+	{ "sort", sort, kpa_call_sort },
+	{ "strlen", strlen, kpa_call_strings },
+	{ "strcmp", strcmp, kpa_call_strings },
+	{ "memchr", memchr, kpa_call_strings },
+	{ "kpa_literal", kpa_literal, kpa_call_literal },
+};
+
+/* ------------------------------------------------------------ decoding */
+
+static u32 kpa_insn(const u32 *p)
+{
+	__le32 w;
+
+	if (copy_from_kernel_nofault(&w, p, sizeof(w)))
+		return 0;
+	return le32_to_cpu(w);
+}
+
+/* The function around @addr, from its symbol: start and size. */
+static bool kpa_extent(unsigned long addr, const u32 **start, size_t *n)
+{
+	char buf[KSYM_SYMBOL_LEN], *slash;
+	unsigned long size;
+
+	sprint_symbol(buf, addr);
+	slash = strrchr(buf, '/');
+	/* "name+0x0/0x38", then " [module]" for a module's function */
+	if (!slash || sscanf(slash + 1, "%lx", &size) != 1 || size > SZ_16K)
+		return false;
+	*start = (const u32 *)addr;
+	*n = size / 4;
+	return true;
+}
+
+/* Does a function start at @addr?  (Branch targets inside one do not count.) */
+static bool kpa_is_function(unsigned long addr)
+{
+	char buf[KSYM_SYMBOL_LEN];
+
+	sprint_symbol(buf, addr);
+	return strstr(buf, "+0x0/") != NULL;
+}
+
+struct kpa_class {
+	const char	*name;
+	bool		(*match)(u32 insn);
+};
+
+static bool kpa_is_adr(u32 i)	{ return (i & 0x1f000000) == 0x10000000; }
+static bool kpa_is_ldr(u32 i)	{ return (i & 0x3f000000) == 0x18000000; }
+static bool kpa_is_b(u32 i)	{ return (i & 0x7c000000) == 0x14000000; }
+static bool kpa_is_bcond(u32 i)	{ return (i & 0xff000000) == 0x54000000; }
+static bool kpa_is_cbz(u32 i)	{ return (i & 0x7e000000) == 0x34000000; }
+static bool kpa_is_tbz(u32 i)	{ return (i & 0x7e000000) == 0x36000000; }
+static bool kpa_is_br(u32 i)
+{
+	return (i & 0xffdffc1f) == 0xd61f0000 || (i & 0xfffffc1f) == 0xd65f0000;
+}
+/* Data processing, register or immediate (not ADR): stepped out of line. */
+static bool kpa_is_plain(u32 i)
+{
+	return (i & 0x0e000000) == 0x0a000000 ||
+	       ((i & 0x1c000000) == 0x10000000 && !kpa_is_adr(i));
+}
+
+/* ------------------------------------------------------------ probing */
+
+static struct task_struct *kpa_task;
+/*
+ * Where the CPU may go from the instruction @i at @at, given the registers
+ * before it: next[0] and next[1], the same address when there is one way.
+ * Branch offsets are counted in instructions: imm26 in [25:0], imm19 in
+ * [23:5], imm14 in [18:5]; BR, BLR and RET take Rn from [9:5].
+ */
+static void kpa_next(u32 i, unsigned long at, const struct pt_regs *regs,
+		     unsigned long next[2])
+{
+	next[0] = next[1] = at + 4;
+	if (kpa_is_b(i))
+		next[0] = next[1] = at + ((s64)(s32)(i << 6) >> 6) * 4;
+	else if (kpa_is_bcond(i) || kpa_is_cbz(i))
+		next[1] = at + ((s64)(s32)(i << 8) >> 13) * 4;
+	else if (kpa_is_tbz(i))
+		next[1] = at + ((s64)(s32)(i << 13) >> 18) * 4;
+	else if (kpa_is_br(i))
+		next[0] = next[1] = regs->regs[(i >> 5) & 31];
+}
+
+/* BL and BLR leave the return address in x30. */
+static bool kpa_links(u32 i)
+{
+	return (i & 0xfc000000) == 0x94000000 || (i & 0xfffffc1f) == 0xd63f0000;
+}
+
+/*
+ * The hits of the test's own task, and the post handler calls whose pc
+ * (or, after BL/BLR, link register) was not where the instruction leads.
+ */
+static unsigned int kpa_hits, kpa_post_hits, kpa_post_wrong;
+static unsigned long kpa_next_pc[2];
+static unsigned long kpa_wrong_pc;
+static u32 kpa_probed;		/* the instruction under the BRK */
+
+static int kpa_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned long at = (unsigned long)p->addr;
+
+	if (current != kpa_task || instruction_pointer(regs) != at)
+		return 0;
+	kpa_hits++;
+	kpa_next(kpa_probed, at, regs, kpa_next_pc);
+	return 0;
+}
+
+static void kpa_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+	unsigned long at = (unsigned long)p->addr, pc = instruction_pointer(regs);
+
+	if (current != kpa_task)
+		return;
+	kpa_post_hits++;
+	if ((pc != kpa_next_pc[0] && pc != kpa_next_pc[1]) ||
+	    (kpa_links(kpa_probed) && regs->regs[30] != at + 4)) {
+		kpa_post_wrong++;
+		kpa_wrong_pc = pc;
+	}
+}
+
+/*
+ * Probe @at, make @root's call, and report: 1 hit and right, 0 not hit,
+ * or a KUnit failure (a wrong result, or the wrong hit path).
+ */
+static int kpa_try(struct kunit *test, const struct kpa_root *root,
+		   const u32 *at, enum kprobe_hit_path want, bool post)
+{
+	struct kprobe kp = { .addr = (kprobe_opcode_t *)at, .pre_handler = kpa_pre };
+	enum kprobe_hit_path path;
+	int wrong;
+
+	if (post)
+		kp.post_handler = kpa_post;
+	kpa_probed = kpa_insn(at);
+	if (register_kprobe(&kp))
+		return 0;
+	path = kprobe_hit_path(&kp);
+	kpa_hits = kpa_post_hits = kpa_post_wrong = 0;
+	kpa_task = current;
+	wrong = root->call();
+	kpa_task = NULL;
+	unregister_kprobe(&kp);
+
+	KUNIT_EXPECT_FALSE_MSG(test, wrong, "%s returned a wrong result, probe at %pS",
+			       root->name, at);
+	if (!kpa_hits)
+		return 0;
+	KUNIT_EXPECT_EQ_MSG(test, path, want, "hit path of %pS", at);
+	if (post) {
+		KUNIT_EXPECT_EQ(test, kpa_post_hits, kpa_hits);
+		KUNIT_EXPECT_EQ_MSG(test, kpa_post_wrong, 0,
+				    "post handler of %pS at %pS, not where it leads",
+				    at, (void *)kpa_wrong_pc);
+	}
+	return 1;
+}
+
+#define KPA_MAX_FUNCS	48
+
+/* The functions @root reaches through BL, two levels down, @root first. */
+static unsigned int kpa_reach(const struct kpa_root *root, unsigned long *fn)
+{
+	unsigned int nr = 1, lo = 0, hi, level, k;
+	const u32 *start;
+	size_t n, i;
+
+	fn[0] = (unsigned long)root->fn;
+	for (level = 0; level < 2; level++) {
+		hi = nr;
+		for (k = lo; k < hi && kpa_extent(fn[k], &start, &n); k++) {
+			for (i = 0; i < n && nr < KPA_MAX_FUNCS; i++) {
+				u32 insn = kpa_insn(start + i);
+				long off = ((long)(s32)(insn << 6) >> 6) * 4;
+
+				if ((insn & 0xfc000000) == 0x94000000 &&
+				    kpa_is_function((unsigned long)(start + i) + off))
+					fn[nr++] = (unsigned long)(start + i) + off;
+			}
+		}
+		lo = hi;
+	}
+	return nr;
+}
+
+/* Find an instance of @cls on the path of some root call and probe it. */
+static void kpa_class_test(struct kunit *test, const struct kpa_class *cls,
+			   enum kprobe_hit_path want, bool post)
+{
+	unsigned int r, f, nr, tried = 0, seen = 0;
+	unsigned long *fn;
+	const u32 *start;
+	size_t n, i;
+
+	fn = kunit_kcalloc(test, KPA_MAX_FUNCS, sizeof(*fn), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, fn);
+	for (r = 0; r < ARRAY_SIZE(kpa_roots); r++) {
+		nr = kpa_reach(&kpa_roots[r], fn);
+		for (f = 0; f < nr; f++) {
+			if (!kpa_extent(fn[f], &start, &n))
+				continue;
+			for (i = 0; i < n && tried < 200; i++) {
+				if (!cls->match(kpa_insn(start + i)))
+					continue;
+				seen++;
+				tried++;
+				if (kpa_try(test, &kpa_roots[r], start + i, want, post)) {
+					kunit_info(test, "%s: hit at %pS (%u candidates tried)\n",
+						   cls->name, start + i, tried);
+					return;
+				}
+			}
+		}
+	}
+	if (!seen)
+		kunit_skip(test, "no %s in the code the test calls", cls->name);
+	KUNIT_FAIL(test, "none of %u %s instances was hit", seen, cls->name);
+}
+
+#define KPA_CLASS_CASE(fn, label, pred)					\
+static void fn(struct kunit *test)					\
+{									\
+	static const struct kpa_class cls = { label, pred };		\
+	kpa_class_test(test, &cls, KPROBE_PATH_EMULATE, true);		\
+}
+
+KPA_CLASS_CASE(kpa_test_adr, "ADR/ADRP", kpa_is_adr)
+KPA_CLASS_CASE(kpa_test_ldr_literal, "LDR (literal)", kpa_is_ldr)
+KPA_CLASS_CASE(kpa_test_b, "B/BL", kpa_is_b)
+KPA_CLASS_CASE(kpa_test_bcond, "B.cond", kpa_is_bcond)
+KPA_CLASS_CASE(kpa_test_cbz, "CBZ/CBNZ", kpa_is_cbz)
+KPA_CLASS_CASE(kpa_test_tbz, "TBZ/TBNZ", kpa_is_tbz)
+KPA_CLASS_CASE(kpa_test_br, "BR/BLR/RET", kpa_is_br)
+
+static void kpa_test_step(struct kunit *test)
+{
+	static const struct kpa_class cls = { "stepped", kpa_is_plain };
+
+	kpa_class_test(test, &cls, KPROBE_PATH_STEP, true);
+}
+
+/* ------------------------------------------------------------ returns */
+
+static unsigned int kpa_ret_hits;
+static bool kpa_ret_ok;
+
+/* kstrtouint() succeeded, and the CPU goes back into its real caller. */
+static bool kpa_ret_right(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	char buf[KSYM_SYMBOL_LEN];
+
+	if (regs_return_value(regs) != 0 ||
+	    instruction_pointer(regs) != get_kretprobe_retaddr(ri))
+		return false;
+	sprint_symbol(buf, instruction_pointer(regs));
+	return str_has_prefix(buf, "kpa_call_kstrtouint+");
+}
+
+static int kpa_ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (current != kpa_task)
+		return 0;
+	kpa_ret_hits++;
+	kpa_ret_ok = kpa_ret_ok && kpa_ret_right(ri, regs);
+	return 0;
+}
+
+static void kpa_test_kretprobe(struct kunit *test)
+{
+	struct kretprobe rp = {
+		.kp.addr = (kprobe_opcode_t *)kstrtouint,
+		.handler = kpa_ret_handler,
+	};
+
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	kpa_ret_hits = 0;
+	kpa_ret_ok = true;
+	kpa_task = current;
+	KUNIT_EXPECT_EQ(test, kpa_call_kstrtouint(), 0);
+	kpa_task = NULL;
+	unregister_kretprobe(&rp);
+	KUNIT_EXPECT_EQ(test, kpa_ret_hits, 2);
+	KUNIT_EXPECT_TRUE(test, kpa_ret_ok);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+}
+
+/* ------------------------------------------------------------ refusals */
+
+/*
+ * Never called: an exclusive sequence, a DAIF write, exception generation
+ * and an exception return, which must be refused, among instructions that
+ * may be probed.
+ */
+extern const u32 kpa_refuse[];
+asm(
+	"	.pushsection .text, \"ax\"\n"
+	"	.globl kpa_refuse\n"
+	"	.type kpa_refuse, %function\n"
+	"kpa_refuse:\n"
+	"	ldxr	x1, [x0]\n"
+	"	add	x1, x1, #1\n"
+	"	stxr	w2, x1, [x0]\n"
+	"	cbnz	w2, kpa_refuse\n"
+	"	svc	#0\n"
+	"	msr	daifset, #2\n"
+	"	hvc	#0\n"
+	"	brk	#0x123\n"
+	"	hlt	#0\n"
+	"	eret\n"
+	"	ret\n"
+	"	.size kpa_refuse, . - kpa_refuse\n"
+	"	.popsection\n");
+
+static void kpa_test_refused(struct kunit *test)
+{
+	static const struct { const char *what; int ret; } at[] = {
+		{ "LDXR", -EINVAL }, { "an ADD between LDXR and STXR", -EINVAL },
+		{ "STXR", -EINVAL }, { "CBNZ after the sequence", 0 },
+		{ "SVC", -EINVAL }, { "MSR DAIFSet", -EINVAL }, { "HVC", -EINVAL },
+		{ "BRK", -EINVAL }, { "HLT", -EINVAL }, { "ERET", -EINVAL },
+		{ "RET", 0 },
+	};
+	struct kprobe unaligned = {};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(at); i++) {
+		struct kprobe kp = { .addr = (kprobe_opcode_t *)&kpa_refuse[i] };
+		int ret = register_kprobe(&kp);
+
+		KUNIT_EXPECT_EQ_MSG(test, ret, at[i].ret, "probe on %s", at[i].what);
+		if (!ret)
+			unregister_kprobe(&kp);
+	}
+	/* Not on an instruction boundary. */
+	unaligned.addr = (kprobe_opcode_t *)((unsigned long)kpa_refuse + 2);
+	KUNIT_EXPECT_NE(test, register_kprobe(&unaligned), 0);
+}
+
+static struct kunit_case kpa_cases[] = {
+	KUNIT_CASE(kpa_test_adr),
+	KUNIT_CASE(kpa_test_ldr_literal),
+	KUNIT_CASE(kpa_test_b),
+	KUNIT_CASE(kpa_test_bcond),
+	KUNIT_CASE(kpa_test_cbz),
+	KUNIT_CASE(kpa_test_tbz),
+	KUNIT_CASE(kpa_test_br),
+	KUNIT_CASE(kpa_test_step),
+	KUNIT_CASE(kpa_test_kretprobe),
+	KUNIT_CASE(kpa_test_refused),
+	{}
+};
+
+static struct kunit_suite kpa_suite = {
+	.name = "kprobes_core",
+	.test_cases = kpa_cases,
+};
+kunit_test_suite(kpa_suite);
+
+MODULE_DESCRIPTION("KUnit tests of arm64 kprobes: simulated classes on real kernel code");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Simulation of the A64 instructions that cannot run out of line: those
+ * that read the PC (ADR, ADRP, literal loads) and the branches.  Each
+ * function applies the effect of one instruction to pt_regs, as the CPU
+ * would have, and leaves the PC on the next instruction or the target.
+ *
+ * Used by kprobes from the BRK exception (kernel registers) and by
+ * uprobes in the task (user registers, where a literal is read with
+ * get_user()).  Register 31 is the zero register in every form handled
+ * here.  Field layouts are those of the Arm ARM, C4.1.
+ */
+#include <linux/kprobes.h>
+#include <linux/ptrace.h>
+#include <linux/uaccess.h>
+
+#include "a64.h"
+
+#define A64_ZR	31
+
+static nokprobe_inline u64 a64_get_x(struct pt_regs *regs, unsigned int r)
+{
+	return r == A64_ZR ? 0 : regs->regs[r];
+}
+
+/* Write Xr, or Wr (zero-extended) when @wide is false. */
+static nokprobe_inline void a64_set_x(struct pt_regs *regs, unsigned int r,
+				      u64 val, bool wide)
+{
+	if (r != A64_ZR)
+		regs->regs[r] = wide ? val : (u32)val;
+}
+
+/* Go on at @pc.  A simulated branch lands with no BTI check pending. */
+static nokprobe_inline void a64_jump(struct pt_regs *regs, unsigned long pc)
+{
+	regs->pstate &= ~PSR_BTYPE_MASK;
+	instruction_pointer_set(regs, pc);
+}
+
+/* The ConditionHolds() of the Arm ARM, on the NZCV flags of @pstate. */
+static nokprobe_inline bool a64_cond_holds(unsigned int cond, u64 pstate)
+{
+	bool n = pstate & PSR_N_BIT, z = pstate & PSR_Z_BIT;
+	bool c = pstate & PSR_C_BIT, v = pstate & PSR_V_BIT;
+	bool holds;
+
+	switch (cond >> 1) {
+	case 0:	holds = z; break;			/* EQ / NE */
+	case 1:	holds = c; break;			/* CS / CC */
+	case 2:	holds = n; break;			/* MI / PL */
+	case 3:	holds = v; break;			/* VS / VC */
+	case 4:	holds = c && !z; break;			/* HI / LS */
+	case 5:	holds = n == v; break;			/* GE / LT */
+	case 6:	holds = n == v && !z; break;		/* GT / LE */
+	default: return true;				/* AL, NV */
+	}
+	return (cond & 1) ? !holds : holds;
+}
+
+/* ADR Xd, label (op = 0) and ADRP Xd, label (op = 1): immhi:immlo. */
+void a64_sim_adr(u32 insn, long addr, struct pt_regs *regs)
+{
+	s64 imm = a64_sfield(insn, 23, 5) * 4 + a64_field(insn, 30, 29);
+	u64 val;
+
+	if (insn & BIT(31))
+		val = ((u64)addr & ~0xfffULL) + (imm << 12);
+	else
+		val = addr + imm;
+	a64_set_x(regs, a64_field(insn, 4, 0), val, true);
+	a64_jump(regs, addr + 4);
+}
+NOKPROBE_SYMBOL(a64_sim_adr);
+
+/* B label, BL label (bit 31): imm26 words. */
+void a64_sim_b(u32 insn, long addr, struct pt_regs *regs)
+{
+	if (insn & BIT(31))
+		regs->regs[30] = addr + 4;
+	a64_jump(regs, addr + a64_sfield(insn, 25, 0) * 4);
+}
+NOKPROBE_SYMBOL(a64_sim_b);
+
+/* B.cond and BC.cond label: imm19 words, condition in bits [3:0]. */
+void a64_sim_bcond(u32 insn, long addr, struct pt_regs *regs)
+{
+	long next = addr + 4;
+
+	if (a64_cond_holds(a64_field(insn, 3, 0), regs->pstate))
+		next = addr + a64_sfield(insn, 23, 5) * 4;
+	a64_jump(regs, next);
+}
+NOKPROBE_SYMBOL(a64_sim_bcond);
+
+/* CBZ/CBNZ (bit 24) Rt, label; bit 31 selects Xt over Wt. */
+void a64_sim_cbz(u32 insn, long addr, struct pt_regs *regs)
+{
+	u64 val = a64_get_x(regs, a64_field(insn, 4, 0));
+	bool nonzero = (insn & BIT(31)) ? val != 0 : (u32)val != 0;
+	long next = addr + 4;
+
+	if (nonzero == !!(insn & BIT(24)))
+		next = addr + a64_sfield(insn, 23, 5) * 4;
+	a64_jump(regs, next);
+}
+NOKPROBE_SYMBOL(a64_sim_cbz);
+
+/* TBZ/TBNZ (bit 24) Rt, #b5:b40, label: imm14 words. */
+void a64_sim_tbz(u32 insn, long addr, struct pt_regs *regs)
+{
+	unsigned int bit = a64_field(insn, 31, 31) << 5 | a64_field(insn, 23, 19);
+	bool set = (a64_get_x(regs, a64_field(insn, 4, 0)) >> bit) & 1;
+	long next = addr + 4;
+
+	if (set == !!(insn & BIT(24)))
+		next = addr + a64_sfield(insn, 18, 5) * 4;
+	a64_jump(regs, next);
+}
+NOKPROBE_SYMBOL(a64_sim_tbz);
+
+/* Read @size bytes of the literal at @src, from the probed context's side. */
+static nokprobe_inline int a64_read_literal(struct pt_regs *regs, void *dst,
+					    unsigned long src, size_t size)
+{
+	if (user_mode(regs))
+		return copy_from_user(dst, (const void __user *)src, size) ? -EFAULT : 0;
+	return copy_from_kernel_nofault(dst, (const void *)src, size);
+}
+
+/*
+ * Literal loads, by opc (bits [31:30]): 0 LDR Wt, 1 LDR Xt, 2 LDRSW Xt,
+ * 3 PRFM (a hint: nothing to do).  An unreadable literal leaves the
+ * register alone; the original instruction would have faulted there.
+ */
+void a64_sim_ldr_lit(u32 insn, long addr, struct pt_regs *regs)
+{
+	unsigned long src = addr + a64_sfield(insn, 23, 5) * 4;
+	unsigned int opc = a64_field(insn, 31, 30), rt = a64_field(insn, 4, 0);
+	u64 x;
+	u32 w;
+
+	if (opc == 1) {
+		if (!a64_read_literal(regs, &x, src, sizeof(x)))
+			a64_set_x(regs, rt, x, true);
+	} else if (opc != 3) {
+		if (!a64_read_literal(regs, &w, src, sizeof(w)))
+			a64_set_x(regs, rt, opc == 2 ? (u64)(s64)(s32)w : w, true);
+	}
+	a64_jump(regs, addr + 4);
+}
+NOKPROBE_SYMBOL(a64_sim_ldr_lit);
+
+/* BR Xn, BLR Xn (bit 21), RET Xn: the target is read before LR is set. */
+void a64_sim_br(u32 insn, long addr, struct pt_regs *regs)
+{
+	u64 target = a64_get_x(regs, a64_field(insn, 9, 5));
+
+	if (a64_field(insn, 22, 21) == 1)
+		regs->regs[30] = addr + 4;
+	a64_jump(regs, target);
+}
+NOKPROBE_SYMBOL(a64_sim_br);
+
+void a64_sim_nop(u32 insn, long addr, struct pt_regs *regs)
+{
+	a64_jump(regs, addr + 4);
+}
+NOKPROBE_SYMBOL(a64_sim_nop);

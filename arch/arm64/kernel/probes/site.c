@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * arm64 kprobes: what happens at registration.  A site's instruction is
+ * read and classified (decode.c); a stepped one gets an out-of-line slot
+ * holding its copy and the BRK that ends the step:
+ *
+ *	slot + 0:  the probed instruction
+ *	slot + 4:  BRK #KPROBES_BRK_SS_IMM	-> kprobe_ss_brk_handler()
+ *
+ * Arming writes BRK #KPROBES_BRK_IMM over the instruction; disarming
+ * writes it back.  The original instruction is arbitrary, so the
+ * architecture does not allow it to be swapped while another CPU may be
+ * executing it: both writes go through aarch64_insn_patch_text(), which
+ * stops the other CPUs.  The core holds kprobe_mutex, cpus_read_lock() and
+ * text_mutex around every hook here.  See Documentation/trace/kprobes.rst.
+ */
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/perf_event.h>
+#include <asm/debug-monitors.h>
+#include <asm/insn.h>
+#include <asm/patching.h>
+#include <asm/sections.h>
+
+#include "a64.h"
+
+static int a64_read_insn(const void *addr, u32 *insn)
+{
+	__le32 word;
+
+	if (copy_from_kernel_nofault(&word, addr, sizeof(word)))
+		return -EFAULT;
+	*insn = le32_to_cpu(word);
+	return 0;
+}
+
+/* How many instructions of the same function lie before @addr. */
+static unsigned int a64_insns_before(unsigned long addr)
+{
+	unsigned long size, offset;
+
+	if (!kallsyms_lookup_size_offset(addr, &size, &offset))
+		return 0;
+	return offset / AARCH64_INSN_SIZE;
+}
+
+static int a64_fill_slot(struct arch_kprobe_site *a)
+{
+	kprobe_opcode_t *slot = kprobe_insn_slot_alloc();
+	int ret;
+
+	if (!slot)
+		return -ENOMEM;
+	ret = aarch64_insn_patch_text_nosync(slot, a->insn);
+	if (!ret)
+		ret = aarch64_insn_patch_text_nosync(slot + 1, BRK64_OPCODE_KPROBES_SS);
+	if (ret) {
+		kprobe_insn_slot_free(slot);
+		return ret;
+	}
+	a->slot = slot;
+	return 0;
+}
+
+int arch_prepare_kprobe_site(struct kprobe_site *s)
+{
+	struct arch_kprobe_site *a = &s->arch;
+	unsigned long addr = (unsigned long)s->addr;
+	enum a64_verdict verdict;
+	int ret;
+
+	if (!IS_ALIGNED(addr, AARCH64_INSN_SIZE))
+		return -EILSEQ;
+	memset(a, 0, sizeof(*a));
+	ret = a64_read_insn(s->addr, &a->insn);
+	if (ret)
+		return ret;
+
+	verdict = a64_classify(a->insn, &a->simulate);
+	if (verdict == A64_REFUSE)
+		return -EINVAL;
+	if (a64_in_exclusive_sequence(s->addr, a64_insns_before(addr)))
+		return -EINVAL;
+	if (verdict == A64_SIMULATE)
+		return 0;
+	return a64_fill_slot(a);
+}
+
+void arch_release_kprobe_site(struct kprobe_site *s)
+{
+	kprobe_insn_slot_free(s->arch.slot);
+	s->arch.slot = NULL;
+}
+
+/* A step runs with interrupts masked: no task is ever preempted in a slot. */
+bool arch_kprobe_site_preemptible(struct kprobe_site *s)
+{
+	return false;
+}
+
+enum kprobe_hit_path arch_kprobe_site_path(struct kprobe_site *s)
+{
+	return s->arch.simulate ? KPROBE_PATH_EMULATE : KPROBE_PATH_STEP;
+}
+
+static void a64_patch(struct kprobe_site *s, u32 old, u32 new)
+{
+	void *addr = s->addr;
+
+	WARN_ON_ONCE(aarch64_insn_patch_text(&addr, &new, 1));
+	perf_event_text_poke(s->addr, &old, AARCH64_INSN_SIZE, &new,
+			     AARCH64_INSN_SIZE);
+}
+
+void arch_arm_kprobe_site(struct kprobe_site *s)
+{
+	a64_patch(s, s->arch.insn, BRK64_OPCODE_KPROBES);
+}
+
+void arch_disarm_kprobe_site(struct kprobe_site *s)
+{
+	a64_patch(s, BRK64_OPCODE_KPROBES, s->arch.insn);
+}
+
+kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr, unsigned long offset,
+					 bool *on_func_entry)
+{
+	*on_func_entry = offset == 0;
+	return (kprobe_opcode_t *)(addr + offset);
+}
+
+/*
+ * Code that runs before the kernel can take a BRK (the exception entry),
+ * with the MMU off or in another address space (the identity maps), or at
+ * EL2.  An area the kernel was built without is empty; only running out of
+ * memory makes the blacklist fail.
+ */
+int __init arch_populate_kprobe_blacklist(void)
+{
+	static const struct { char *start, *end; } areas[] __initconst = {
+		{ __entry_text_start, __entry_text_end },
+		{ __irqentry_text_start, __irqentry_text_end },
+		{ __idmap_text_start, __idmap_text_end },
+		{ __hyp_idmap_text_start, __hyp_idmap_text_end },
+		{ __hyp_text_start, __hyp_text_end },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(areas); i++) {
+		if (kprobe_add_area_blacklist((unsigned long)areas[i].start,
+					      (unsigned long)areas[i].end) == -ENOMEM)
+			return -ENOMEM;
+	}
+	return 0;
+}
