@@ -16,6 +16,10 @@ deps source kernel initramfs run check check-debug check-tools demo bench fuzz s
 check-all:
 	@rc=0; ARCH=x86_64 $(DRIVE) check || rc=1; ARCH=arm64 $(DRIVE) check || rc=1; exit $$rc
 
+# The long stress test of the kprobes core, alone (it is not in check).
+stress:
+	@TESTS='ftrace:kpcore/stress.tc' $(DRIVE) check
+
 clean:
 	rm -rf build/obj build/initramfs build/logs build/src
 

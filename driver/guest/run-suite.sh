@@ -3,7 +3,8 @@
 # (the host's guest log), one line per test:
 #     @@RESULT PASS|FAIL|SKIP <name>
 # followed by the log of each failing test, then @@DONE.  Under BASE=1
-# (tkbase=1), tests whose header has a "# series-only:" line are skipped.
+# (tkbase=1), tests whose header has a "# series-only:" line are skipped;
+# tests with an "# on-demand:" line run only when TESTS= names them.
 FT=/ftrace
 TIMEOUT=${TIMEOUT:-600}
 base=$(sed -n 's/.*tkbase=\([01]\).*/\1/p' /proc/cmdline)
@@ -74,6 +75,8 @@ run_ftrace() { # path relative to $FT
 	name=ftrace:${1#test.d/}
 	T_START=
 	wanted "$name" || return 0
+	# a test whose header has "# on-demand:" runs only when named
+	[ -z "$only" ] && grep -q '^# on-demand:' "$FT/$1" && return 0
 	if [ "$base" = 1 ] && grep -q '^# series-only:' "$FT/$1"; then
 		result SKIP "$name (series only)"
 		return
