@@ -92,6 +92,10 @@ for i in "${cut_short[@]}"; do
 	tail -n 30 "${GUESTS[i]}" | tr -d '\r'
 	echo "--- last lines of $(basename "${CONSOLES[i]}")"
 	tail -n 60 "${CONSOLES[i]}" | tr -d '\r'
+	if [ -s "${CONSOLES[i]}.regs" ]; then
+		echo "--- the vCPUs just before the watchdog (QEMU monitor; kernel without KASLR)"
+		grep -E '^CPU#|^RIP=|^RSP=|^PC=|^SP_EL' "${CONSOLES[i]}.regs"
+	fi
 	echo "--- end"
 done
 
