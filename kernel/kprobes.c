@@ -56,6 +56,7 @@ struct hlist_head kprobe_gone_sites;
 bool kprobes_all_disarmed;
 
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
+DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 EXPORT_PER_CPU_SYMBOL_GPL(current_kprobe);
 
 /* current_kprobe while a CPU is busy with kprobes but runs no handler. */

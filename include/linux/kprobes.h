@@ -363,6 +363,48 @@ extern struct hlist_head kprobe_table[KPROBE_TABLE_SIZE];
 /* Marks the CPU busy while no particular probe is running on it. */
 extern struct kprobe kprobe_busy;
 
+/*
+ * Single steps in flight on a CPU.  A site's copy of its instruction runs
+ * with interrupts (arm64: every exception) masked; @saved is the probed
+ * context's mask bits, put back when the step is done, and @quiet says
+ * that the hit called no handler (it was a reentry).  An NMI or a fault of
+ * the stepped instruction can hit another probe, which then steps on its
+ * own: steps nest, innermost last.  The arch code pushes and pops them.
+ */
+struct kprobe_step {
+	struct kprobe_site	*site;
+	unsigned long		saved;
+	bool			quiet;
+};
+
+#define KPROBE_STEP_DEPTH	3
+struct kprobe_ctlblk {
+	unsigned int		depth;
+	struct kprobe_step	steps[KPROBE_STEP_DEPTH];
+};
+
+DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
+
+/* Start a step of @s on this CPU; the caller then masks and jumps to the copy. */
+static nokprobe_inline void kprobe_step_push(struct kprobe_ctlblk *kcb,
+					     struct kprobe_site *s,
+					     unsigned long saved, bool quiet)
+{
+	struct kprobe_step *st;
+
+	if (kcb->depth >= KPROBE_STEP_DEPTH) {
+		/* A probe on the step path itself: there is no way back. */
+		pr_err("kprobes: steps nested too deep at %pS\n", s->addr);
+		BUG();
+	}
+	st = &kcb->steps[kcb->depth++];
+	st->site = s;
+	st->saved = saved;
+	st->quiet = quiet;
+	if (!quiet)
+		__this_cpu_write(current_kprobe, &kprobe_busy);
+}
+
 /* The live site at @addr, or NULL.  Call under RCU (sched). */
 static nokprobe_inline struct kprobe_site *kprobe_site_lookup(void *addr)
 {

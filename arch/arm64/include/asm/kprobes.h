@@ -48,30 +48,6 @@ struct arch_kprobe_site {
 	kprobe_opcode_t		*slot;
 };
 
-/*
- * One out-of-line step in flight on a CPU: @site's copy runs with every
- * exception masked; @saved_daif is the probed context's mask, put back
- * after the step; @quiet says that the hit called no handler (a reentry).
- */
-struct kprobe_step {
-	struct kprobe_site	*site;
-	unsigned long		saved_daif;
-	bool			quiet;
-};
-
-/*
- * Per-CPU state of the BRK path.  A step can only be interrupted by a
- * fault of the stepped instruction, whose handling may hit another probe
- * that steps in turn: steps nest, innermost last.
- */
-#define KPROBE_STEP_DEPTH	3
-struct kprobe_ctlblk {
-	unsigned int		depth;
-	struct kprobe_step	steps[KPROBE_STEP_DEPTH];
-};
-
-DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
-
 int kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr);
 
 #endif /* CONFIG_KPROBES */

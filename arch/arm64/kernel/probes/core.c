@@ -37,7 +37,6 @@
 
 #include "a64.h"
 
-DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
 #define A64_DAIF	(PSR_D_BIT | PSR_A_BIT | PSR_I_BIT | PSR_F_BIT)
 
@@ -55,19 +54,7 @@ static nokprobe_inline void a64_simulate(struct kprobe_site *s, struct pt_regs *
 static void a64_step_begin(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
 			   struct pt_regs *regs, bool quiet)
 {
-	struct kprobe_step *st;
-
-	if (kcb->depth >= KPROBE_STEP_DEPTH) {
-		/* A probe on the step path itself: there is no way back. */
-		pr_err("kprobes: steps nested too deep at %pS\n", s->addr);
-		BUG();
-	}
-	st = &kcb->steps[kcb->depth++];
-	st->site = s;
-	st->saved_daif = regs->pstate & A64_DAIF;
-	st->quiet = quiet;
-	if (!quiet)
-		__this_cpu_write(current_kprobe, &kprobe_busy);
+	kprobe_step_push(kcb, s, regs->pstate & A64_DAIF, quiet);
 	regs->pstate |= A64_DAIF;
 	a64_set_pc(regs, (unsigned long)s->arch.slot);
 }
@@ -79,7 +66,7 @@ static struct kprobe_step *a64_step_end(struct kprobe_ctlblk *kcb,
 {
 	struct kprobe_step *st = &kcb->steps[--kcb->depth];
 
-	regs->pstate = (regs->pstate & ~A64_DAIF) | st->saved_daif;
+	regs->pstate = (regs->pstate & ~A64_DAIF) | st->saved;
 	a64_set_pc(regs, pc);
 	return st;
 }

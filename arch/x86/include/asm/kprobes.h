@@ -81,30 +81,6 @@ struct arch_kprobe_site {
 	u8		orig[KPROBE_OPT_MAX_LEN];
 };
 
-/*
- * One single step in flight on a CPU: @site's copy runs with interrupts
- * off, @saved_if is the probed context's X86_EFLAGS_IF, and @quiet says
- * that the hit called no handler (it was a reentry).
- */
-struct kprobe_step {
-	struct kprobe_site	*site;
-	unsigned long		saved_if;
-	bool			quiet;
-};
-
-/*
- * Per-CPU state of the breakpoint path.  A step may be interrupted by an
- * NMI or a fault that hits another probe, which then steps on its own:
- * steps nest, innermost last.
- */
-#define KPROBE_STEP_DEPTH	3
-struct kprobe_ctlblk {
-	unsigned int		depth;
-	struct kprobe_step	steps[KPROBE_STEP_DEPTH];
-};
-
-DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
-
 int kprobe_int3_handler(struct pt_regs *regs);
 int kprobe_fault_handler(struct pt_regs *regs, int trapnr);
 

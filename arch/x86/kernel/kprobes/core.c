@@ -42,7 +42,6 @@
 
 #include "kprobes.h"
 
-DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 
 void arch_arm_kprobe_site(struct kprobe_site *s)
 {
@@ -167,19 +166,7 @@ static nokprobe_inline void kpx86_step_begin(struct kprobe_site *s,
 					     struct kprobe_ctlblk *kcb,
 					     struct pt_regs *regs, bool quiet)
 {
-	struct kprobe_step *st;
-
-	if (kcb->depth >= KPROBE_STEP_DEPTH) {
-		/* A probe on the step path itself: there is no way back. */
-		pr_err("kprobes: steps nested too deep at %pS\n", s->addr);
-		BUG();
-	}
-	st = &kcb->steps[kcb->depth++];
-	st->site = s;
-	st->saved_if = regs->flags & X86_EFLAGS_IF;
-	st->quiet = quiet;
-	if (!quiet)
-		__this_cpu_write(current_kprobe, &kprobe_busy);
+	kprobe_step_push(kcb, s, regs->flags & X86_EFLAGS_IF, quiet);
 	regs->flags &= ~X86_EFLAGS_IF;
 	regs->ip = (unsigned long)s->arch.slot;
 }
@@ -221,7 +208,7 @@ static void kpx86_step_done(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 	struct kprobe_site *s = st->site;
 
 	regs->ip = (unsigned long)s->addr + s->arch.len;
-	regs->flags |= st->saved_if;
+	regs->flags |= st->saved;
 	if (st->quiet)
 		return;
 	if (READ_ONCE(s->has_post))
@@ -354,7 +341,7 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 		return 0;
 
 	regs->ip = (unsigned long)st->site->addr;
-	regs->flags |= st->saved_if;
+	regs->flags |= st->saved;
 	kcb->depth--;
 	if (!st->quiet)
 		__this_cpu_write(current_kprobe, NULL);
