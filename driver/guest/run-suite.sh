@@ -4,13 +4,15 @@
 #     @@RESULT PASS|FAIL|SKIP <name>
 # followed by the log of each failing test, then @@DONE.  Under BASE=1
 # (tkbase=1), tests whose header has a "# series-only:" line are skipped;
-# tests with an "# on-demand:" line run only when TESTS= names them.
+# tests with an "# on-demand:" line run only when TESTS= names them or
+# under ONDEMAND=1 (tkondemand=1).
 FT=/ftrace
 TIMEOUT=${TIMEOUT:-600}
 base=$(sed -n 's/.*tkbase=\([01]\).*/\1/p' /proc/cmdline)
 export TK_BASE=$base
 flavor=$(sed -n 's/.*tkflavor=\([a-z]*\).*/\1/p' /proc/cmdline)
 only=$(sed -n 's/.*tktests=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ')
+ondemand=$(sed -n 's/.*tkondemand=\([01]\).*/\1/p' /proc/cmdline)
 
 # uptime in whole seconds, for per-test timings
 now() { cut -d. -f1 /proc/uptime; }
@@ -76,7 +78,7 @@ run_ftrace() { # path relative to $FT
 	T_START=
 	wanted "$name" || return 0
 	# a test whose header has "# on-demand:" runs only when named
-	[ -z "$only" ] && grep -q '^# on-demand:' "$FT/$1" && return 0
+	[ -z "$only$ondemand" ] && grep -q '^# on-demand:' "$FT/$1" && return 0
 	if [ "$base" = 1 ] && grep -q '^# series-only:' "$FT/$1"; then
 		result SKIP "$name (series only)"
 		return
