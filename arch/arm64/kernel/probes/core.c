@@ -72,6 +72,24 @@ static struct kprobe_step *a64_step_end(struct kprobe_ctlblk *kcb,
 }
 NOKPROBE_SYMBOL(a64_step_end);
 
+/*
+ * The site of the innermost step if the CPU is at word @word of its slot
+ * (0: the copy, 1: the BRK after it), else NULL.
+ */
+static struct kprobe_site *a64_stepping_at(struct kprobe_ctlblk *kcb,
+					   struct pt_regs *regs, int word)
+{
+	struct kprobe_site *s;
+
+	if (!kcb->depth)
+		return NULL;
+	s = kcb->steps[kcb->depth - 1].site;
+	if (instruction_pointer(regs) != (unsigned long)(s->arch.slot + word))
+		return NULL;
+	return s;
+}
+NOKPROBE_SYMBOL(a64_stepping_at);
+
 static void a64_hit(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
 		    struct pt_regs *regs)
 {
@@ -141,13 +159,10 @@ NOKPROBE_SYMBOL(kprobe_brk_handler);
 int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 {
 	struct kprobe_ctlblk *kcb = this_cpu_ptr(&kprobe_ctlblk);
+	struct kprobe_site *s = a64_stepping_at(kcb, regs, 1);
 	struct kprobe_step *st;
-	struct kprobe_site *s;
 
-	if (user_mode(regs) || !kcb->depth)
-		return DBG_HOOK_ERROR;
-	s = kcb->steps[kcb->depth - 1].site;
-	if (instruction_pointer(regs) != (unsigned long)(s->arch.slot + 1))
+	if (user_mode(regs) || !s)
 		return DBG_HOOK_ERROR;
 
 	st = a64_step_end(kcb, regs, (unsigned long)s->addr + AARCH64_INSN_SIZE);
@@ -175,17 +190,9 @@ NOKPROBE_SYMBOL(kprobe_ss_brk_handler);
 int kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr)
 {
 	struct kprobe_ctlblk *kcb = this_cpu_ptr(&kprobe_ctlblk);
-	struct kprobe_step *st;
-	struct kprobe_site *s;
+	struct kprobe_site *s = a64_stepping_at(kcb, regs, 0);
 
-	if (!kcb->depth)
-		return 0;
-	s = kcb->steps[kcb->depth - 1].site;
-	if (instruction_pointer(regs) != (unsigned long)s->arch.slot)
-		return 0;
-
-	st = a64_step_end(kcb, regs, (unsigned long)s->addr);
-	if (!st->quiet)
+	if (s && !a64_step_end(kcb, regs, (unsigned long)s->addr)->quiet)
 		__this_cpu_write(current_kprobe, NULL);
 	return 0;
 }
