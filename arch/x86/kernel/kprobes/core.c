@@ -270,6 +270,13 @@ NOKPROBE_SYMBOL(kpx86_reenter);
  * this CPU executed one that another CPU has taken away since (a site
  * removed, text patched): run the instruction now there.  Otherwise the
  * int3 is someone else's.
+ *
+ * The re-run resumes with RF set, as any resumption after a trap may.
+ * For hardware that changes nothing here, but QEMU's TCG keys its
+ * translations on RF: we caught it (gdb on a hung guest, both vCPUs)
+ * running a stale translation of an fentry site, int3 and all, long after
+ * the byte was restored, so that every re-run trapped again, for ever.
+ * With RF set the instruction is translated afresh from memory.
  */
 static int kpx86_int3_vanished(void *addr, struct pt_regs *regs)
 {
@@ -277,6 +284,7 @@ static int kpx86_int3_vanished(void *addr, struct pt_regs *regs)
 	if (READ_ONCE(*(u8 *)addr) == INT3_INSN_OPCODE)
 		return 0;
 	regs->ip = (unsigned long)addr;
+	regs->flags |= X86_EFLAGS_RF;
 	return 1;
 }
 NOKPROBE_SYMBOL(kpx86_int3_vanished);
