@@ -223,16 +223,41 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * Appends to the two definition files go through descriptors kept open:
+ * each write() is parsed on its own, and an open() and close() per
+ * definition cost as much as the parse itself under the debug config.
+ */
+static int append_fd(const char *path)
+{
+	static const char *paths[2];
+	static int fds[2] = { -1, -1 };
+	int i;
+
+	for (i = 0; i < 2 && paths[i]; i++)
+		if (!strcmp(paths[i], path))
+			return fds[i];
+	if (i == 2)
+		return -1;
+	fds[i] = open(path, O_WRONLY | O_APPEND);
+	if (fds[i] >= 0)
+		paths[i] = path;
+	return fds[i];
+}
+
 static int write_file(const char *path, const char *s, size_t n, int trunc)
 {
-	int fd = open(path, O_WRONLY | (trunc ? O_TRUNC : O_APPEND));
-	int err = 0;
+	int fd = trunc ? -1 : append_fd(path);
+	int err = 0, own = fd < 0;
 
+	if (own)
+		fd = open(path, O_WRONLY | (trunc ? O_TRUNC : O_APPEND));
 	if (fd < 0)
 		return -errno;
 	if (n && write(fd, s, n) < 0)
 		err = -errno;
-	close(fd);
+	if (own)
+		close(fd);
 	return err;
 }
 
@@ -353,6 +378,8 @@ static void delete_all(void)
 	double t;
 
 	flush();
+	if (!live)
+		return;	/* nothing to delete: spare the truncation */
 	t = now();
 	write_file(TR "kprobe_events", "", 0, 1);
 	spent[T_DELETE] += now() - t;
