@@ -407,6 +407,10 @@ int main(int argc, char **argv)
 		struct pending *p = &pend[npend];
 		int safe, err, dyn = pick(10) == 0, owned, solo;
 
+		if (i && i % 50000 == 0 && !quiet)
+			printf("kpfuzz: %lu definitions in %.0f s, %lu rejected without an error_log entry\n",
+			       i, now() - start, unlogged);
+
 		p->b.n = 0;
 		p->b.s[0] = '\0';
 		gen_definition(&p->b, &safe);
