@@ -63,19 +63,21 @@ static int kpa_call_sort(void)
 	return memcmp(v, want, sizeof(v)) != 0;
 }
 
-/* Through volatile pointers, so that the compiler cannot fold the calls. */
-static size_t (*volatile kpa_strlen)(const char *) = strlen;
-static int (*volatile kpa_strcmp)(const char *, const char *) = strcmp;
-static void *(*volatile kpa_memchr)(const void *, int, size_t) = memchr;
-
+/* Through hidden pointers, so that the compiler cannot fold the calls. */
 static int kpa_call_strings(void)
 {
 	static const char s[] = "kprobes on arm64, simulated";
+	size_t (*len)(const char *) = strlen;
+	int (*cmp)(const char *, const char *) = strcmp;
+	void *(*chr)(const void *, int, size_t) = memchr;
 
-	return kpa_strlen(s) != sizeof(s) - 1 ||
-	       kpa_strcmp("kprobe", "kprobes") >= 0 ||
-	       kpa_strcmp("arm64", "arm64") != 0 ||
-	       kpa_memchr(s, ',', sizeof(s)) != s + 16;
+	OPTIMIZER_HIDE_VAR(len);
+	OPTIMIZER_HIDE_VAR(cmp);
+	OPTIMIZER_HIDE_VAR(chr);
+	return len(s) != sizeof(s) - 1 ||
+	       cmp("kprobe", "kprobes") >= 0 ||
+	       cmp("arm64", "arm64") != 0 ||
+	       chr(s, ',', sizeof(s)) != s + 16;
 }
 
 /*

@@ -43,19 +43,20 @@ static nokprobe_inline bool a64_cond_holds(unsigned int cond, u64 pstate)
 {
 	bool n = pstate & PSR_N_BIT, z = pstate & PSR_Z_BIT;
 	bool c = pstate & PSR_C_BIT, v = pstate & PSR_V_BIT;
-	bool holds;
+	/* by cond[3:1]; cond[0] inverts the test, but for AL and NV */
+	const bool holds[7] = {
+		z,			/* EQ / NE */
+		c,			/* CS / CC */
+		n,			/* MI / PL */
+		v,			/* VS / VC */
+		c && !z,		/* HI / LS */
+		n == v,			/* GE / LT */
+		n == v && !z,		/* GT / LE */
+	};
 
-	switch (cond >> 1) {
-	case 0:	holds = z; break;			/* EQ / NE */
-	case 1:	holds = c; break;			/* CS / CC */
-	case 2:	holds = n; break;			/* MI / PL */
-	case 3:	holds = v; break;			/* VS / VC */
-	case 4:	holds = c && !z; break;			/* HI / LS */
-	case 5:	holds = n == v; break;			/* GE / LT */
-	case 6:	holds = n == v && !z; break;		/* GT / LE */
-	default: return true;				/* AL, NV */
-	}
-	return (cond & 1) ? !holds : holds;
+	if ((cond >> 1) == 7)	/* AL, NV: always */
+		return true;
+	return holds[cond >> 1] != (cond & 1);
 }
 
 /* ADR Xd, label (op = 0) and ADRP Xd, label (op = 1): immhi:immlo. */
