@@ -454,6 +454,15 @@ static nokprobe_inline void kprobe_site_call_post(struct kprobe_site *s,
 	kprobe_site_call(s, regs, true);
 }
 
+/* The probed instruction has happened: post handlers, then the CPU is free. */
+static nokprobe_inline void kprobe_site_done(struct kprobe_site *s,
+					     struct pt_regs *regs)
+{
+	if (READ_ONCE(s->has_post))
+		kprobe_site_call_post(s, regs);
+	__this_cpu_write(current_kprobe, NULL);
+}
+
 /* A hit of @s while a handler was running: count it, call nothing. */
 static nokprobe_inline void kprobe_site_missed(struct kprobe_site *s)
 {

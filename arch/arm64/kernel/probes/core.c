@@ -103,9 +103,7 @@ static void a64_hit(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
 		return;
 	}
 	a64_simulate(s, regs);
-	if (READ_ONCE(s->has_post))
-		kprobe_site_call_post(s, regs);
-	__this_cpu_write(current_kprobe, NULL);
+	kprobe_site_done(s, regs);
 }
 NOKPROBE_SYMBOL(a64_hit);
 
@@ -160,17 +158,14 @@ int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 {
 	struct kprobe_ctlblk *kcb = this_cpu_ptr(&kprobe_ctlblk);
 	struct kprobe_site *s = a64_stepping_at(kcb, regs, 1);
-	struct kprobe_step *st;
+	unsigned long next;
 
 	if (user_mode(regs) || !s)
 		return DBG_HOOK_ERROR;
 
-	st = a64_step_end(kcb, regs, (unsigned long)s->addr + AARCH64_INSN_SIZE);
-	if (st->quiet)
-		return DBG_HOOK_HANDLED;
-	if (READ_ONCE(s->has_post))
-		kprobe_site_call_post(s, regs);
-	__this_cpu_write(current_kprobe, NULL);
+	next = (unsigned long)s->addr + AARCH64_INSN_SIZE;
+	if (!a64_step_end(kcb, regs, next)->quiet)
+		kprobe_site_done(s, regs);
 	return DBG_HOOK_HANDLED;
 }
 NOKPROBE_SYMBOL(kprobe_ss_brk_handler);

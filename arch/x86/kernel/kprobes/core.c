@@ -211,9 +211,7 @@ static void kpx86_step_done(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 	regs->flags |= st->saved;
 	if (st->quiet)
 		return;
-	if (READ_ONCE(s->has_post))
-		kprobe_site_call_post(s, regs);
-	__this_cpu_write(current_kprobe, NULL);
+	kprobe_site_done(s, regs);
 }
 NOKPROBE_SYMBOL(kpx86_step_done);
 
@@ -243,9 +241,7 @@ static void kpx86_hit(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
 		return;
 	}
 	kpx86_emulate(s, regs);
-	if (READ_ONCE(s->has_post))
-		kprobe_site_call_post(s, regs);
-	__this_cpu_write(current_kprobe, NULL);
+	kprobe_site_done(s, regs);
 }
 NOKPROBE_SYMBOL(kpx86_hit);
 
