@@ -2,7 +2,7 @@
 # make fuzz, in the guest: a long parser fuzzing run, then a kmemleak scan.
 result() { echo "@@RESULT $1 $2"; }
 n=$(sed -n 's/.*tkfuzz=\([0-9]*\).*/\1/p' /proc/cmdline)
-seed=$(sed -n 's/.*tkseed=\([0-9x]*\).*/\1/p' /proc/cmdline)
+seed=$(sed -n 's/.*tkseed=\([0-9a-fA-Fx]*\).*/\1/p' /proc/cmdline)
 if /guest/kpfuzz -n "${n:-1000000}" ${seed:+-s $seed}; then
 	result PASS "prog:kpfuzz (${n:-1000000} definitions)"
 else
