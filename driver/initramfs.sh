@@ -48,6 +48,11 @@ if [ -f "$OBJ/kpbench/kpbench_mod.ko" ]; then
 	"${CROSS}strip" --strip-debug -o "$ROOT/guest/kpbench_mod.ko" "$OBJ/kpbench/kpbench_mod.ko"
 fi
 
+# the tests' module (driver/testmod)
+if [ -f "$OBJ/kptest/kptest_mod.ko" ]; then
+	"${CROSS}strip" --strip-debug -o "$ROOT/guest/kptest_mod.ko" "$OBJ/kptest/kptest_mod.ko"
+fi
+
 # ftrace selftests: base, then ours on top
 cp -a "$BASESRC/tools/testing/selftests/ftrace" "$ROOT/ftrace"
 cp -a "$TOP/tools/testing/selftests/ftrace/." "$ROOT/ftrace/" 2>/dev/null || true

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kptest_mod - functions with known properties for the kprobe event tests.
+ *
+ *   kptest_target(x)      an ordinary function; write N to
+ *                         /sys/kernel/debug/kptest/call to call it N times
+ *   kptest_nest(x)        calls kptest_target(); write N to
+ *                         /sys/kernel/debug/kptest/nest to call it N times
+ *                         with a bare kprobe on it whose pre handler also
+ *                         calls kptest_target(): each of those inner calls
+ *                         hits a probe of kptest_target while a handler
+ *                         runs, which the kprobes core counts as missed
+ *   kptest_init_fn(x)     __init: runs once, while the module loads
+ *   kptest_nokprobe(x)    NOKPROBE_SYMBOL: in the module's blacklist
+ *
+ * The module is loaded and unloaded by the tests, several times in a row;
+ * it keeps no state across loads.
+ */
+#include <linux/debugfs.h>
+#include <linux/jiffies.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/uaccess.h>
+
+static u64 kptest_cell;
+
+noinline int kptest_target(int x)
+{
+	WRITE_ONCE(kptest_cell, READ_ONCE(kptest_cell) + x);
+	return x + 1;
+}
+
+noinline int kptest_nest(int x)
+{
+	return kptest_target(x) + 1;
+}
+
+noinline int kptest_nokprobe(int x)
+{
+	WRITE_ONCE(kptest_cell, READ_ONCE(kptest_cell) ^ x);
+	return x;
+}
+NOKPROBE_SYMBOL(kptest_nokprobe);
+
+/* Global, its result used: the compiler keeps it whole, name and all. */
+noinline int __init kptest_init_fn(int x)
+{
+	WRITE_ONCE(kptest_cell, x);
+	return x;
+}
+
+static int kptest_nest_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	/* a value the compiler cannot fold into a clone of the callee */
+	kptest_target((int)READ_ONCE(kptest_cell) & 1);
+	return 0;
+}
+
+static struct kprobe kptest_nest_kp = {
+	.symbol_name = "kptest_nest",
+	.pre_handler = kptest_nest_pre,
+};
+
+/* Read a count from user space: a decimal number below 10^7. */
+static int kptest_count(const char __user *ubuf, size_t len, unsigned int *n)
+{
+	int ret = kstrtouint_from_user(ubuf, len, 10, n);
+
+	if (!ret && *n > 10000000)
+		ret = -ERANGE;
+	return ret;
+}
+
+static ssize_t kptest_call_write(struct file *f, const char __user *ubuf,
+				 size_t len, loff_t *ppos)
+{
+	unsigned int i, n;
+	int ret = kptest_count(ubuf, len, &n);
+
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		kptest_target(i);
+	return len;
+}
+
+static ssize_t kptest_nest_write(struct file *f, const char __user *ubuf,
+				 size_t len, loff_t *ppos)
+{
+	unsigned int i, n;
+	int ret = kptest_count(ubuf, len, &n);
+
+	if (ret)
+		return ret;
+	kptest_nest_kp.addr = NULL;
+	kptest_nest_kp.flags = 0;
+	ret = register_kprobe(&kptest_nest_kp);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		kptest_nest(i);
+	unregister_kprobe(&kptest_nest_kp);
+	return len;
+}
+
+static const struct file_operations kptest_call_fops = {
+	.write = kptest_call_write,
+};
+
+static const struct file_operations kptest_nest_fops = {
+	.write = kptest_nest_write,
+};
+
+static struct dentry *kptest_dir;
+
+static int __init kptest_init(void)
+{
+	WRITE_ONCE(kptest_cell, kptest_init_fn((int)jiffies) + 1);
+	kptest_dir = debugfs_create_dir("kptest", NULL);
+	debugfs_create_file("call", 0200, kptest_dir, NULL, &kptest_call_fops);
+	debugfs_create_file("nest", 0200, kptest_dir, NULL, &kptest_nest_fops);
+	return 0;
+}
+
+static void __exit kptest_exit(void)
+{
+	debugfs_remove_recursive(kptest_dir);
+}
+
+module_init(kptest_init);
+module_exit(kptest_exit);
+MODULE_DESCRIPTION("Functions with known properties for kprobe event tests");
+MODULE_LICENSE("GPL");

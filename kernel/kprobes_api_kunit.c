@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * KUnit tests of the kprobes API as a module uses it, on any architecture:
+ *
+ *  - a probe whose registration failed can be registered again, by
+ *    another symbol, with the same struct;
+ *  - a pre handler that redirects the CPU skips the other probes of the
+ *    address, and each skipped probe counts a miss;
+ *  - unregistering under fire: every CPU calls one function in a loop
+ *    while kprobes and kretprobes come and go on it, alone, sharing the
+ *    site, and in batches, for kpa_race_secs seconds (60 by default).  A
+ *    timer interrupt stretched on purpose lands in the middle of the hit
+ *    path now and then, where a handler that is being unregistered may
+ *    already have been found.  No handler may run once its unregister
+ *    returned, and no hit may crash.
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/jiffies.h>
+#include <linux/kprobes.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/ptrace.h>
+
+static unsigned int kpa_race_secs = 60;
+module_param(kpa_race_secs, uint, 0444);
+MODULE_PARM_DESC(kpa_race_secs, "seconds of the unregister race test");
+
+static u64 kpa_cell;
+
+static noinline int kpa_target(int x)
+{
+	WRITE_ONCE(kpa_cell, READ_ONCE(kpa_cell) + x);
+	return x + 1;
+}
+
+/* Where the redirecting handler sends the CPU: same arguments, same return. */
+static noinline int kpa_alt(int x)
+{
+	WRITE_ONCE(kpa_cell, READ_ONCE(kpa_cell) ^ x);
+	return x + 100;
+}
+
+static noinline int kpa_nokprobe(int x)
+{
+	return x * 2;
+}
+NOKPROBE_SYMBOL(kpa_nokprobe);
+
+/* Call @fn(@x) so that the compiler can neither inline nor clone it. */
+static int kpa_call(int (*fn)(int), int x)
+{
+	OPTIMIZER_HIDE_VAR(fn);
+	return fn(x);
+}
+
+/* ------------------------------------------------------------------ */
+
+static void kpa_test_retry(struct kunit *test)
+{
+	struct kprobe kp = { .symbol_name = "kpa_nokprobe" };
+
+	KUNIT_EXPECT_EQ(test, -EINVAL, register_kprobe(&kp));
+	/* the same struct, now on a function that may be probed */
+	kp.symbol_name = "kpa_target";
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&kp));
+	unregister_kprobe(&kp);
+	/* and once more after an unregister */
+	kp.addr = NULL;
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&kp));
+	unregister_kprobe(&kp);
+}
+
+static int kpa_redirect_hits, kpa_other_hits;
+
+static int kpa_redirect_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpa_redirect_hits++;
+	instruction_pointer_set(regs, (unsigned long)kpa_alt);
+	return 1;
+}
+
+static int kpa_other_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpa_other_hits++;
+	return 0;
+}
+
+static void kpa_test_redirect_skips(struct kunit *test)
+{
+	struct kprobe first = { .symbol_name = "kpa_target",
+				.pre_handler = kpa_redirect_pre };
+	struct kprobe second = { .symbol_name = "kpa_target",
+				 .pre_handler = kpa_other_pre };
+
+	kpa_redirect_hits = kpa_other_hits = 0;
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&first));
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&second));
+	KUNIT_EXPECT_EQ(test, kpa_call(kpa_target, 1), 101);
+	unregister_kprobe(&second);
+	unregister_kprobe(&first);
+
+	KUNIT_EXPECT_EQ(test, kpa_redirect_hits, 1);
+	KUNIT_EXPECT_EQ(test, kpa_other_hits, 0);
+	KUNIT_EXPECT_EQ(test, second.nmissed, 1UL);
+	KUNIT_EXPECT_EQ(test, first.nmissed, 0UL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Unregistering under fire                                            */
+
+static noinline int kpa_hot(int x)
+{
+	WRITE_ONCE(kpa_cell, READ_ONCE(kpa_cell) + 1);
+	return x ^ 1;
+}
+
+/* One of the probes that come and go, and what its handlers saw. */
+struct kpa_racer {
+	struct kretprobe rp;	/* rp.kp alone for a plain kprobe */
+	bool is_ret;
+	bool live;		/* registered; false once unregister returned */
+	atomic_t hits;
+	atomic_t late;		/* handler calls after unregister returned */
+};
+
+static struct kpa_racer *kpa_racer_of(struct kprobe *kp)
+{
+	return container_of(kp, struct kpa_racer, rp.kp);
+}
+
+static void kpa_racer_saw(struct kpa_racer *r)
+{
+	atomic_inc(&r->hits);
+	if (!READ_ONCE(r->live))
+		atomic_inc(&r->late);
+}
+
+static int kpa_race_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	kpa_racer_saw(kpa_racer_of(kp));
+	return 0;
+}
+
+static int kpa_race_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	kpa_racer_saw(container_of(get_kretprobe(ri), struct kpa_racer, rp));
+	return 0;
+}
+
+static int kpa_race_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	kpa_racer_saw(container_of(get_kretprobe(ri), struct kpa_racer, rp));
+	return 0;
+}
+
+#define KPA_RACERS	4
+
+struct kpa_race {
+	struct kpa_racer racers[KPA_RACERS];
+	struct task_struct *callers[NR_CPUS];
+	bool stop;
+	unsigned long rounds;
+};
+
+/*
+ * Per CPU: a timer whose interrupt holds the CPU for a while, so that the
+ * hit path it interrupts is stretched (on the ftrace path handlers run
+ * with interrupts on).
+ */
+static DEFINE_PER_CPU(struct hrtimer, kpa_stretch);
+
+static enum hrtimer_restart kpa_stretch_fn(struct hrtimer *t)
+{
+	udelay(20);
+	hrtimer_forward_now(t, ns_to_ktime(70 * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static int kpa_caller(void *data)
+{
+	struct kpa_race *race = data;
+	struct hrtimer *t = this_cpu_ptr(&kpa_stretch);
+	unsigned long n = 0;
+
+	hrtimer_init(t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+	t->function = kpa_stretch_fn;
+	hrtimer_start(t, ns_to_ktime(70 * NSEC_PER_USEC), HRTIMER_MODE_REL_PINNED);
+	while (!READ_ONCE(race->stop)) {
+		kpa_call(kpa_hot, (int)n);
+		if (!(++n & 1023))
+			cond_resched();
+	}
+	hrtimer_cancel(t);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+static void kpa_racer_init(struct kpa_racer *r, bool is_ret)
+{
+	memset(r, 0, sizeof(*r));
+	r->is_ret = is_ret;
+	r->rp.kp.symbol_name = "kpa_hot";
+	if (is_ret) {
+		r->rp.entry_handler = kpa_race_entry;
+		r->rp.handler = kpa_race_ret;
+		r->rp.maxactive = 4 * num_possible_cpus();
+	} else {
+		r->rp.kp.pre_handler = kpa_race_pre;
+	}
+}
+
+static int kpa_racer_register(struct kpa_racer *r)
+{
+	int ret;
+
+	r->rp.kp.addr = NULL;
+	r->rp.kp.flags = 0;
+	WRITE_ONCE(r->live, true);
+	ret = r->is_ret ? register_kretprobe(&r->rp) : register_kprobe(&r->rp.kp);
+	if (ret)
+		WRITE_ONCE(r->live, false);
+	return ret;
+}
+
+static void kpa_racer_unregister(struct kpa_racer *r)
+{
+	if (r->is_ret)
+		unregister_kretprobe(&r->rp);
+	else
+		unregister_kprobe(&r->rp.kp);
+	WRITE_ONCE(r->live, false);
+}
+
+/*
+ * One round, by its number: a kretprobe and a kprobe sharing the site,
+ * taken away in either order (the site stays armed for the other one);
+ * or all four registered and unregistered through the batch calls.
+ */
+static int kpa_race_round(struct kpa_race *race, unsigned long round)
+{
+	struct kpa_racer *r = race->racers;
+	struct kretprobe *rps[2] = { &r[0].rp, &r[2].rp };
+	struct kprobe *kps[2] = { &r[1].rp.kp, &r[3].rp.kp };
+	int ret, i;
+
+	if (round % 3 < 2) {
+		ret = kpa_racer_register(&r[0]);
+		if (!ret)
+			ret = kpa_racer_register(&r[1]);
+		usleep_range(200, 400);
+		kpa_racer_unregister(&r[round % 2 ? 0 : 1]);
+		usleep_range(100, 200);
+		kpa_racer_unregister(&r[round % 2 ? 1 : 0]);
+		return ret;
+	}
+	for (i = 0; i < KPA_RACERS; i++) {
+		r[i].rp.kp.addr = NULL;
+		r[i].rp.kp.flags = 0;
+		WRITE_ONCE(r[i].live, true);
+	}
+	ret = register_kretprobes(rps, 2);
+	if (!ret)
+		ret = register_kprobes(kps, 2);
+	usleep_range(200, 400);
+	unregister_kretprobes(rps, 2);
+	WRITE_ONCE(r[0].live, false);
+	WRITE_ONCE(r[2].live, false);
+	unregister_kprobes(kps, 2);
+	WRITE_ONCE(r[1].live, false);
+	WRITE_ONCE(r[3].live, false);
+	return ret;
+}
+
+static void kpa_test_unregister_race(struct kunit *test)
+{
+	struct kpa_race *race;
+	unsigned long end;
+	int cpu, i, ret = 0, hits = 0;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs or more");
+	race = kunit_kzalloc(test, sizeof(*race), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, race);
+	for (i = 0; i < KPA_RACERS; i++)
+		kpa_racer_init(&race->racers[i], !(i & 1));
+
+	for_each_online_cpu(cpu) {
+		struct task_struct *t;
+
+		t = kthread_create_on_cpu(kpa_caller, race, cpu, "kpa_caller/%u");
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+		race->callers[cpu] = t;
+		wake_up_process(t);
+	}
+
+	end = jiffies + kpa_race_secs * HZ;
+	while (!ret && time_before(jiffies, end))
+		ret = kpa_race_round(race, race->rounds++);
+
+	WRITE_ONCE(race->stop, true);
+	for_each_online_cpu(cpu)
+		kthread_stop(race->callers[cpu]);
+
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	for (i = 0; i < KPA_RACERS; i++) {
+		KUNIT_EXPECT_EQ(test, atomic_read(&race->racers[i].late), 0);
+		hits += atomic_read(&race->racers[i].hits);
+	}
+	kunit_info(test, "%lu rounds, %d handler calls\n", race->rounds, hits);
+	KUNIT_EXPECT_GT(test, race->rounds, 10UL);
+	KUNIT_EXPECT_GT(test, hits, 0);
+}
+
+static struct kunit_case kprobes_api_cases[] = {
+	KUNIT_CASE(kpa_test_retry),
+	KUNIT_CASE(kpa_test_redirect_skips),
+	KUNIT_CASE_SLOW(kpa_test_unregister_race),
+	{}
+};
+
+static struct kunit_suite kprobes_api_suite = {
+	.name = "kprobes_api",
+	.test_cases = kprobes_api_cases,
+};
+kunit_test_suite(kprobes_api_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the kprobes API: registration life and unregister races");
+MODULE_LICENSE("GPL");
