@@ -430,8 +430,8 @@ static int kprobe_attach(struct kprobe *p)
 
 int register_kprobe(struct kprobe *p)
 {
+	kprobe_opcode_t *addr, *given = p->addr;
 	struct module *mod;
-	kprobe_opcode_t *addr;
 	bool on_entry;
 	int ret;
 
@@ -451,13 +451,18 @@ int register_kprobe(struct kprobe *p)
 	if (on_entry)
 		p->flags |= KPROBE_FLAG_ON_FUNC_ENTRY;
 	p->nmissed = 0;
+	p->nmissed_skipped = 0;
+	p->nmissed_off = 0;
 	INIT_LIST_HEAD(&p->list);
 
 	ret = kprobe_check_address(addr, &mod);
+	if (!ret) {
+		ret = kprobe_attach(p);
+		module_put(mod);
+	}
+	/* A failed probe is left as it was given, to be registered again. */
 	if (ret)
-		goto out_unlock;
-	ret = kprobe_attach(p);
-	module_put(mod);
+		p->addr = given;
 out_unlock:
 	mutex_unlock(&kprobe_mutex);
 	return ret;

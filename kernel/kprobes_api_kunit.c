@@ -292,7 +292,10 @@ static void kpa_test_unregister_race(struct kunit *test)
 		struct task_struct *t;
 
 		t = kthread_create_on_cpu(kpa_caller, race, cpu, "kpa_caller/%u");
-		KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+		if (IS_ERR(t)) {
+			ret = PTR_ERR(t);
+			break;
+		}
 		race->callers[cpu] = t;
 		wake_up_process(t);
 	}
@@ -301,9 +304,11 @@ static void kpa_test_unregister_race(struct kunit *test)
 	while (!ret && time_before(jiffies, end))
 		ret = kpa_race_round(race, race->rounds++);
 
+	/* the callers read @race: stop them all before it is freed */
 	WRITE_ONCE(race->stop, true);
 	for_each_online_cpu(cpu)
-		kthread_stop(race->callers[cpu]);
+		if (race->callers[cpu])
+			kthread_stop(race->callers[cpu]);
 
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	for (i = 0; i < KPA_RACERS; i++) {

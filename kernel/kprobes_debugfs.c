@@ -28,12 +28,17 @@ static void kprobe_list_one(struct seq_file *m, struct kprobe_site *s,
 	void *addr = kallsyms_show_value(m->file->f_cred) ? p->addr : NULL;
 	char type = kprobe_is_return(p) ? 'r' : 'k';
 
-	sym = kallsyms_lookup((unsigned long)p->addr, NULL, &offset, &modname, namebuf);
+	/* The code of a gone probe was freed: its address may be another's. */
+	sym = kprobe_gone(p) ? NULL :
+	      kallsyms_lookup((unsigned long)p->addr, NULL, &offset, &modname, namebuf);
 	if (sym)
 		seq_printf(m, "%px  %c  %s+0x%lx  %s ", addr, type, sym, offset,
 			   modname ? modname : " ");
+	else if (p->symbol_name)	/* say what it was placed on */
+		seq_printf(m, "%px  %c  %s+0x%x   ", addr, type, p->symbol_name,
+			   p->offset);
 	else
-		seq_printf(m, "%px  %c  %pS ", addr, type, p->addr);
+		seq_printf(m, "%px  %c  ?   ", addr, type);
 
 	seq_printf(m, "%s%s%s%s\n",
 		   kprobe_gone(p) ? "[GONE]" : "",

@@ -37,7 +37,8 @@ static int kretprobe_on_entry(struct kprobe *p, struct pt_regs *regs)
 			rethook_hook(node, regs, kprobe_ftrace(p));
 		else
 			rethook_recycle(node);
-	} else {
+	} else if (!rethook_stopped(rp->rh)) {
+		/* no free instance; being unregistered is no miss */
 		rp->nmissed++;
 	}
 	return 0;
@@ -146,17 +147,25 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 		return;
 	mutex_lock(&kprobe_mutex);
 	for (i = 0; i < num; i++) {
-		if (!kprobe_detach(&rps[i]->kp, &dead))
-			continue;
 		/* Pending returns find no handler from now on. */
-		rethook_free(rps[i]->rh);
-		rps[i]->rh = NULL;
+		if (kprobe_detach(&rps[i]->kp, &dead))
+			rethook_stop(rps[i]->rh);
 	}
 	mutex_unlock(&kprobe_mutex);
 
+	/*
+	 * A CPU that found the probe before it was detached may still be in
+	 * kretprobe_on_entry(), reading rp->rh: free it only after the
+	 * grace period that waits for such CPUs.
+	 */
 	kprobe_finish_detach(dead);
-	for (i = 0; i < num; i++)
+	for (i = 0; i < num; i++) {
+		/* Only a registered kretprobe has a rethook. */
+		if (rps[i]->rh)
+			rethook_free(rps[i]->rh);
+		rps[i]->rh = NULL;
 		INIT_LIST_HEAD(&rps[i]->kp.list);
+	}
 }
 EXPORT_SYMBOL_GPL(unregister_kretprobes);
 

@@ -20,6 +20,7 @@
 #include <linux/jiffies.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/uaccess.h>
 
 static u64 kptest_cell;
@@ -84,6 +85,9 @@ static ssize_t kptest_call_write(struct file *f, const char __user *ubuf,
 	return len;
 }
 
+/* One writer at a time: the nesting probe is one static kprobe. */
+static DEFINE_MUTEX(kptest_nest_lock);
+
 static ssize_t kptest_nest_write(struct file *f, const char __user *ubuf,
 				 size_t len, loff_t *ppos)
 {
@@ -92,6 +96,7 @@ static ssize_t kptest_nest_write(struct file *f, const char __user *ubuf,
 
 	if (ret)
 		return ret;
+	guard(mutex)(&kptest_nest_lock);
 	kptest_nest_kp.addr = NULL;
 	kptest_nest_kp.flags = 0;
 	ret = register_kprobe(&kptest_nest_kp);

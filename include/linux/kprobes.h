@@ -58,8 +58,14 @@ struct task_struct;
  * Kept by the core:
  * @list: link in the list of probes of the same address while registered;
  *	a registered probe never has an empty @list.  kprobe_mutex.
- * @nmissed: hits on which the handlers were not called (the CPU was
- *	already running a probe handler).  Incremented on the hit path.
+ * @nmissed: hits on which the handlers were not called: the CPU was
+ *	already running a probe handler, or one of the causes below.
+ *	Incremented on the hit path, like the counts of causes:
+ * @nmissed_skipped: of those, hits skipped because the pre handler of
+ *	another probe of the address redirected the CPU, or whose own
+ *	redirect could not be followed (a jump-optimized site).
+ * @nmissed_off: of those, hits while the path that calls the handlers
+ *	was shut down (ftrace, after a fatal error of its own).
  * @hlist: not used; kept for callers that initialise it.  Stays unhashed.
  */
 struct kprobe {
@@ -72,6 +78,8 @@ struct kprobe {
 
 	struct list_head list;
 	unsigned long nmissed;
+	unsigned long nmissed_skipped;
+	unsigned long nmissed_off;
 	struct hlist_node hlist;
 };
 
@@ -418,6 +426,18 @@ static nokprobe_inline struct kprobe_site *kprobe_site_lookup(void *addr)
 	return NULL;
 }
 
+/* The pre handler of @p redirected the CPU: the probes after it miss the hit. */
+static nokprobe_inline void kprobe_site_skip_after(struct kprobe_site *s,
+						   struct kprobe *p)
+{
+	list_for_each_entry_continue_rcu(p, &s->probes, list) {
+		if (kprobe_disabled(p) || !p->pre_handler)
+			continue;
+		p->nmissed++;
+		p->nmissed_skipped++;
+	}
+}
+
 /*
  * Call the pre (@post false) or post handlers of the enabled probes of @s,
  * with current_kprobe naming the probe whose handler runs.  Returns true
@@ -433,10 +453,12 @@ static nokprobe_inline bool kprobe_site_call(struct kprobe_site *s,
 		if (kprobe_disabled(p) || !(post ? !!p->post_handler : !!p->pre_handler))
 			continue;
 		__this_cpu_write(current_kprobe, p);
-		if (post)
+		if (post) {
 			p->post_handler(p, regs, 0);
-		else if (p->pre_handler(p, regs))
+		} else if (p->pre_handler(p, regs)) {
+			kprobe_site_skip_after(s, p);
 			return true;
+		}
 	}
 	return false;
 }
@@ -470,6 +492,19 @@ static nokprobe_inline void kprobe_site_missed(struct kprobe_site *s)
 
 	list_for_each_entry_rcu(p, &s->probes, list, true)
 		p->nmissed++;
+}
+
+/* A hit of @s while its path is shut down: count it, call nothing. */
+static nokprobe_inline void kprobe_site_missed_off(struct kprobe_site *s)
+{
+	struct kprobe *p;
+
+	list_for_each_entry_rcu(p, &s->probes, list, true) {
+		if (kprobe_disabled(p))	/* not missed: not wanted either */
+			continue;
+		p->nmissed++;
+		p->nmissed_off++;
+	}
 }
 
 /*

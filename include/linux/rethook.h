@@ -80,6 +80,12 @@ struct rethook *rethook_alloc(void *data, rethook_handler_t handler, int size, i
 void rethook_stop(struct rethook *rh);
 void rethook_free(struct rethook *rh);
 
+/* Has rethook_stop() (or rethook_free()) been called on @rh? */
+static inline bool rethook_stopped(struct rethook *rh)
+{
+	return !rcu_access_pointer(rh->handler);
+}
+
 /* On a function entry: take a node, then hook the return or give it back. */
 struct rethook_node *rethook_try_get(struct rethook *rh);
 void rethook_hook(struct rethook_node *node, struct pt_regs *regs, bool mcount);

@@ -109,9 +109,11 @@ bool farg_set_is_dynamic(const struct farg_set *set);
 int farg_set_count(const struct farg_set *set);
 
 /*
- * Multiprobe: two sets may feed one event if every argument has the same
- * name and type.  Returns -1 when they match, else the index of the first
- * argument of @b that differs (or @b's count if it has fewer arguments).
+ * Multiprobe: two sets may feed one event if they write records of one
+ * layout: every argument has the same name and type, and reads memory in
+ * both sets or in neither (which decides the fault map).  Returns -1 when
+ * they match, else the index of the first argument of @b that differs (or
+ * @b's count if it has fewer arguments).
  */
 int farg_set_mismatch(const struct farg_set *a, const struct farg_set *b);
 
@@ -196,5 +198,8 @@ void farg_set_save_entry(const struct farg_set *set, struct pt_regs *regs,
 unsigned int farg_set_fetch(const struct farg_set *set, struct pt_regs *regs,
 			    void *edata, void *ent, unsigned int args_off,
 			    unsigned int room);
+
+/* How many of the records farg_set_fetch() filled had a fetch that faulted. */
+unsigned long farg_set_faults(const struct farg_set *set);
 
 #endif /* _KERNEL_TRACE_FARG_H */

@@ -229,6 +229,8 @@ int farg_set_mismatch(const struct farg_set *a, const struct farg_set *b)
 	for (i = 0; i < a->nargs; i++)
 		if (a->args[i].type != b->args[i].type ||
 		    a->args[i].count != b->args[i].count ||
+		    farg_arg_can_fault(&a->args[i]) !=
+		    farg_arg_can_fault(&b->args[i]) ||
 		    strcmp(a->args[i].name, b->args[i].name))
 			return i;
 	return -1;

@@ -162,6 +162,8 @@ struct farg_set {
 	bool words_only;	/* every argument is FARG_OP_REG or _RETVAL */
 	u8 nentry;		/* function arguments saved at entry */
 	u16 *entry;		/* their indices (0-based), one word each */
+	/* per CPU, fetches of a record that faulted; NULL if none can */
+	unsigned long __percpu *faults;
 	struct farg_arg args[] __counted_by(nargs);
 };
 

@@ -184,6 +184,10 @@ static const struct farg_err_case farg_err_cases[] = {
 	E(FT_ENTRY, NULL, "@11:^b10@a/16", BAD_BITFIELD),
 	E(FT_ENTRY, NULL, "%di:^b0@0/8", BAD_BITFIELD),
 	E(FT_ENTRY, NULL, "%di:^b4@6/8", BAD_BITFIELD),
+	/* width and offset whose sum wraps around */
+	E(FT_ENTRY, NULL, "+0(%di):^b18446744073709551615@1/64", BAD_BITFIELD),
+	E(FT_ENTRY, NULL, "+0(%di):^b1@18446744073709551615/64", BAD_BITFIELD),
+	E(FT_ENTRY, NULL, "%di:^b1@32/32", BAD_BITFIELD),
 	E(FT_ENTRY, NULL, "^arg123456789012345678901234567890=@11",
 	  ARG_NAME_TOO_LONG),
 	E(FT_ENTRY, NULL, "^=@11", NO_ARG_NAME),
@@ -686,16 +690,20 @@ static void farg_test_compare(struct kunit *test)
 {
 	char w0[] = "x=%di", w1[] = "y=+0(%si):u8";
 	const char *const words[] = { w0, w1 };
-	struct farg_set *a, *b, *c, *d;
+	struct farg_set *a, *b, *c, *d, *e;
 
 	/* the words of a definition line, in this machine's register names */
 	farg_test_regs(w0);
 	farg_test_regs(w1);
 	a = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+0(%si):u8");
-	b = farg_test_parse(test, FT_ENTRY, NULL, "x=%si y=%dx:u8");
+	b = farg_test_parse(test, FT_ENTRY, NULL, "x=%si y=+8(%dx):u8");
 	c = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+0(%si):b3@1/8 z=%ax");
 	d = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=%si:x8");
+	e = farg_test_parse(test, FT_ENTRY, NULL, "x=%si y=%dx:u8");
 	KUNIT_EXPECT_EQ(test, farg_set_mismatch(a, b), -1);
+	/* a register where the other reads memory: another fault map */
+	KUNIT_EXPECT_EQ(test, farg_set_mismatch(a, e), 1);
+	KUNIT_EXPECT_EQ(test, farg_set_mismatch(e, a), 1);
 	KUNIT_EXPECT_EQ(test, farg_set_mismatch(a, c), 2);
 	KUNIT_EXPECT_EQ(test, farg_set_mismatch(c, a), 2);
 	KUNIT_EXPECT_EQ(test, farg_set_mismatch(a, d), 1);

@@ -456,7 +456,7 @@ static int farg_split_type(struct farg_pc *pc, char *arg, char **tname,
 static int farg_parse_bitfield(struct farg_pc *pc, const char *t, int pos)
 {
 	struct farg_arg *a = pc->arg;
-	unsigned long width, shift;
+	unsigned long width, shift, bits;
 	char *tail;
 
 	width = simple_strtoul(t + 1, &tail, 0);
@@ -466,8 +466,10 @@ static int farg_parse_bitfield(struct farg_pc *pc, const char *t, int pos)
 	shift = simple_strtoul(t, &tail, 0);
 	if (tail == t || *tail != '/')
 		return farg_fail(pc, pos, FARG_ERR_BAD_BITFIELD);
-	if (++pc->steps >= FARG_MAX_STEPS ||
-	    width + shift > a->type->size * BITS_PER_BYTE)
+	/* each on its own first, so that their sum cannot wrap */
+	bits = a->type->size * BITS_PER_BYTE;
+	if (++pc->steps >= FARG_MAX_STEPS || width > bits || shift >= bits ||
+	    width + shift > bits)
 		return farg_fail(pc, pos, FARG_ERR_BAD_BITFIELD);
 	a->lshift = 64 - (width + shift);
 	a->rshift = 64 - width;
@@ -479,6 +481,9 @@ static int farg_btf_bitfield(struct farg_pc *pc)
 {
 	if (pc->last_bitsize % 8 == 0 && pc->last_bitoffs == 0)
 		return 0;
+	/* a packed struct may place one across the 64-bit word read */
+	if (!pc->last_bitsize || pc->last_bitsize + pc->last_bitoffs > 64)
+		return farg_fail(pc, pc->offset, FARG_ERR_BAD_BITFIELD);
 	if (farg_take_step(pc))
 		return -EINVAL;
 	pc->arg->lshift = 64 - (pc->last_bitsize + pc->last_bitoffs);
@@ -546,11 +551,10 @@ static int farg_finish_string(struct farg_pc *pc, unsigned int count, int pos)
 }
 
 /* Stage 5: store, bitfield and array of the argument. */
-static int farg_finish(struct farg_pc *pc, const char *tname, int toff,
+static int farg_finish(struct farg_pc *pc, const char *tname, int tpos,
 		       unsigned int count)
 {
 	struct farg_arg *a = pc->arg;
-	int tpos = pc->offset + toff;
 	int ret;
 
 	if (a->type->kind == FARG_K_STRING) {
@@ -617,7 +621,7 @@ static int farg_parse_body(struct farg_pc *pc, const char *body)
 	unsigned int count;
 	size_t len = strlen(body);
 	char *tname;
-	int toff, ret;
+	int toff, tpos, ret;
 
 	if (len > FARG_MAX_TEXT_LEN)
 		return farg_fail(pc, pc->offset, FARG_ERR_ARG_TOO_LONG);
@@ -631,6 +635,8 @@ static int farg_parse_body(struct farg_pc *pc, const char *body)
 	toff = farg_split_type(pc, buf, &tname, &count);
 	if (toff < 0)
 		return toff;
+	/* parsing the fetch moves pc->offset into it: the type is here */
+	tpos = pc->offset + toff;
 
 	pc->last_type = NULL;
 	pc->umask = 0;
@@ -649,7 +655,7 @@ static int farg_parse_body(struct farg_pc *pc, const char *body)
 	ret = farg_layout(pc, count);
 	if (ret)
 		return ret;
-	ret = farg_finish(pc, tname, toff, count);
+	ret = farg_finish(pc, tname, tpos, count);
 	if (ret)
 		return ret;
 

@@ -43,6 +43,7 @@ struct farg_run {
 	u8 *fmap;		/* fault map, or NULL */
 	unsigned int dyn;	/* offset of the next string byte */
 	unsigned int room;	/* the record ends before ent + room */
+	bool faulted;		/* some fetch of this record faulted */
 };
 
 /* ---------------------------------------------------------- memory */
@@ -380,6 +381,7 @@ static void farg_fault(const struct farg_arg *a, struct farg_run *r, u8 *dst)
 {
 	int i;
 
+	r->faulted = true;
 	if (farg_arg_is_string(a)) {
 		for (i = 0; i < a->count; i++)
 			farg_put_loc(dst + i * sizeof(u32), 0, r);
@@ -475,9 +477,22 @@ static noinline unsigned int farg_set_fetch_any(const struct farg_set *set,
 		farg_run_arg(a, regs, edata, &r, blk + a->dst);
 	if (set->reads_mem)
 		pagefault_enable();
+	if (unlikely(r.faulted) && set->faults)
+		raw_cpu_inc(*set->faults);
 	return r.dyn;
 }
 NOKPROBE_SYMBOL(farg_set_fetch_any);
+
+unsigned long farg_set_faults(const struct farg_set *set)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	if (set->faults)
+		for_each_possible_cpu(cpu)
+			n += *per_cpu_ptr(set->faults, cpu);
+	return n;
+}
 
 /*
  * A set of whole registers and $retval (the usual return probe) cannot

@@ -165,7 +165,8 @@ static int farg_expand_btf(struct farg_pc *pc, int argc,
 			ret = farg_words_add(w, argv[i], NULL, i);
 		return ret;
 	}
-	if (argc + pc->nr_params - 1 > FARG_MAX_ARGS) {
+	/* Only $arg* stands for every parameter; $argN is one argument. */
+	if (star >= 0 && argc + pc->nr_params - 1 > FARG_MAX_ARGS) {
 		pc->word = star;
 		return farg_fail(pc, 0, FARG_ERR_TOO_MANY_ARGS);
 	}
@@ -233,9 +234,19 @@ void farg_set_free(struct farg_set *set)
 		kfree(a->symbol);
 	}
 	kfree(set->entry);
+	free_percpu(set->faults);
 	kfree(set);
 }
 EXPORT_SYMBOL_IF_KUNIT(farg_set_free);
+
+/* A set whose fetches may fault counts the records that faulted. */
+static int farg_set_count_faults(struct farg_set *set)
+{
+	if (!set->reads_mem && !set->dynamic)
+		return 0;
+	set->faults = alloc_percpu(unsigned long);
+	return set->faults ? 0 : -ENOMEM;
+}
 
 static struct farg_set *farg_set_alloc(int nargs)
 {
@@ -397,6 +408,8 @@ struct farg_set *farg_set_parse(const struct farg_caps *caps, int argc,
 		goto out_free_words;
 	}
 	ret = farg_parse_words(&pc, &w);
+	if (!ret)
+		ret = farg_set_count_faults(pc.set);
 	if (ret) {
 		farg_set_free(pc.set);
 		pc.set = NULL;

@@ -88,11 +88,46 @@ static bool tk_probe_kind_return(const struct tk_probe *tp)
 	return tp->rp.handler != NULL;
 }
 
+/* Add to @m what the kprobes core counts for the registration in force. */
+static void tk_probe_core_misses(const struct tk_probe *tp, struct tk_misses *m)
+{
+	const struct kprobe *kp = &tp->rp.kp;
+	unsigned long n = READ_ONCE(kp->nmissed);
+	unsigned long skipped = READ_ONCE(kp->nmissed_skipped);
+	unsigned long off = READ_ONCE(kp->nmissed_off);
+
+	/* read apart from the total: never let a cause go below zero */
+	m->skipped += skipped;
+	m->disabled += off;
+	m->recursion += n - min(n, skipped + off);
+	if (tk_probe_kind_return(tp))	/* an int in the core's struct */
+		m->no_instance += (unsigned int)READ_ONCE(tp->rp.nmissed);
+}
+
+/*
+ * Every miss of @tp since it was defined, by cause.  Under event_mutex;
+ * a reader without it (BPF's link info) may see a probe being disarmed
+ * counted twice for that moment.
+ */
+void tk_probe_misses(const struct tk_probe *tp, struct tk_misses *m)
+{
+	int cpu;
+
+	*m = tp->before;
+	if (READ_ONCE(tp->registered))
+		tk_probe_core_misses(tp, m);
+	m->buffer_full = 0;
+	for_each_possible_cpu(cpu)
+		m->buffer_full += per_cpu_ptr(tp->counts, cpu)->dropped;
+}
+
 unsigned long tk_probe_missed(const struct tk_probe *tp)
 {
-	unsigned long n = tp->rp.kp.nmissed;
+	struct tk_misses m;
 
-	return tk_probe_kind_return(tp) ? n + tp->rp.nmissed : n;
+	tk_probe_misses(tp, &m);
+	return m.recursion + m.no_instance + m.buffer_full + m.disabled +
+	       m.skipped;
 }
 
 static unsigned long tk_probe_hits(const struct tk_probe *tp)
@@ -101,7 +136,7 @@ static unsigned long tk_probe_hits(const struct tk_probe *tp)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		n += *per_cpu_ptr(tp->nhit, cpu);
+		n += per_cpu_ptr(tp->counts, cpu)->hits;
 	return n;
 }
 
@@ -126,8 +161,8 @@ struct tk_probe *tk_probe_new(const struct tk_def *def, struct farg_set *set)
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
 	if (!tp)
 		return NULL;
-	tp->nhit = alloc_percpu(unsigned long);
-	if (!tp->nhit)
+	tp->counts = alloc_percpu(struct tk_counts);
+	if (!tp->counts)
 		goto out_free;
 	if (def->symbol) {
 		tp->symbol = kstrdup(def->symbol, GFP_KERNEL);
@@ -157,7 +192,7 @@ struct tk_probe *tk_probe_new(const struct tk_def *def, struct farg_set *set)
 	return tp;
 
 out_free:
-	free_percpu(tp->nhit);
+	free_percpu(tp->counts);
 	kfree(tp);
 	return NULL;
 }
@@ -171,7 +206,7 @@ void tk_probe_free(struct tk_probe *tp)
 	if (!tp->event || tp->args != tp->event->layout)
 		farg_set_free(tp->args);
 	kfree(tp->symbol);
-	free_percpu(tp->nhit);
+	free_percpu(tp->counts);
 	kfree(tp);
 }
 
@@ -245,12 +280,19 @@ int tk_probe_arm(struct tk_probe *tp)
 	ret = tk_probe_kind_return(tp) ? register_kretprobe(&tp->rp) :
 					 register_kprobe(&tp->rp.kp);
 	tp->registered = !ret;
+	/* A later attempt looks the symbol up again. */
+	if (ret && tp->symbol)
+		tp->rp.kp.addr = NULL;
 	return ret;
 }
 
-/* After unregistering: ready to be registered again by symbol. */
+/*
+ * After unregistering: keep what the core counted (it starts from zero at
+ * the next registration), and be ready to be registered again by symbol.
+ */
 static void tk_probe_mark_disarmed(struct tk_probe *tp)
 {
+	tk_probe_core_misses(tp, &tp->before);
 	tp->registered = false;
 	if (tp->symbol)
 		tp->rp.kp.addr = NULL;
@@ -873,6 +915,59 @@ static const struct file_operations tk_profile_fops = {
 	.read = seq_read,		.llseek = seq_lseek,
 };
 
+/*
+ * kprobe_misses: the misses of kprobe_profile by cause, one line per
+ * probe in the same order, and the records that hold a (fault).
+ */
+static int tk_misses_show(struct seq_file *m, void *v)
+{
+	struct tk_probe *tp;
+	struct tk_misses c;
+
+	if (v == &dyn_event_list) {
+		seq_printf(m, "#%-45s %11s %11s %11s %11s %11s %11s\n", "event",
+			   "recursion", "no_instance", "buffer_full",
+			   "disabled", "skipped", "faults");
+		return 0;
+	}
+	tp = tk_probe_of(v);
+	if (!tp)
+		return 0;
+	tk_probe_misses(tp, &c);
+	seq_printf(m, "  %-44s %11lu %11lu %11lu %11lu %11lu %11lu\n",
+		   trace_event_name(&tp->event->call), c.recursion,
+		   c.no_instance, c.buffer_full, c.disabled, c.skipped,
+		   farg_set_faults(tp->args));
+	return 0;
+}
+
+/* The list head first, for the header line; event_mutex until stop. */
+static void *tk_misses_start(struct seq_file *m, loff_t *pos)
+{
+	mutex_lock(&event_mutex);
+	return seq_list_start_head(&dyn_event_list, *pos);
+}
+
+static const struct seq_operations tk_misses_seq_ops = {
+	.start = tk_misses_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = tk_misses_show,
+};
+
+static int tk_misses_open(struct inode *inode, struct file *file)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	return ret ? ret : seq_open(file, &tk_misses_seq_ops);
+}
+
+static const struct file_operations tk_misses_fops = {
+	.owner = THIS_MODULE,
+	.open = tk_misses_open,		.release = seq_release,
+	.read = seq_read,		.llseek = seq_lseek,
+};
+
 /* ------------------------------------------------------------- modules */
 
 /*
@@ -901,7 +996,22 @@ static void tk_module_coming(struct module *mod)
 	}
 }
 
-/* Disarm every probe in @mod's text before it is freed, in one batch. */
+/*
+ * Is registered @tp in @mod's text?  A probe on its init text was marked
+ * gone by the kprobes core once the module went live, and that text is no
+ * longer within the module: such a probe is known by its name.
+ */
+static bool tk_probe_in_module(struct tk_probe *tp, struct module *mod)
+{
+	if (within_module((unsigned long)tp->rp.kp.addr, mod))
+		return true;
+	return kprobe_gone(&tp->rp.kp) && tk_probe_names_module(tp, mod);
+}
+
+/*
+ * Disarm every probe in @mod's text before it is freed, in one batch, so
+ * that the next load of the module arms them all again.
+ */
 static void tk_module_going(struct module *mod)
 {
 	struct tk_probe *tp, **tps;
@@ -912,8 +1022,7 @@ static void tk_module_going(struct module *mod)
 	tps = kmalloc_array(n, sizeof(*tps), GFP_KERNEL);
 	n = 0;
 	for_each_tk_probe(tp) {
-		if (!tp->registered ||
-		    !within_module((unsigned long)tp->rp.kp.addr, mod))
+		if (!tp->registered || !tk_probe_in_module(tp, mod))
 			continue;
 		if (tps)
 			tps[n++] = tp;
@@ -925,23 +1034,41 @@ static void tk_module_going(struct module *mod)
 	kfree(tps);
 }
 
-static int tk_module_notify(struct notifier_block *nb, unsigned long state,
-			    void *data)
+static int tk_module_comes(struct notifier_block *nb, unsigned long state,
+			   void *data)
 {
-	if (state != MODULE_STATE_COMING && state != MODULE_STATE_GOING)
-		return NOTIFY_DONE;
-	mutex_lock(&event_mutex);
-	if (state == MODULE_STATE_COMING)
+	if (state == MODULE_STATE_COMING) {
+		mutex_lock(&event_mutex);
 		tk_module_coming(data);
-	else
-		tk_module_going(data);
-	mutex_unlock(&event_mutex);
+		mutex_unlock(&event_mutex);
+	}
 	return NOTIFY_DONE;
 }
 
-/* After jump labels (COMING) and before the kprobes core (GOING). */
-static struct notifier_block tk_module_nb = {
-	.notifier_call = tk_module_notify,
+static int tk_module_goes(struct notifier_block *nb, unsigned long state,
+			  void *data)
+{
+	if (state == MODULE_STATE_GOING) {
+		mutex_lock(&event_mutex);
+		tk_module_going(data);
+		mutex_unlock(&event_mutex);
+	}
+	return NOTIFY_DONE;
+}
+
+/*
+ * Module notifiers run in decreasing priority.  A coming module's probes
+ * are armed after jump labels (1) and the kprobes core (0) know its code,
+ * the core's blacklist of the module included; a going module's probes
+ * are disarmed before either forgets it.
+ */
+static struct notifier_block tk_module_coming_nb = {
+	.notifier_call = tk_module_comes,
+	.priority = -1,
+};
+
+static struct notifier_block tk_module_going_nb = {
+	.notifier_call = tk_module_goes,
 	.priority = 2,
 };
 
@@ -977,7 +1104,9 @@ static __init int tk_init_early(void)
 
 	if (ret)
 		return ret;
-	if (IS_ENABLED(CONFIG_MODULES) && register_module_notifier(&tk_module_nb))
+	if (IS_ENABLED(CONFIG_MODULES) &&
+	    (register_module_notifier(&tk_module_coming_nb) ||
+	     register_module_notifier(&tk_module_going_nb)))
 		return -EINVAL;
 	return 0;
 }
@@ -991,6 +1120,8 @@ static __init int tk_init_tracefs(void)
 			  &tk_events_fops);
 	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL, NULL,
 			  &tk_profile_fops);
+	trace_create_file("kprobe_misses", TRACE_MODE_READ, NULL, NULL,
+			  &tk_misses_fops);
 	tk_boot_events();
 	return 0;
 }

@@ -24,6 +24,11 @@
  * is defined (record size, head size, whether strings follow) and only
  * read here; nothing is allocated, no lock is taken.
  *
+ * Every hit becomes a record in each buffer the event is on, or a miss:
+ * a record a ring buffer refuses is counted in tk_counts::dropped, per
+ * CPU (kprobe_profile adds it to the misses of the kprobes core; such a
+ * hit ran the handler, so it is a hit too).
+ *
  * The scratch buffer: a hit uses its CPU's scratch with no lock and no
  * nesting count, because kprobe handlers do not nest on a CPU.  The
  * kprobes core runs at most one handler per CPU at a time: while one runs
@@ -135,6 +140,26 @@ static __always_inline void tk_fill_args(struct tk_probe *tp,
 		farg_set_fetch(tp->args, regs, tk_edata(ri), ent, off, size);
 }
 
+/*
+ * The ring buffer of @file refused a record (full and not overwriting,
+ * the record too big, or a reservation nested too deep): a miss.  Not
+ * when recording is off, for the buffer or for this CPU (tracing_cpumask),
+ * or when the file filters this task out: then the user asked for no
+ * record.
+ */
+static noinline void tk_refused(struct tk_probe *tp,
+				struct trace_event_file *file)
+{
+	struct trace_array *tr = file->tr;
+
+	if (!ring_buffer_record_is_on(tr->array_buffer.buffer) ||
+	    !cpumask_test_cpu(raw_smp_processor_id(), tr->tracing_cpumask) ||
+	    trace_event_ignore_this_pid(file))
+		return;
+	raw_cpu_inc(tp->counts->dropped);
+}
+NOKPROBE_SYMBOL(tk_refused);
+
 /* A file with triggers, soft-disable, pid filter, or commit hooks. */
 static noinline void tk_write_generic(struct tk_probe *tp,
 				      struct pt_regs *regs,
@@ -153,8 +178,10 @@ static noinline void tk_write_generic(struct tk_probe *tp,
 					tk_room(file->tr->array_buffer.buffer));
 	}
 	ent = trace_event_buffer_reserve(&fbuffer, file, size);
-	if (!ent)
+	if (!ent) {
+		tk_refused(tp, file);
 		return;
+	}
 	fbuffer.regs = regs;
 	tk_fill_head(tp, ent, ri);
 	tk_fill_args(tp, regs, ri, ent, scratch, size);
@@ -178,8 +205,10 @@ static noinline void tk_write_filtered(struct tk_probe *tp,
 	void *scratch = this_cpu_ptr(tk_scratch);
 	struct ring_buffer_event *rbe;
 
-	if (unlikely(size > room))
+	if (unlikely(size > room)) {
+		tk_refused(tp, file);
 		return;
+	}
 	tracing_generic_entry_update(scratch, tp->event->call.event.type,
 				     trace_ctx);
 	tk_fill_head(tp, scratch, ri);
@@ -189,8 +218,10 @@ static noinline void tk_write_filtered(struct tk_probe *tp,
 		return;
 
 	rbe = ring_buffer_lock_reserve(buffer, size);
-	if (!rbe)
+	if (!rbe) {
+		tk_refused(tp, file);
 		return;
+	}
 	memcpy(ring_buffer_event_data(rbe), scratch, size);
 	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, regs);
 }
@@ -214,8 +245,10 @@ static __always_inline void tk_write_plain(struct tk_probe *tp,
 		size = tk_fetch_scratch(tp, regs, ri, scratch, tk_room(buffer));
 	}
 	rbe = ring_buffer_lock_reserve(buffer, size);
-	if (!rbe)
+	if (unlikely(!rbe)) {
+		tk_refused(tp, file);
 		return;
+	}
 	ent = ring_buffer_event_data(rbe);
 	tracing_generic_entry_update(ent, tp->event->call.event.type,
 				     trace_ctx);
@@ -254,7 +287,7 @@ static __always_inline int tk_hit(struct tk_probe *tp, struct pt_regs *regs,
 {
 	unsigned int users = READ_ONCE(tp->event->flags);
 
-	raw_cpu_inc(*tp->nhit);
+	raw_cpu_inc(tp->counts->hits);
 	if (users & TK_EV_TRACE)
 		tk_trace(tp, regs, ri);
 	if (!(users & TK_EV_PERF))

@@ -162,6 +162,24 @@ struct tk_event {
 };
 
 /*
+ * Hits a probe's event did not get, by cause, as kprobe_misses shows
+ * them; their sum is the misses column of kprobe_profile.
+ */
+struct tk_misses {
+	unsigned long recursion;	/* another probe handler was running */
+	unsigned long no_instance;	/* every return instance was in use */
+	unsigned long buffer_full;	/* the ring buffer refused the record */
+	unsigned long disabled;		/* the path to the handlers was shut down */
+	unsigned long skipped;		/* another probe's handler redirected */
+};
+
+/* What hits count, per CPU. */
+struct tk_counts {
+	unsigned long hits;
+	unsigned long dropped;		/* records a ring buffer refused */
+};
+
+/*
  * One probe.  The fields above @devent are what a hit reads; they do not
  * change while the kprobe is registered.
  */
@@ -172,13 +190,15 @@ struct tk_probe {
 	unsigned int rec_size;		/* head + fixed block: exact size */
 	bool has_args;
 	bool dynamic;			/* strings follow the fixed block */
-	unsigned long __percpu *nhit;
+	struct tk_counts __percpu *counts;
 
 	/* control: event_mutex */
 	struct dyn_event devent;	/* in kprobe_events unless local */
 	struct list_head sibling;	/* in @event->probes */
 	char *symbol;			/* "[MOD:]SYM", or NULL: by address */
 	bool registered;		/* the kprobes core has it */
+	/* what the core counted in earlier registrations (it restarts) */
+	struct tk_misses before;
 };
 
 static inline struct tk_probe *tk_event_primary(struct tk_event *ev)
@@ -196,6 +216,7 @@ void __init tk_boot_events(void);
 
 /* trace_kprobe.c */
 int tk_run_command(const char *raw);	/* a line as kprobe_events takes */
+void tk_probe_misses(const struct tk_probe *tp, struct tk_misses *m);
 unsigned long tk_probe_missed(const struct tk_probe *tp);
 unsigned long tk_probe_address(const struct tk_probe *tp);
 struct tk_probe *tk_probe_new(const struct tk_def *def, struct farg_set *set);

@@ -49,8 +49,10 @@ static __always_inline void tk_perf_record(struct tk_probe *tp,
 	padded = tk_perf_size(tp->dynamic ? PERF_MAX_TRACE_SIZE - sizeof(u64) :
 					    size);
 	ent = perf_trace_buf_alloc(padded, NULL, &rctx);
-	if (!ent)
+	if (!ent) {		/* perf nested too deep on this CPU */
+		raw_cpu_inc(tp->counts->dropped);
 		return;
+	}
 	if (ri) {
 		struct kretprobe_trace_entry_head *h = ent;
 

@@ -264,8 +264,13 @@ NOKPROBE_SYMBOL(kpx86_reenter);
 /*
  * No int3 of ours at @addr.  If there is no int3 there at all any more,
  * this CPU executed one that another CPU has taken away since (a site
- * removed, text patched): run the instruction now there.  Otherwise the
- * int3 is someone else's.
+ * removed, text patched): run the instruction now there.  If there is
+ * one, it may be that of a text poke (ftrace arming an fentry site) that
+ * began after the poke handler looked, which that handler now knows how
+ * to step over.  Otherwise the int3 is someone else's.  (On hardware the
+ * poking CPU's sync IPI waits for this trap to end, so neither case
+ * happens there; under QEMU's TCG a CPU may run a stale translation of
+ * the int3 after the text changed, and both do.)
  *
  * The re-run resumes with RF set, as any resumption after a trap may.
  * For hardware that changes nothing here, but QEMU's TCG keys its
@@ -278,7 +283,7 @@ static int kpx86_int3_vanished(void *addr, struct pt_regs *regs)
 {
 	/* the CPU just fetched an instruction there: it is mapped */
 	if (READ_ONCE(*(u8 *)addr) == INT3_INSN_OPCODE)
-		return 0;
+		return poke_int3_handler(regs);
 	regs->ip = (unsigned long)addr;
 	regs->flags |= X86_EFLAGS_RF;
 	return 1;

@@ -22,13 +22,14 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	struct kprobe_site *s;
 	unsigned long resume_ip;
 
-	if (unlikely(kprobe_ftrace_disabled))
-		return;
-
 	preempt_disable_notrace();
 	s = kprobe_site_lookup((void *)ip);
 	if (unlikely(!s))
 		goto out;
+	if (unlikely(kprobe_ftrace_disabled)) {
+		kprobe_site_missed_off(s);
+		goto out;
+	}
 	if (unlikely(kprobe_running())) {
 		kprobe_site_missed(s);
 		goto out;

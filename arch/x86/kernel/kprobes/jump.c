@@ -38,6 +38,31 @@ extern const u8 kpx86_detour_call[], kpx86_detour_template_end[];
 
 __visible void kpx86_detour_hit(struct kprobe_site *s, struct pt_regs *regs);
 
+/*
+ * Call every enabled pre handler of @s.  The detour goes on after the
+ * probed instruction whatever a handler does to regs->ip, so a redirect
+ * cannot be followed: it is counted as a miss of the probe that asked for
+ * it, ip is put back, and the other probes still run.
+ */
+static void kpx86_detour_handlers(struct kprobe_site *s, struct pt_regs *regs)
+{
+	unsigned long ip = regs->ip;
+	struct kprobe *p;
+
+	list_for_each_entry_rcu(p, &s->probes, list, true) {
+		if (kprobe_disabled(p) || !p->pre_handler)
+			continue;
+		__this_cpu_write(current_kprobe, p);
+		if (p->pre_handler(p, regs)) {
+			p->nmissed++;
+			p->nmissed_skipped++;
+			regs->ip = ip;
+		}
+	}
+	__this_cpu_write(current_kprobe, NULL);
+}
+NOKPROBE_SYMBOL(kpx86_detour_handlers);
+
 /* Called from the head of the detour of @s, in the probed context. */
 __visible void kpx86_detour_hit(struct kprobe_site *s, struct pt_regs *regs)
 {
@@ -47,16 +72,14 @@ __visible void kpx86_detour_hit(struct kprobe_site *s, struct pt_regs *regs)
 	regs->cs = __KERNEL_CS;
 	regs->sp = (unsigned long)(regs + 1);
 	regs->orig_ax = ~0UL;
-	/* As after a breakpoint.  A handler cannot redirect ip here. */
+	/* As after a breakpoint. */
 	regs->ip = (unsigned long)s->addr + INT3_INSN_SIZE;
 
 	preempt_disable_notrace();
-	if (kprobe_running()) {
+	if (kprobe_running())
 		kprobe_site_missed(s);
-	} else {
-		kprobe_site_call_pre(s, regs);
-		__this_cpu_write(current_kprobe, NULL);
-	}
+	else
+		kpx86_detour_handlers(s, regs);
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kpx86_detour_hit);

@@ -39,7 +39,7 @@ check_error_regs() { # command-with-error-pos-by-^, x86_64 register names
 
 cause() { # event cause -> its column of kprobe_misses
 	awk -v e="$1" -v c="$2" '
-		$1 == "#" { for (i = 2; i <= NF; i++) col[$i] = i - 1 }
+		$1 == "#event" { for (i = 2; i <= NF; i++) col[$i] = i }
 		$1 == e { print $(col[c]) }' kprobe_misses
 }
 
