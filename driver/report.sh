@@ -4,10 +4,10 @@
 # Turns the boots of one check into a verdict.  GUESTLOGS, CONSOLELOGS and
 # QEMU_RCS are comma-separated, one entry per boot.  Each @@RESULT line of
 # the guest logs counts once.  Each console log adds named failures of its
-# own: an oops, a WARN, a lockdep splat, a panic, a hang (no @@DONE in that
-# boot's guest log) or the watchdog.  A failing test listed in the
-# known-failures file (series only) is XFAIL.  The last line is
-# "N passed, N failed, N skipped"; exit 1 on any failure.
+# own: an oops, a WARN, a lockdep splat, a KASAN or UBSAN report, a panic,
+# a hang (no @@DONE in that boot's guest log) or the watchdog.  A failing
+# test listed in the known-failures file (series only) is XFAIL.  The last
+# line is "N passed, N failed, N skipped"; exit 1 on any failure.
 set -uo pipefail
 IFS=, read -r -a GUESTS <<<"$1"
 IFS=, read -r -a CONSOLES <<<"$2"
@@ -63,6 +63,7 @@ for i in "${!GUESTS[@]}"; do
 	scan WARN 'WARNING: CPU: [0-9]+ PID: [0-9]+ at|WARNING: .* at .*\+0x'
 	scan lockdep 'possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|possible irq lock inversion|lock held when returning|bad unlock balance|INFO: possible'
 	scan KASAN 'BUG: KASAN'
+	scan UBSAN 'UBSAN:'
 	scan panic 'Kernel panic'
 	scan hung 'INFO: task .* blocked for more than|soft lockup|rcu_sched self-detected stall|rcu: INFO:'
 	if [ "$QRC" = 124 ] || [ "$QRC" = 137 ]; then

@@ -1,41 +1,116 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kpfuzz - fuzz the kprobe event definition parser from user space.
+ * kpfuzz - fuzz the kprobe event definition parser, and the fetches and
+ * printers of the events it accepts, from user space.
  *
- *   kpfuzz [-n COUNT] [-s SEED] [-q]
+ *   kpfuzz [-n COUNT] [-s SEED] [-H N] [-q]
  *
  * Writes COUNT definitions into kprobe_events (a few into dynamic_events),
- * each generated from the grammar of a definition line and then, often,
- * mutated at the byte level.  Checked:
- *   - every rejected write added exactly one error_log entry (an "error:"
- *     line and a caret line); the check is made per batch of writes, see
- *     flush() below, and names each culprit;
- *   - accepted writes made events, which stay for a while (later lines
- *     clash with them or delete them); one whose probe point is a function
- *     known to be safe to probe is sometimes enabled alone for a moment,
- *     so that random fetch arguments run on real hits.
- * The kernel console is watched by the driver for oopses, WARNs and leaks.
- * Only lines the kprobe event layer owns are checked: everything written to
- * kprobe_events, and the p/r lines of dynamic_events (other lines there
+ * of two kinds.
+ *
+ * General definitions (all but one in N, -H, default 20; all with -H 0)
+ * come from the grammar of a definition line, with random places and
+ * arguments, and are often mutated at the byte level.  Most are rejected.
+ * Accepted ones stay for a while (later lines clash with them or delete
+ * them) and are never enabled.
+ *
+ * Hit definitions (one in N) are made to fire.  Each is written as event
+ * fz/hNN (a name no general definition uses), on a function the fuzzer
+ * reaches with a system call of its own: targets[]
+ * (do_sys_openat2 and do_sys_open through openat(), vfs_read and
+ * ksys_read through read(), the syscall wrappers __x64_sys_* or
+ * __arm64_sys_*, ...).  The probe is an entry probe, a return probe, or
+ * one at an offset into the function.  Its arguments read the function's
+ * parameters in the ways the syntax allows: the argument registers of the
+ * machine, $argN, BTF names and fields, the user registers a syscall
+ * wrapper gets, kernel and user dereferences, strings, arrays, bitfields,
+ * symbols, $retval; some come from the general grammar, and one hit
+ * definition in six has its argument part mutated.  When one is accepted:
+ *   - one in three gets a second probe on the same event (a multiprobe
+ *     join), before the event is enabled or (one time in four) while it
+ *     is, on another target or the same one, with arguments that differ
+ *     from the first's in what they read (a register or memory: x=%di:u32
+ *     against x=+0(%di):u32) and now and then in names, types, count or
+ *     kind, which the kernel must refuse, with an error_log entry;
+ *   - the event is enabled, each of its places is called 1 to 4 times
+ *     with fuzzed arguments (good paths and buffers, NULL, an unmapped
+ *     address, a page without access, a string that runs into one, a
+ *     string longer than PATH_MAX, kernel addresses, bad fds), so that
+ *     its fetches read good and faulting memory, and disabled again;
+ *     kprobe_profile then says how many hits that made;
+ *   - trace_pipe is drained (non-blocking, bounded reads), after a read of
+ *     trace one time in four and after every accepted join, with
+ *     options/latency-format set one time in four, so that the printers
+ *     run on the records of every kind of definition, faulted fetches
+ *     included.
+ * The event then stays among the accepted general ones and is deleted
+ * with them.  The hit work is proportional to COUNT: with -H 20, 10,000
+ * definitions make about 500 hit definitions, each with one enable and
+ * disable and at most two trace files read when accepted.  Registers and
+ * syscall wrappers are those of the machine kpfuzz is built for, x86_64
+ * or arm64.
+ *
+ * Checked: every rejected write added exactly one error_log entry (an
+ * "error:" line and a caret line); the check is made per batch of writes,
+ * see flush() below, and names each culprit.  The driver watches the
+ * kernel console for oopses, WARNs, KASAN and UBSAN reports, and leaks.
+ * Only lines the kprobe event layer owns are checked: everything written
+ * to kprobe_events, and the p/r lines of dynamic_events (other lines there
  * belong to the generic dynamic event code).  Prints one line per failure
- * (first 20), a summary, and exits 1 if any rejected write left no
- * error_log entry.  With TK_BASE=1 in the environment (the unmodified base
- * kernel, which leaves some rejections unlogged) those are only counted.
- * The summary also says where the time went, and the rate.
+ * (first 20) and a summary: the counts, the hit work (calls made, hits,
+ * trace bytes read, joins tried and accepted), where the time went and
+ * the rate.  Exits 1 if any rejected write left no error_log entry; with
+ * TK_BASE=1 in the environment (the unmodified base kernel, which leaves
+ * some rejections unlogged) those are only counted.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #define TR "/sys/kernel/tracing/"
 #define LINE_MAX_LEN 1024
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+/*
+ * The machine: the registers that pass the first six arguments and the
+ * one that returns a value, where a syscall wrapper's struct pt_regs
+ * keeps the six syscall arguments, a kernel address (no KASLR in the
+ * guest) and the instruction alignment.
+ */
+#if defined(__x86_64__)
+#define SYSCALL_PREFIX	"__x64_sys_"
+#define KERNEL_ADDR	0xffffffff81000000ULL
+#define INSN_ALIGN	1
+#define RET_REG		"%ax"
+static const char *const arg_regs[] = { "%di", "%si", "%dx", "%cx", "%r8", "%r9" };
+/* pt_regs::di, si, dx, r10, r8, r9 */
+static const unsigned int sys_arg_off[] = { 112, 104, 96, 56, 72, 64 };
+static const char *const wrapper_fields[] = { "regs->di", "regs->si", "regs->orig_ax" };
+#elif defined(__aarch64__)
+#define SYSCALL_PREFIX	"__arm64_sys_"
+#define KERNEL_ADDR	0xffff800080000000ULL
+#define INSN_ALIGN	4
+#define RET_REG		"%x0"
+static const char *const arg_regs[] = { "%x0", "%x1", "%x2", "%x3", "%x4", "%x5" };
+/* pt_regs::regs[0..5] */
+static const unsigned int sys_arg_off[] = { 0, 8, 16, 24, 32, 40 };
+static const char *const wrapper_fields[] = { "regs->orig_x0", "regs->syscallno", "regs->sp" };
+#else
+#error "kpfuzz knows the registers of x86_64 and arm64 only"
+#endif
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 
@@ -53,9 +128,12 @@ static unsigned int pick(unsigned int n)
 	return n ? rnd() % n : 0;
 }
 
-#define ONE_OF(arr) (arr[pick(sizeof(arr) / sizeof(arr[0]))])
+#define N_OF(arr) (sizeof(arr) / sizeof(arr[0]))
+#define ONE_OF(arr) (arr[pick(N_OF(arr))])
 
-/* functions that are safe to probe and get hit while the fuzzer runs */
+/* ------------------------------------------------ general definitions */
+
+/* functions that exist, are safe to probe and get hit while the fuzzer runs */
 static const char *const safe_syms[] = {
 	"vfs_read", "vfs_write", "do_sys_openat2", "vfs_fstatat",
 	"kernel_clone", "do_exit", "ksys_write", "vfs_open",
@@ -66,9 +144,11 @@ static const char *const other_syms[] = {
 	"trace-printk:trace_printk_irq_work", "nomod:nofunc", "kprobe_dispatcher",
 	"tracing_on", "memcpy",
 };
+/* both machines' names: each machine refuses the other's */
 static const char *const regs[] = {
 	"%ax", "%bx", "%cx", "%dx", "%si", "%di", "%bp", "%sp", "%r8", "%r15",
 	"%ip", "%flags", "%cs", "%ss", "%orig_ax", "%rax", "%eax", "%x0", "%",
+	"%x1", "%x29", "%x30", "%x31", "%lr", "%pc", "%pstate",
 };
 static const char *const vars[] = {
 	"$stack", "$stack0", "$stack1", "$stack31", "$stack10000", "$retval",
@@ -141,13 +221,12 @@ static void gen_arg(struct buf *b)
 		add(b, ":%s", ONE_OF(types));
 }
 
-/* a definition from the grammar; *safe says whether it may be enabled */
-static void gen_definition(struct buf *b, int *safe)
+/* a definition from the grammar */
+static void gen_definition(struct buf *b)
 {
 	int nargs, i;
 	const char *sym;
 
-	*safe = 0;
 	switch (pick(12)) {
 	case 0: add(b, "p "); break;
 	case 1: add(b, "r "); break;
@@ -158,16 +237,11 @@ static void gen_definition(struct buf *b, int *safe)
 	case 6: add(b, "%c:fz/e%u ", "prqfx-"[pick(6)], pick(1000)); break;
 	default: add(b, "%c:fz/e%u ", pick(3) ? 'p' : 'r', pick(1000)); break;
 	}
-	if (pick(4)) {
-		sym = ONE_OF(safe_syms);
-		*safe = 1;
-	} else {
-		sym = ONE_OF(other_syms);
-	}
+	sym = pick(4) ? ONE_OF(safe_syms) : ONE_OF(other_syms);
 	switch (pick(8)) {
-	case 0: add(b, "%s+%u", sym, pick(40)); *safe = 0; break;
+	case 0: add(b, "%s+%u", sym, pick(40)); break;
 	case 1: add(b, "%s%%return", sym); break;
-	case 2: add(b, "0x%llx", (unsigned long long)rnd()); *safe = 0; break;
+	case 2: add(b, "0x%llx", (unsigned long long)rnd()); break;
 	case 3: add(b, "%s%%%s", sym, pick(2) ? "hoge" : "return+1"); break;
 	default: add(b, "%s", sym);
 	}
@@ -178,13 +252,14 @@ static void gen_definition(struct buf *b, int *safe)
 	}
 }
 
-static void mutate(struct buf *b)
+/* byte-level edits, at or after byte @from */
+static void mutate(struct buf *b, size_t from)
 {
 	static const char junk[] = " \t:%$@+-()[]/.=\\\"*&^#!0123456789xuzb";
 	int edits = 1 + pick(4);
 
-	while (edits--) {
-		size_t at = pick(b->n + 1);
+	while (edits-- && from <= b->n) {
+		size_t at = from + pick(b->n - from + 1);
 
 		switch (pick(4)) {
 		case 0: /* replace */
@@ -211,8 +286,596 @@ static void mutate(struct buf *b)
 	}
 }
 
+/* ------------------------------------------- what the hit calls pass */
+
+/*
+ * User memory for the calls' pointer arguments: good memory the kernel
+ * may fill (two pages), a page of 'a' with no NUL followed by a page
+ * without access, a read-only page, a string longer than PATH_MAX; and
+ * the files the calls read and write.  The kernel is never handed a
+ * random address it could write to, nor a random fd (one could be the
+ * fuzzer's own kprobe_events).
+ */
+static struct {
+	size_t page;
+	char *good, *edge, *noaccess, *ro, *huge;
+	int zero, null, dir;	/* /dev/zero (read-write), /dev/null (write-only), / */
+} mem;
+
+#define UNMAPPED	((char *)0x10000)	/* below a static program's text */
+
+static int umem_init(void)
+{
+	size_t pg = sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, 5 * pg, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return -1;
+	mem.page = pg;
+	mem.good = m;
+	mem.edge = m + 2 * pg;
+	mem.noaccess = m + 3 * pg;
+	mem.ro = m + 4 * pg;
+	memset(mem.edge, 'a', pg);
+	memset(mem.ro, 'r', pg - 1);
+	mem.huge = malloc(3 * pg + 1);
+	if (!mem.huge || mprotect(mem.noaccess, pg, PROT_NONE) ||
+	    mprotect(mem.ro, pg, PROT_READ))
+		return -1;
+	memset(mem.huge, 'a', 3 * pg);
+	mem.huge[3 * pg] = '\0';
+	mem.zero = open("/dev/zero", O_RDWR);
+	mem.null = open("/dev/null", O_WRONLY);
+	mem.dir = open("/", O_RDONLY | O_DIRECTORY);
+	return 0;
+}
+
+/* a pointer to nothing the program can use */
+static char *ubad(void)
+{
+	switch (pick(6)) {
+	case 0: return NULL;
+	case 1: return UNMAPPED + pick(4096);
+	case 2: return mem.noaccess + pick(mem.page);
+	case 3: return (char *)(uintptr_t)(KERNEL_ADDR + pick(4096));
+	case 4: return (char *)(uintptr_t)(rnd() | 1ULL << 63);
+	default: return mem.ro + pick(mem.page);	/* bad to write to */
+	}
+}
+
+/* a path: a good one (at a random alignment) or a bad pointer */
+static char *upath(void)
+{
+	static const char *const paths[] = {
+		"/etc/hostname", "/", "/dev/null", "/dev/zero", "/proc/self/stat",
+		"/proc/self/exe", "/proc/self/cwd", "/nonexistent", "", ".", "..",
+		"/etc/../etc/hostname", "//dev//zero", "/dev/zero/x", "guest",
+	};
+	char *p;
+
+	switch (pick(12)) {
+	case 0: case 1: return ubad();
+	case 2: return mem.edge + mem.page - 1 - pick(32);	/* runs into no access */
+	case 3: return mem.huge + pick(8);
+	case 4: return (char *)(uintptr_t)rnd();	/* the kernel only reads it */
+	default:
+		p = mem.good + pick(64);
+		strcpy(p, ONE_OF(paths));
+		return p;
+	}
+}
+
+static size_t ucount(void)
+{
+	static const size_t counts[] = {
+		0, 1, 8, 4096, 1 << 20, SIZE_MAX, SSIZE_MAX, (size_t)INT_MAX + 1,
+	};
+
+	return pick(4) ? counts[pick(N_OF(counts))] : (size_t)rnd();
+}
+
+/* a buffer the kernel writes to, and its size */
+static char *wbuf(size_t *count)
+{
+	if (pick(3) == 0) {
+		*count = ucount();
+		return ubad();
+	}
+	*count = pick(4) ? pick(mem.page) : mem.page;
+	return mem.good + pick(64);
+}
+
+static int ufd(void)
+{
+	switch (pick(10)) {
+	case 0: return mem.null;
+	case 1: return mem.dir;
+	case 2: return -1;
+	case 3: return INT_MAX;
+	default: return mem.zero;
+	}
+}
+
+static int udirfd(void)
+{
+	return pick(4) ? AT_FDCWD : ufd();
+}
+
+static long uoff(void)
+{
+	static const long offs[] = { 0, 1, -1, 4096, 1L << 40, LONG_MIN, LONG_MAX };
+
+	return pick(3) ? offs[pick(N_OF(offs))] : (long)rnd();
+}
+
+/* open flags that only ever read: no create, truncate, append or write */
+static long open_flags(void)
+{
+	static const long some[] = {
+		O_RDONLY, O_CLOEXEC, O_DIRECTORY, O_NOFOLLOW, O_PATH, O_NONBLOCK,
+		O_NOATIME, O_LARGEFILE,
+	};
+	long f = pick(8) ? some[pick(N_OF(some))] | some[pick(N_OF(some))] : (long)rnd();
+
+	f &= ~(long)(O_ACCMODE | O_CREAT | O_EXCL | O_TRUNC | O_APPEND |
+		     (O_TMPFILE & ~O_DIRECTORY));
+	return f | O_NOCTTY;
+}
+
+/* --------------------------------------------------- the hit calls */
+
+static struct {
+	unsigned long defs, accepted, enabled, enable_failed;
+	unsigned long calls, hits, hitless;
+	unsigned long trace_reads, latency_reads, trace_bytes, trace_errors;
+	unsigned long joins, joins_accepted;
+} st;
+
+static long call(long nr, long a, long b, long c, long d)
+{
+	st.calls++;
+	return syscall(nr, a, b, c, d);
+}
+
+static void close_if(long fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
+static void drive_openat2(void)
+{
+	/* struct open_how, on the second good page, with zeroes after it */
+	uint64_t *how = (uint64_t *)(mem.good + mem.page);
+	char *p = (char *)how;
+	size_t size = 3 * sizeof(*how);
+
+	memset(how, 0, 64);
+	how[0] = open_flags();
+	how[1] = pick(8) ? 0 : rnd() & 07777;
+	how[2] = pick(2) ? 0 : pick(2) ? 1u << pick(6) : rnd();
+	switch (pick(8)) {
+	case 0: size = ucount(); break;
+	case 1: size = 64; break;
+	case 2: p = ubad(); break;
+	}
+	close_if(call(SYS_openat2, udirfd(), (long)upath(), (long)p, size));
+}
+
+static void drive_open(void)
+{
+	if (pick(4) == 0)
+		drive_openat2();
+	else
+		close_if(call(SYS_openat, udirfd(), (long)upath(), open_flags(),
+			      rnd() & 07777));
+}
+
+static void drive_read(void)
+{
+	size_t n;
+	char *buf = wbuf(&n);
+
+	call(SYS_read, ufd(), (long)buf, n, 0);
+}
+
+static void drive_pread(void)
+{
+	size_t n;
+	char *buf = wbuf(&n);
+
+	call(SYS_pread64, ufd(), (long)buf, n, uoff());
+}
+
+/* the data may be any pointer: the kernel only reads it (or not at all) */
+static void drive_write(void)
+{
+	int fd = pick(4) ? mem.null : ufd();
+
+	call(SYS_write, fd, (long)upath(), pick(2) ? pick(64) : ucount(), 0);
+}
+
+static void drive_lseek(void)
+{
+	call(SYS_lseek, ufd(), uoff(), pick(7), 0);
+}
+
+static void drive_stat(void)
+{
+	static const long flags[] = {
+		0, AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH, AT_NO_AUTOMOUNT, 0x10000000,
+	};
+	size_t n;
+	char *path = upath(), *st_buf = wbuf(&n);
+
+	call(SYS_newfstatat, udirfd(), (long)path, (long)st_buf, ONE_OF(flags));
+}
+
+static void drive_readlink(void)
+{
+	size_t n;
+	char *path = upath(), *buf = wbuf(&n);
+
+	call(SYS_readlinkat, udirfd(), (long)path, (long)buf, (int)n);
+}
+
+/* ------------------------------------------------------ the targets */
+
+/*
+ * Functions the fuzzer reaches with a call of its own.  A name that
+ * starts with '@' is a syscall wrapper (SYSCALL_PREFIX), whose one
+ * argument is the struct pt_regs of the user registers; its params are
+ * then the syscall's, found in those registers (its BTF fields are
+ * wrapper_fields).  Kinds of params: i an integer, u a user string, b a
+ * user buffer, k a kernel pointer.
+ */
+struct target {
+	const char *sym;
+	const char *params;
+	const char *btf[4];	/* parameter names (by position) */
+	const char *fields[3];	/* BTF field expressions */
+	void (*drive)(void);
+};
+
+static const struct target targets[] = {
+	{ "do_sys_openat2", "iuk", { "dfd", "filename", "how" },
+	  { "how->flags", "how->resolve", "how->mode" }, drive_open },
+	{ "do_sys_open", "iuii", { "dfd", "filename", "flags", "mode" },
+	  { "filename", "flags", "mode" }, drive_open },
+	{ "vfs_open", "kk", { "path", "file" },
+	  { "path->dentry->d_name.name", "file->f_flags", "path->mnt" }, drive_open },
+	{ "ksys_read", "ibi", { "fd", "buf", "count" },
+	  { "fd", "buf", "count" }, drive_read },
+	{ "vfs_read", "kbik", { "file", "buf", "count", "pos" },
+	  { "file->f_mode", "file->f_path.dentry->d_name.name", "file->f_pos" }, drive_read },
+	{ "ksys_pread64", "ibii", { "fd", "buf", "count", "pos" },
+	  { "fd", "count", "pos" }, drive_pread },
+	{ "ksys_write", "ibi", { "fd", "buf", "count" },
+	  { "fd", "buf", "count" }, drive_write },
+	{ "vfs_write", "kbik", { "file", "buf", "count", "pos" },
+	  { "file->f_mode", "file->f_inode->i_ino", "file->f_pos" }, drive_write },
+	{ "vfs_llseek", "kii", { "file", "offset", "whence" },
+	  { "file->f_pos", "offset", "whence" }, drive_lseek },
+	{ "vfs_fstatat", "iuki", { "dfd", "filename", "stat", "flags" },
+	  { "stat->size", "stat->mode", "flags" }, drive_stat },
+	{ "do_readlinkat", "iubi", { "dfd", "pathname", "buf", "bufsiz" },
+	  { "pathname", "bufsiz", "buf" }, drive_readlink },
+	{ "@openat", "iuii", { 0 }, { 0 }, drive_open },
+	{ "@openat2", "iubi", { 0 }, { 0 }, drive_openat2 },
+	{ "@read", "ibi", { 0 }, { 0 }, drive_read },
+	{ "@write", "ibi", { 0 }, { 0 }, drive_write },
+	{ "@pread64", "ibii", { 0 }, { 0 }, drive_pread },
+	{ "@lseek", "iii", { 0 }, { 0 }, drive_lseek },
+	{ "@newfstatat", "iubi", { 0 }, { 0 }, drive_stat },
+	{ "@readlinkat", "iubi", { 0 }, { 0 }, drive_readlink },
+};
+
+static int is_wrapper(const struct target *t)
+{
+	return t->sym[0] == '@';
+}
+
+static void add_sym(struct buf *b, const struct target *t)
+{
+	if (is_wrapper(t))
+		add(b, "%s%s", SYSCALL_PREFIX, t->sym + 1);
+	else
+		add(b, "%s", t->sym);
+}
+
+/* 1 to 4 calls that reach @t, with fuzzed arguments */
+static void drive(const struct target *t)
+{
+	int n = 1 + pick(4);
+
+	while (n--)
+		t->drive();
+}
+
+/* -------------------------------------------------- hit definitions */
+
+#define HIT_ARGS_MAX	16
+
+enum { A_PARAM, A_RETVAL, A_EXTRA, A_GENERAL };
+
+struct hitarg {
+	int src;		/* A_*: how the fetch was made */
+	int mem;		/* A_PARAM: the fetch reads memory */
+	char name[16];		/* empty: the kernel names it */
+	char fetch[160];	/* a whole argument word for A_GENERAL */
+	char type[24];		/* empty: the default type */
+};
+
+struct hitdef {
+	const struct target *t;
+	unsigned int event;	/* fz/h<event> */
+	int ret;		/* 0 entry, 1 "r[maxactive]:", 2 "p: SYM%return" */
+	unsigned int maxactive;	/* for "r": 0 for none */
+	int has_off;
+	unsigned int off;	/* for an entry probe with has_off */
+	int nargs;
+	struct hitarg a[HIT_ARGS_MAX];
+};
+
+/* an expression whose value is parameter @i of @t */
+static void gen_value(struct buf *b, const struct target *t, int i)
+{
+	if (is_wrapper(t)) {
+		add(b, "+%u(%s)", sys_arg_off[i], pick(4) ? arg_regs[0] :
+		    pick(2) ? "$arg1" : "regs");
+		return;
+	}
+	switch (pick(10)) {
+	case 0: case 1: add(b, "$arg%d", i + 1); break;
+	case 2: case 3: add(b, "%s", t->btf[i]); break;
+	case 4: add(b, "%s", ONE_OF(arg_regs)); break;	/* maybe another one */
+	default: add(b, "%s", arg_regs[i]);
+	}
+}
+
+/* parameter @i, or the memory it points to when @mem */
+static void gen_param_fetch(struct buf *b, const struct target *t, int i, int mem)
+{
+	int user = strchr("ub", t->params[i]) != NULL, nested = pick(8) == 0;
+
+	if (!mem) {
+		gen_value(b, t, i);
+		return;
+	}
+	if (pick(8) == 0)
+		user = !user;
+	if (nested)
+		add(b, "+%u(", pick(2) ? 0 : 8 * pick(4));
+	add(b, "%c%s%u(", pick(8) ? '+' : '-', user && pick(2) ? "u" : "",
+	    pick(3) ? 0 : pick(64));
+	gen_value(b, t, i);
+	add(b, nested ? "))" : ")");
+}
+
+/* a type for a fetch of a parameter of kind @kind, from memory or not */
+static const char *gen_type(int kind, int mem)
+{
+	static const char *const scalar[] = {
+		"", "", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
+		"x8", "x16", "x32", "x64", "char", "symbol", "b4@3/32", "b1@0/8",
+		"b13@50/64",
+	};
+	static const char *const memory[] = {
+		"string", "ustring", "string[2]", "ustring[3]", "u8[16]", "char[8]",
+		"x64[3]", "s16[5]",
+	};
+	static const char *const kernel[] = { "%pd", "%pD", "symstr", "symbol" };
+
+	if (mem && (kind == 'u' ? pick(4) != 0 : pick(4) == 0))
+		return ONE_OF(memory);
+	if (kind == 'k' && pick(6) == 0)
+		return ONE_OF(kernel);
+	return ONE_OF(scalar);
+}
+
+/* a type that needs a fetch from memory: strings and arrays */
+static int memory_type(const char *type)
+{
+	return strstr(type, "string") || strchr(type, '[');
+}
+
+/* a value or memory of a return probe; returns the kind for its type */
+static int gen_retval(struct buf *b, int mem)
+{
+	static const char *const value[] = { "$retval", "$retval", RET_REG };
+	static const char *const memory[] = {
+		"+0($retval)", "+u0($retval)", "+8(+0($retval))", "-8($retval)",
+	};
+
+	add(b, "%s", mem ? ONE_OF(memory) : ONE_OF(value));
+	return mem ? 'k' : 'i';
+}
+
+/* a fetch that is no parameter of the target: returns the kind, 0 for none */
+static int gen_extra(struct buf *b, const struct target *t)
+{
+	switch (pick(8)) {
+	case 0: add(b, "%s", pick(2) ? "$comm" : "$COMM"); return 0;
+	case 1: add(b, "$stack%u", pick(8)); return 'k';
+	case 2: add(b, "$stack"); return 'k';
+	case 3: add(b, "@linux_proc_banner%s", pick(2) ? "" : "+3"); return 'u';
+	case 4: add(b, "\\%lld", (long long)(rnd() >> pick(64))); return 'i';
+	case 5: add(b, "$arg%u", 1 + pick(8)); return 'i';
+	default:
+		add(b, "%s", is_wrapper(t) ? ONE_OF(wrapper_fields) : t->fields[pick(3)]);
+		return 'k';
+	}
+}
+
+/*
+ * The fetch of @a (and a->mem), made the way a->src says, for a probe on
+ * h->t; @mem: whether a parameter is read from memory, -1 for either.
+ * Returns the kind of the value, for its type (0: no type).
+ */
+static int gen_hit_fetch(const struct hitdef *h, struct hitarg *a, int mem)
+{
+	const struct target *t = h->t;
+	int i, kind, any = mem < 0;
+	struct buf b;
+
+	b.n = 0;
+	b.s[0] = '\0';
+	if (any)
+		mem = pick(2);
+	switch (a->src) {
+	case A_GENERAL:
+		gen_arg(&b);
+		kind = 0;
+		break;
+	case A_RETVAL:
+		kind = gen_retval(&b, mem);
+		break;
+	case A_EXTRA:
+		kind = gen_extra(&b, t);
+		mem = kind == 'u';	/* @linux_proc_banner is memory */
+		break;
+	default:
+		i = pick(strlen(t->params));
+		kind = t->params[i];
+		if (any)	/* pointers are mostly followed, integers not */
+			mem = kind == 'i' ? pick(4) == 0 : pick(4) != 0;
+		gen_param_fetch(&b, t, i, mem);
+	}
+	a->mem = mem;
+	snprintf(a->fetch, sizeof(a->fetch), "%.*s", (int)sizeof(a->fetch) - 1, b.s);
+	return kind;
+}
+
+static void gen_hit_arg(const struct hitdef *h, struct hitarg *a, int pos)
+{
+	unsigned int r = pick(20);
+	int kind;
+
+	a->src = r < 3 ? A_GENERAL : r < 5 ? A_EXTRA :
+		 h->ret && r < 9 ? A_RETVAL : A_PARAM;
+	a->name[0] = '\0';
+	if (a->src != A_GENERAL && pick(32) == 0)
+		strcpy(a->name, "dup");
+	else if (a->src != A_GENERAL && pick(8))	/* a join keeps it */
+		snprintf(a->name, sizeof(a->name), "%c%d", "xyzpqn"[pick(6)], pos);
+	kind = gen_hit_fetch(h, a, -1);
+	snprintf(a->type, sizeof(a->type), "%s",
+		 kind ? gen_type(kind, a->mem) : pick(4) ? "" : "string");
+}
+
+/* an offset into the function, for an entry probe, now and then */
+static void gen_offset(struct hitdef *h)
+{
+	static const unsigned int near[] = { 0, 4, 8, 9, 12, 16 };
+
+	h->has_off = !h->ret && pick(8) == 0;
+	h->off = pick(2) ? ONE_OF(near) : pick(64);
+	h->off -= h->off % INSN_ALIGN;
+}
+
+static void gen_hitdef(struct hitdef *h)
+{
+	int i;
+
+	h->t = &targets[pick(N_OF(targets))];
+	h->event = pick(100);
+	h->ret = pick(3) == 0 ? 1 + pick(2) : 0;
+	h->maxactive = pick(4) ? 0 : pick(2) ? 1 + pick(8) : pick(5000);
+	gen_offset(h);
+	h->nargs = pick(8) ? pick(7) : pick(HIT_ARGS_MAX + 1);
+	for (i = 0; i < h->nargs; i++)
+		gen_hit_arg(h, &h->a[i], i);
+}
+
+/* the definition line of @h into @b; returns where its arguments start */
+static size_t render_hitdef(const struct hitdef *h, struct buf *b)
+{
+	const struct hitarg *a;
+	size_t args;
+	int i;
+
+	b->n = 0;
+	b->s[0] = '\0';
+	if (h->ret == 1 && h->maxactive)
+		add(b, "r%u:fz/h%u ", h->maxactive, h->event);
+	else
+		add(b, "%c:fz/h%u ", h->ret == 1 ? 'r' : 'p', h->event);
+	add_sym(b, h->t);
+	if (h->ret == 2)
+		add(b, "%%return");
+	else if (!h->ret && h->has_off)
+		add(b, "+%u", h->off);
+	args = b->n;
+	for (i = 0; i < h->nargs; i++) {
+		a = &h->a[i];
+		add(b, " ");
+		if (a->name[0] && a->src != A_GENERAL)
+			add(b, "%s=", a->name);
+		add(b, "%s", a->fetch);
+		if (a->type[0] && a->src != A_GENERAL)
+			add(b, ":%s", a->type);
+	}
+	return args;
+}
+
+/*
+ * An argument of a join: the same name and type, read another way (from
+ * a register where the first probe read memory, and the other way round,
+ * or just elsewhere); sometimes renamed or retyped (to be refused), or
+ * left as it was.
+ */
+static void vary_arg(const struct hitdef *j, struct hitarg *a, int pos)
+{
+	int mem = -1;
+
+	switch (pick(16)) {
+	case 0:
+		snprintf(a->name, sizeof(a->name), "j%d", pos);
+		return;
+	case 1:
+		snprintf(a->type, sizeof(a->type), "%s", gen_type('k', a->mem));
+		return;
+	case 2: case 3:
+		return;
+	}
+	if (a->src == A_RETVAL && !j->ret)
+		a->src = A_PARAM;
+	if (memory_type(a->type))
+		mem = pick(8) != 0;
+	else if (pick(3))
+		mem = !a->mem;
+	gen_hit_fetch(j, a, mem);
+}
+
+/* a second probe for the event of @h: another place, the same arguments */
+static void gen_join(const struct hitdef *h, struct hitdef *j)
+{
+	int k;
+
+	*j = *h;
+	if (pick(4))
+		j->t = &targets[pick(N_OF(targets))];
+	if (pick(8) == 0)
+		j->ret = h->ret ? 0 : 1 + pick(2);	/* the other kind */
+	else if (h->ret)
+		j->ret = 1 + pick(2);
+	j->maxactive = pick(2) ? h->maxactive : pick(9);
+	gen_offset(j);
+	for (k = 0; k < j->nargs; k++)
+		vary_arg(j, &j->a[k], k);
+	if (j->nargs && pick(10) == 0) {
+		j->nargs--;
+	} else if (j->nargs < HIT_ARGS_MAX && pick(10) == 0) {
+		gen_hit_arg(j, &j->a[j->nargs], j->nargs);
+		j->nargs++;
+	}
+}
+
+/* ------------------------------------------------------------ files */
+
 /* Seconds spent, by kind of work: see the summary line in main(). */
-enum { T_ACCEPT, T_REJECT, T_CHECK, T_DELETE, T_ENABLE, T_KINDS };
+enum { T_ACCEPT, T_REJECT, T_CHECK, T_DELETE, T_HIT, T_TRACE, T_KINDS };
 static double spent[T_KINDS];
 
 static double now(void)
@@ -275,20 +938,7 @@ static size_t read_file(const char *path, char *out, size_t len)
 	return n > 0 ? n : 0;
 }
 
-/* enable every event the last write made, let it fire, then disable */
-static void exercise(void)
-{
-	if (write_file(TR "events/fz/enable", "1", 1, 1) == 0) {
-		int fd = open("/etc/hostname", O_RDONLY);
-		char c[8];
-
-		if (fd >= 0) {
-			read(fd, c, sizeof(c));
-			close(fd);
-		}
-		write_file(TR "events/fz/enable", "0", 1, 1);
-	}
-}
+/* ------------------------------------------------ error_log batches */
 
 /*
  * Rejected writes are checked in batches: error_log is cleared, up to
@@ -296,8 +946,8 @@ static void exercise(void)
  * (an "error:" line and a caret line) per rejection.  error_log keeps the
  * last 16 entries, so BATCH stays below that.  When a batch is short of
  * entries, its lines are replayed one at a time to name the culprits.
- * Accepted events stay until LIVE_MAX of them exist (or one is to be
- * exercised alone), which also exercises name clashes and deletes.
+ * Accepted events (hit events among them, disabled again) stay until
+ * LIVE_MAX of them exist, which also exercises name clashes and deletes.
  */
 #define BATCH		8
 #define LIVE_MAX	16
@@ -315,6 +965,15 @@ static char log_buf[1 << 16];
 static const char *target(int dyn)
 {
 	return dyn ? TR "dynamic_events" : TR "kprobe_events";
+}
+
+static int write_def(const struct pending *p)
+{
+	double t = now();
+	int err = write_file(p->file, p->b.s, p->b.n, 0);
+
+	spent[err ? T_REJECT : T_ACCEPT] += now() - t;
+	return err;
 }
 
 /* entries in error_log: their "error:" lines and their caret lines */
@@ -386,72 +1045,255 @@ static void delete_all(void)
 	live = 0;
 }
 
+/* a rejected owned line: into the batch, checked when the batch is full */
+static void rejected_line(void)
+{
+	if (++npend == BATCH)
+		flush();
+}
+
+/* ------------------------------------------------------ hit cycles */
+
+#define TRACE_READ_MAX	(64 << 10)
+
+static void trace_error(const char *path, int err)
+{
+	if (++st.trace_errors <= 5 && !quiet)
+		printf("kpfuzz: reading %s: %s\n", path + strlen(TR), strerror(err));
+}
+
+/* @path to its end, or to TRACE_READ_MAX bytes; returns the bytes read */
+static size_t read_bounded(const char *path, int flags)
+{
+	static char chunk[4096];
+	size_t total = 0;
+	ssize_t r = 0;
+	int fd = open(path, O_RDONLY | flags);
+
+	if (fd < 0) {
+		trace_error(path, errno);
+		return 0;
+	}
+	while (total < TRACE_READ_MAX && (r = read(fd, chunk, sizeof(chunk))) > 0)
+		total += r;
+	if (r < 0 && errno != EAGAIN)
+		trace_error(path, errno);
+	close(fd);
+	return total;
+}
+
+/*
+ * Print the records: trace (which leaves them in the buffer) now and
+ * then, trace_pipe always, which empties the buffer for the next cycle.
+ */
+static void read_traces(int joined)
+{
+	int lat = pick(4) == 0;
+	double t = now();
+
+	if (lat)
+		write_file(TR "options/latency-format", "1", 1, 1);
+	if (joined || pick(4) == 0) {
+		st.trace_bytes += read_bounded(TR "trace", 0);
+		st.trace_reads++;
+	}
+	st.trace_bytes += read_bounded(TR "trace_pipe", O_NONBLOCK);
+	st.trace_reads++;
+	if (lat) {
+		write_file(TR "options/latency-format", "0", 1, 1);
+		st.latency_reads++;
+	}
+	spent[T_TRACE] += now() - t;
+}
+
+/*
+ * The hits of the probes of event h<event> (only fz/ has such names), one
+ * line per probe in kprobe_profile, with its group or without.
+ */
+static unsigned long profile_hits(unsigned int event)
+{
+	char *line, *save = NULL, *slash, name[80], want[16];
+	unsigned long sum = 0, hits, misses;
+
+	snprintf(want, sizeof(want), "h%u", event);
+	read_file(TR "kprobe_profile", log_buf, sizeof(log_buf));
+	for (line = strtok_r(log_buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%79s %lu %lu", name, &hits, &misses) != 3)
+			continue;
+		slash = strrchr(name, '/');
+		if (!strcmp(slash ? slash + 1 : name, want))
+			sum += hits;
+	}
+	return sum;
+}
+
+/* a second probe on the event of @h; 1 if the kernel took it */
+static int try_join(const struct hitdef *h, struct hitdef *j)
+{
+	struct pending *p = &pend[npend];
+
+	gen_join(h, j);
+	render_hitdef(j, &p->b);
+	p->file = target(pick(4) == 0);
+	st.joins++;
+	if (write_def(p)) {
+		npend++;
+		flush();
+		return 0;
+	}
+	st.joins_accepted++;
+	live++;
+	return 1;
+}
+
+/*
+ * Enable the event of @h, call its places, disable it, read the records.
+ * One time in three a join comes first, or (one time in four of those)
+ * while the event is enabled; trace is read after every accepted join.
+ */
+static void hit_cycle(const struct hitdef *h)
+{
+	static struct hitdef j;
+	int join = pick(3) == 0 ? 1 + (pick(4) == 0) : 0, joined = 0, err;
+	char path[64];
+	unsigned long hits;
+	double t = now();
+
+	if (join == 1)
+		joined = try_join(h, &j);
+	hits = profile_hits(h->event);	/* an older fz/h<event> has counted some */
+	snprintf(path, sizeof(path), TR "events/fz/h%u/enable", h->event);
+	if (write_file(path, "1", 1, 1)) {
+		st.enable_failed++;
+		spent[T_HIT] += now() - t;
+		return;
+	}
+	st.enabled++;
+	if (join == 2)
+		joined = try_join(h, &j);
+	drive(h->t);
+	if (joined)
+		drive(j.t);
+	err = write_file(path, "0", 1, 1);
+	if (err && !quiet)
+		printf("kpfuzz: disabling fz/h%u: %s\n", h->event, strerror(-err));
+	hits = profile_hits(h->event) - hits;
+	st.hits += hits;
+	st.hitless += !hits;
+	spent[T_HIT] += now() - t;
+	read_traces(joined);
+}
+
+/* ------------------------------------------------------------- main */
+
+static unsigned long accepted, rejected;
+
+/* a hit definition: on acceptance, its hit cycle */
+static void hit_definition(void)
+{
+	static struct hitdef h;
+	struct pending *p;
+	size_t args;
+
+	if (live >= LIVE_MAX)
+		delete_all();
+	p = &pend[npend];
+	gen_hitdef(&h);
+	args = render_hitdef(&h, &p->b);
+	if (pick(6) == 0)
+		mutate(&p->b, args);
+	p->file = target(0);
+	st.defs++;
+	if (write_def(p)) {
+		rejected++;
+		rejected_line();
+		return;
+	}
+	accepted++;
+	st.accepted++;
+	live++;
+	hit_cycle(&h);
+}
+
+static void general_definition(void)
+{
+	struct pending *p;
+	int dyn = pick(10) == 0, owned;
+
+	if (live >= LIVE_MAX)
+		delete_all();
+	p = &pend[npend];
+	p->b.n = 0;
+	p->b.s[0] = '\0';
+	gen_definition(&p->b);
+	if (pick(3) == 0)
+		mutate(&p->b, 0);
+	p->file = target(dyn);
+	owned = !dyn || p->b.s[0] == 'p' || p->b.s[0] == 'r';
+	if (!owned)
+		flush();	/* other parsers' entries stay out */
+	if (!write_def(p)) {
+		accepted++;
+		live++;
+	} else {
+		rejected++;
+		if (!owned)
+			write_file(TR "error_log", "", 0, 1);
+		else
+			rejected_line();
+	}
+}
+
+static void summary(unsigned long count, double start)
+{
+	double t = now() - start;
+
+	printf("kpfuzz: %lu accepted, %lu rejected, %lu rejected without an error_log entry (%lu batches replayed); hits driven %lu, trace bytes read %lu, joins tried %lu, accepted %lu\n",
+	       accepted, rejected, unlogged, replayed, st.hits, st.trace_bytes,
+	       st.joins, st.joins_accepted);
+	printf("kpfuzz: hit definitions %lu, accepted %lu, enabled %lu (%lu failed to enable, %lu without a hit), %lu calls; %lu reads of trace and trace_pipe (%lu cycles with latency-format, %lu read errors)\n",
+	       st.defs, st.accepted, st.enabled, st.enable_failed, st.hitless,
+	       st.calls, st.trace_reads, st.latency_reads, st.trace_errors);
+	printf("kpfuzz: %.0f s, %.1f definitions/s; seconds in accepted writes %.0f, rejected writes %.0f, error_log checks %.0f, deletes %.0f, hit cycles %.0f, trace reads %.0f\n",
+	       t, count / t, spent[T_ACCEPT], spent[T_REJECT], spent[T_CHECK],
+	       spent[T_DELETE], spent[T_HIT], spent[T_TRACE]);
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long count = 10000, i, accepted = 0, rejected = 0;
-	double t, start = now();
+	unsigned long count = 10000, hit_every = 20, i;
+	double start = now();
 	int opt;
 
-	while ((opt = getopt(argc, argv, "n:s:q")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:H:q")) != -1) {
 		if (opt == 'n')
 			count = strtoul(optarg, NULL, 0);
 		else if (opt == 's')
 			rng_state = strtoull(optarg, NULL, 0) | 1;
+		else if (opt == 'H')
+			hit_every = strtoul(optarg, NULL, 0);
 		else
 			quiet = 1;
 	}
-	printf("kpfuzz: %lu definitions, seed %#llx\n", count,
-	       (unsigned long long)rng_state);
-	delete_all();
-	for (i = 0; i < count; i++) {
-		struct pending *p = &pend[npend];
-		int safe, err, dyn = pick(10) == 0, owned, solo;
-
-		if (i && i % 50000 == 0 && !quiet)
-			printf("kpfuzz: %lu definitions in %.0f s, %lu rejected without an error_log entry\n",
-			       i, now() - start, unlogged);
-
-		p->b.n = 0;
-		p->b.s[0] = '\0';
-		gen_definition(&p->b, &safe);
-		if (pick(3) == 0) {
-			mutate(&p->b);
-			safe = 0;
-		}
-		p->file = target(dyn);
-		owned = !dyn || p->b.s[0] == 'p' || p->b.s[0] == 'r';
-		solo = safe && pick(4) == 0;	/* to be enabled, alone */
-		if (solo || live >= LIVE_MAX)
-			delete_all();
-		else if (!owned)
-			flush();	/* other parsers' entries stay out */
-		t = now();
-		err = write_file(p->file, p->b.s, p->b.n, 0);
-		spent[err ? T_REJECT : T_ACCEPT] += now() - t;
-		if (!err) {
-			accepted++;
-			live++;
-			if (solo) {
-				t = now();
-				exercise();
-				spent[T_ENABLE] += now() - t;
-				delete_all();
-			}
-		} else {
-			rejected++;
-			if (!owned)
-				write_file(TR "error_log", "", 0, 1);
-			else if (++npend == BATCH)
-				flush();
-		}
+	printf("kpfuzz: %lu definitions, one in %lu a hit definition, seed %#llx\n",
+	       count, hit_every, (unsigned long long)rng_state);
+	if (umem_init()) {
+		printf("kpfuzz: cannot map the memory the calls use: %s\n", strerror(errno));
+		return 1;
 	}
 	delete_all();
-	printf("kpfuzz: %lu accepted, %lu rejected, %lu rejected without an error_log entry (%lu batches replayed)\n",
-	       accepted, rejected, unlogged, replayed);
-	t = now() - start;
-	printf("kpfuzz: %.0f s, %.1f definitions/s; seconds in accepted writes %.0f, rejected writes %.0f, error_log checks %.0f, deletes %.0f, enabled events %.0f\n",
-	       t, count / t, spent[T_ACCEPT], spent[T_REJECT], spent[T_CHECK],
-	       spent[T_DELETE], spent[T_ENABLE]);
+	for (i = 0; i < count; i++) {
+		if (i && i % 50000 == 0 && !quiet)
+			printf("kpfuzz: %lu definitions in %.0f s, %lu rejected without an error_log entry, %lu hits\n",
+			       i, now() - start, unlogged, st.hits);
+		if (hit_every && pick(hit_every) == 0)
+			hit_definition();
+		else
+			general_definition();
+	}
+	delete_all();
+	summary(count, start);
 	if (unlogged && getenv("TK_BASE") && !strcmp(getenv("TK_BASE"), "1")) {
 		printf("kpfuzz: base kernel: unlogged rejections counted, not failed\n");
 		return 0;
