@@ -72,8 +72,8 @@ static int kptest_count(const char __user *ubuf, size_t len, unsigned int *n)
 	return ret;
 }
 
-static ssize_t kptest_call_write(struct file *f, const char __user *ubuf,
-				 size_t len, loff_t *ppos)
+/* Call @fn(0..N-1), N read from user space. */
+static ssize_t kptest_run(const char __user *ubuf, size_t len, int (*fn)(int))
 {
 	unsigned int i, n;
 	int ret = kptest_count(ubuf, len, &n);
@@ -81,8 +81,14 @@ static ssize_t kptest_call_write(struct file *f, const char __user *ubuf,
 	if (ret)
 		return ret;
 	for (i = 0; i < n; i++)
-		kptest_target(i);
+		fn(i);
 	return len;
+}
+
+static ssize_t kptest_call_write(struct file *f, const char __user *ubuf,
+				 size_t len, loff_t *ppos)
+{
+	return kptest_run(ubuf, len, kptest_target);
 }
 
 /* One writer at a time: the nesting probe is one static kprobe. */
@@ -91,21 +97,17 @@ static DEFINE_MUTEX(kptest_nest_lock);
 static ssize_t kptest_nest_write(struct file *f, const char __user *ubuf,
 				 size_t len, loff_t *ppos)
 {
-	unsigned int i, n;
-	int ret = kptest_count(ubuf, len, &n);
+	ssize_t ret;
 
-	if (ret)
-		return ret;
 	guard(mutex)(&kptest_nest_lock);
 	kptest_nest_kp.addr = NULL;
 	kptest_nest_kp.flags = 0;
 	ret = register_kprobe(&kptest_nest_kp);
 	if (ret)
 		return ret;
-	for (i = 0; i < n; i++)
-		kptest_nest(i);
+	ret = kptest_run(ubuf, len, kptest_nest);
 	unregister_kprobe(&kptest_nest_kp);
-	return len;
+	return ret;
 }
 
 static const struct file_operations kptest_call_fops = {
