@@ -902,16 +902,17 @@ static const struct seq_operations tk_profile_seq_ops = {
 	.show = tk_profile_show,
 };
 
-static int tk_profile_open(struct inode *inode, struct file *file)
+/* kprobe_profile and kprobe_misses: the seq_operations are the file's data. */
+static int tk_stats_open(struct inode *inode, struct file *file)
 {
 	int ret = security_locked_down(LOCKDOWN_TRACEFS);
 
-	return ret ? ret : seq_open(file, &tk_profile_seq_ops);
+	return ret ? ret : seq_open(file, inode->i_private);
 }
 
-static const struct file_operations tk_profile_fops = {
+static const struct file_operations tk_stats_fops = {
 	.owner = THIS_MODULE,
-	.open = tk_profile_open,	.release = seq_release,
+	.open = tk_stats_open,		.release = seq_release,
 	.read = seq_read,		.llseek = seq_lseek,
 };
 
@@ -955,18 +956,6 @@ static const struct seq_operations tk_misses_seq_ops = {
 	.show = tk_misses_show,
 };
 
-static int tk_misses_open(struct inode *inode, struct file *file)
-{
-	int ret = security_locked_down(LOCKDOWN_TRACEFS);
-
-	return ret ? ret : seq_open(file, &tk_misses_seq_ops);
-}
-
-static const struct file_operations tk_misses_fops = {
-	.owner = THIS_MODULE,
-	.open = tk_misses_open,		.release = seq_release,
-	.read = seq_read,		.llseek = seq_lseek,
-};
 
 /* ------------------------------------------------------------- modules */
 
@@ -1118,10 +1107,10 @@ static __init int tk_init_tracefs(void)
 		return 0;
 	trace_create_file("kprobe_events", TRACE_MODE_WRITE, NULL, NULL,
 			  &tk_events_fops);
-	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL, NULL,
-			  &tk_profile_fops);
-	trace_create_file("kprobe_misses", TRACE_MODE_READ, NULL, NULL,
-			  &tk_misses_fops);
+	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL,
+			  (void *)&tk_profile_seq_ops, &tk_stats_fops);
+	trace_create_file("kprobe_misses", TRACE_MODE_READ, NULL,
+			  (void *)&tk_misses_seq_ops, &tk_stats_fops);
 	tk_boot_events();
 	return 0;
 }
