@@ -20,6 +20,7 @@ return_noargs|return probe, no args (reference)|-
 bare_kprobe|bare kprobe, empty handler, no event (reference)|-
 bare_kretprobe|bare kretprobe, empty handlers, no event (reference)|-
 multiprobe|multiprobe event (2 probes, 1 hit)|-
+multiplace|event over 1001 functions, 1 hit (series only)|-
 filter_rejects|4-arg event, filter rejects every hit|0.5
 tracepoint|static tracepoint record (no probe), for comparison|-
 define_100|define 100 probes (one write)|-
@@ -33,7 +34,16 @@ disable_1000|disable 1000 probes|-
 delete_truncate_1000|delete 1000 probes, one truncating write|0.1
 delete_each_1000|delete 1000 probes, one -: write each|-
 slab_per_event|slab growth per defined event|-
-slab_per_armed_probe|slab growth per armed probe|-'
+slab_per_armed_probe|slab growth per armed probe|-
+glob_1000_define_enable|one event over 1000 functions: define and enable, ms (series only; target 100)|-
+glob_1000_disable|the same: disable, ms|-
+glob_1000_delete|the same: delete, ms (target 50)|-
+glob_1000_slab_per_place|the same: slab per place, bytes (target 256)|-
+glob_kernel_places|one event over [a-f]* of the kernel: places|-
+glob_kernel_define_enable|the same: define and enable, ms|-
+glob_kernel_disable|the same: disable, ms|-
+glob_kernel_delete|the same: delete, ms|-
+glob_kernel_slab_per_place|the same: slab per place, bytes|-'
 
 val() { # file key -> "value unit" or "n/a"
 	# the last figure of a key counts; lines may end in \r (serial console)

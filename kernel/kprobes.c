@@ -78,6 +78,31 @@ void kprobe_busy_end(void)
 }
 NOKPROBE_SYMBOL(kprobe_busy_end);
 
+/*
+ * Batches defer the arming and disarming of sites.  While a batch is open,
+ * kprobe_site_sync() only puts the site on kprobe_batch_sites, and a site
+ * whose last probe went is put on kprobe_batch_dead; kprobe_batch_flush()
+ * then switches all that need it, one call to ftrace or to the arch per
+ * kind of site and direction.  Two kinds of batch:
+ *  - a task's, from kprobe_batch_begin() to kprobe_batch_end(), over
+ *    many holds of kprobe_mutex; kprobe_batch_mutex makes it one task's;
+ *  - an API call's own (kprobe_defer_begin() to kprobe_defer_end()), under
+ *    one hold of kprobe_mutex; every unregistration is one, so that a
+ *    dead site is disarmed before the grace period that precedes its free.
+ * A site is taken off both lists before it is freed or marked gone.
+ */
+static DEFINE_MUTEX(kprobe_batch_mutex);
+static struct task_struct *kprobe_batch_owner;	/* kprobe_mutex to write */
+static unsigned int kprobe_batch_depth;		/* the owner's nesting */
+static bool kprobe_batch_inner;			/* kprobe_mutex */
+static LIST_HEAD(kprobe_batch_sites);		/* kprobe_mutex */
+static LIST_HEAD(kprobe_batch_dead);		/* kprobe_mutex */
+
+static bool kprobe_batching(void)
+{
+	return kprobe_batch_inner || kprobe_batch_owner == current;
+}
+
 kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset)
 {
 	return (kprobe_opcode_t *)kallsyms_lookup_name(name);
@@ -131,6 +156,16 @@ int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym, unsigned long o
 	return on_entry ? 0 : -EINVAL;
 }
 EXPORT_SYMBOL_GPL(kprobe_on_func_entry);
+
+int kprobe_insn_around(unsigned long addr, unsigned long *start,
+		       unsigned long *next)
+{
+	if (!kernel_text_address(addr))
+		return -EINVAL;
+	guard(mutex)(&kprobe_mutex);
+	return arch_kprobe_insn_around(addr, start, next);
+}
+EXPORT_SYMBOL_GPL(kprobe_insn_around);
 
 /* Compiler-made CFI preambles must stay untouched. */
 static bool kprobe_in_cfi_preamble(unsigned long addr)
@@ -254,6 +289,7 @@ static struct kprobe_site *kprobe_site_create(kprobe_opcode_t *addr)
 	s->addr = addr;
 	INIT_LIST_HEAD(&s->probes);
 	INIT_LIST_HEAD(&s->opt_node);
+	INIT_LIST_HEAD(&s->batch_node);
 
 	if (ftrace_location(a) == a) {
 		if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
@@ -323,34 +359,45 @@ static void kprobe_site_destroy(struct kprobe_site *s)
 }
 
 /*
- * Put the breakpoint (or ftrace hook) of @s in (@arm) or take it out.  A
- * jump goes back to a breakpoint first: the breakpoint is what is removed.
+ * Put the breakpoints (or ftrace hooks) of @sites in (@arm) or take them
+ * out; all are of one kind, FTRACE or not.  A jump goes back to a
+ * breakpoint first: the breakpoint is what is removed.
  */
-static int kprobe_site_set_armed(struct kprobe_site *s, bool arm)
+static int kprobe_sites_set_armed(struct kprobe_site **sites, unsigned int n,
+				  bool arm)
 {
+	unsigned int i;
 	int ret;
 
-	if (s->state & KPROBE_SITE_FTRACE) {
-		ret = arm ? kprobe_ftrace_arm(s) : kprobe_ftrace_disarm(s);
+	if (sites[0]->state & KPROBE_SITE_FTRACE) {
+		ret = arm ? kprobe_ftrace_arm(sites, n) :
+			    kprobe_ftrace_disarm(sites, n);
 		if (ret)
 			return ret;
 	} else {
-		if (!arm)
-			kprobe_opt_stop(s);
+		for (i = 0; !arm && i < n; i++)
+			kprobe_opt_stop(sites[i]);
 		cpus_read_lock();
 		mutex_lock(&text_mutex);
 		if (arm)
-			arch_arm_kprobe_site(s);
+			arch_arm_kprobe_sites(sites, n);
 		else
-			arch_disarm_kprobe_site(s);
+			arch_disarm_kprobe_sites(sites, n);
 		mutex_unlock(&text_mutex);
 		cpus_read_unlock();
 	}
-	if (arm)
-		s->state |= KPROBE_SITE_ARMED;
-	else
-		s->state &= ~KPROBE_SITE_ARMED;
+	for (i = 0; i < n; i++) {
+		if (arm)
+			sites[i]->state |= KPROBE_SITE_ARMED;
+		else
+			sites[i]->state &= ~KPROBE_SITE_ARMED;
+	}
 	return 0;
+}
+
+static int kprobe_site_set_armed(struct kprobe_site *s, bool arm)
+{
+	return kprobe_sites_set_armed(&s, 1, arm);
 }
 
 static bool kprobe_site_wanted(struct kprobe_site *s)
@@ -368,20 +415,226 @@ static bool kprobe_site_wanted(struct kprobe_site *s)
 
 /*
  * Arm or disarm @s so that it matches its probes and the global switch,
- * then let jump optimization follow.
+ * then let jump optimization follow.  In a batch, only note that @s is to
+ * be looked at when the batch ends.
  */
 static int kprobe_site_sync(struct kprobe_site *s)
 {
-	bool wanted = kprobe_site_wanted(s);
+	bool wanted;
 	int ret = 0;
 
 	lockdep_assert_held(&kprobe_mutex);
+	if (kprobe_batching()) {
+		if (list_empty(&s->batch_node))
+			list_add_tail(&s->batch_node, &kprobe_batch_sites);
+		return 0;
+	}
+	wanted = kprobe_site_wanted(s);
 	if (wanted != !!(s->state & KPROBE_SITE_ARMED))
 		ret = kprobe_site_set_armed(s, wanted);
 	if (!ret)
 		kprobe_opt_update(s);
 	return ret;
 }
+
+/* ------------------------------------------------------------------ */
+/* Batches                                                            */
+
+/* Does @s (on @dead: detached for good) need switching, and which way? */
+static bool kprobe_batch_needs(struct kprobe_site *s, bool dead, bool *arm)
+{
+	*arm = !dead && kprobe_site_wanted(s);
+	return *arm != !!(s->state & KPROBE_SITE_ARMED);
+}
+
+/* The site could not be armed: its probes stay disabled. */
+static void kprobe_batch_refused(struct kprobe_site *s, int err)
+{
+	struct kprobe *p;
+
+	list_for_each_entry(p, &s->probes, list)
+		p->flags |= KPROBE_FLAG_DISABLED;
+	pr_warn("could not arm %pS (%d): its probes are disabled\n",
+		s->addr, err);
+}
+
+/*
+ * Switch the sites on @v[0..@n-1], all of one kind and one direction, as
+ * one group; if the group fails, one at a time.  Returns 0 or the last
+ * error.
+ */
+static int kprobe_batch_switch(struct kprobe_site **v, unsigned int n,
+			       bool arm)
+{
+	unsigned int i;
+	int err, ret = 0;
+
+	if (!n || !kprobe_sites_set_armed(v, n, arm))
+		return 0;
+	for (i = 0; i < n; i++) {
+		err = kprobe_site_set_armed(v[i], arm);
+		if (err && arm)
+			kprobe_batch_refused(v[i], err);
+		if (err)
+			ret = err;
+	}
+	return ret;
+}
+
+/* Put @s into @v[0..*@n], keeping the ftrace sites in front of the others. */
+static void kprobe_batch_add(struct kprobe_site **v, unsigned int *n,
+			     unsigned int *nf, struct kprobe_site *s)
+{
+	v[*n] = s;
+	if (s->state & KPROBE_SITE_FTRACE) {
+		swap(v[*n], v[*nf]);
+		(*nf)++;
+	}
+	(*n)++;
+}
+
+/*
+ * Collect into @v the sites of the batch that need switching towards
+ * @arm: the ftrace sites first (*@nf of them), then breakpoint sites.
+ */
+static unsigned int kprobe_batch_collect(bool arm, struct kprobe_site **v,
+					 unsigned int *nf)
+{
+	struct kprobe_site *s;
+	unsigned int n = 0;
+	bool want;
+
+	*nf = 0;
+	list_for_each_entry(s, &kprobe_batch_dead, batch_node)
+		if (kprobe_batch_needs(s, true, &want) && want == arm)
+			kprobe_batch_add(v, &n, nf, s);
+	list_for_each_entry(s, &kprobe_batch_sites, batch_node)
+		if (kprobe_batch_needs(s, false, &want) && want == arm)
+			kprobe_batch_add(v, &n, nf, s);
+	return n;
+}
+
+static unsigned int kprobe_batch_count(void)
+{
+	struct kprobe_site *s;
+	unsigned int n = 0;
+
+	list_for_each_entry(s, &kprobe_batch_sites, batch_node)
+		n++;
+	list_for_each_entry(s, &kprobe_batch_dead, batch_node)
+		n++;
+	return n;
+}
+
+/* Without memory for the groups: one site at a time. */
+static int kprobe_batch_one_by_one(void)
+{
+	struct kprobe_site *s;
+	int err, ret = 0;
+	bool arm;
+
+	list_for_each_entry(s, &kprobe_batch_dead, batch_node)
+		if (kprobe_batch_needs(s, true, &arm))
+			WARN_ON_ONCE(kprobe_site_set_armed(s, false));
+	list_for_each_entry(s, &kprobe_batch_sites, batch_node) {
+		if (!kprobe_batch_needs(s, false, &arm))
+			continue;
+		err = kprobe_site_set_armed(s, arm);
+		if (err && arm)
+			kprobe_batch_refused(s, err);
+		if (err)
+			ret = err;
+	}
+	return ret;
+}
+
+/*
+ * Disarm, then arm, what the batch changed, then let jump optimization
+ * follow: the sites that stay queue their jumps, the dead ones free the
+ * neighbours they held back.
+ */
+static int kprobe_batch_flush(void)
+{
+	unsigned int n, nf, max = kprobe_batch_count();
+	struct kprobe_site **v, *s, *tmp;
+	int ret = 0, err;
+	bool arm;
+
+	lockdep_assert_held(&kprobe_mutex);
+	if (!max)
+		return 0;
+	v = kmalloc_array(max, sizeof(*v), GFP_KERNEL);
+	if (!v)
+		ret = kprobe_batch_one_by_one();
+	for (arm = false; v; arm = true) {
+		n = kprobe_batch_collect(arm, v, &nf);
+		err = kprobe_batch_switch(v, nf, arm);
+		err = kprobe_batch_switch(v + nf, n - nf, arm) ?: err;
+		ret = err ?: ret;
+		if (arm)
+			break;
+	}
+	kfree(v);
+
+	list_for_each_entry_safe(s, tmp, &kprobe_batch_sites, batch_node) {
+		list_del_init(&s->batch_node);
+		kprobe_opt_update(s);
+	}
+	list_for_each_entry_safe(s, tmp, &kprobe_batch_dead, batch_node) {
+		list_del_init(&s->batch_node);
+		hlist_del_rcu(&s->node);
+		if (!(s->state & KPROBE_SITE_GONE))
+			kprobe_opt_retry((unsigned long)s->addr);
+	}
+	return ret;
+}
+
+/* An API call's own batch: under kprobe_mutex, until kprobe_defer_end(). */
+void kprobe_defer_begin(void)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	WARN_ON_ONCE(kprobe_batch_inner);
+	kprobe_batch_inner = true;
+}
+
+int kprobe_defer_end(void)
+{
+	lockdep_assert_held(&kprobe_mutex);
+	kprobe_batch_inner = false;
+	return kprobe_batch_flush();
+}
+
+void kprobe_batch_begin(void)
+{
+	/* Only this task makes the owner this task: no lock needed to ask. */
+	if (READ_ONCE(kprobe_batch_owner) == current) {
+		kprobe_batch_depth++;
+		return;
+	}
+	mutex_lock(&kprobe_batch_mutex);
+	mutex_lock(&kprobe_mutex);
+	WRITE_ONCE(kprobe_batch_owner, current);
+	kprobe_batch_depth = 1;
+	mutex_unlock(&kprobe_mutex);
+}
+EXPORT_SYMBOL_GPL(kprobe_batch_begin);
+
+int kprobe_batch_end(void)
+{
+	int ret;
+
+	if (WARN_ON_ONCE(READ_ONCE(kprobe_batch_owner) != current))
+		return -EINVAL;
+	if (--kprobe_batch_depth)
+		return 0;
+	mutex_lock(&kprobe_mutex);
+	WRITE_ONCE(kprobe_batch_owner, NULL);
+	ret = kprobe_batch_flush();
+	mutex_unlock(&kprobe_mutex);
+	mutex_unlock(&kprobe_batch_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(kprobe_batch_end);
 
 /* ------------------------------------------------------------------ */
 /* Registration                                                       */
@@ -473,11 +726,18 @@ int register_kprobes(struct kprobe **kps, int num)
 {
 	int done, ret = num > 0 ? 0 : -EINVAL;
 
+	int err;
+
+	kprobe_batch_begin();
 	for (done = 0; !ret && done < num; done++)
 		ret = register_kprobe(kps[done]);
-	/* All or nothing: take back the ones registered before the failure. */
-	if (ret && done > 1)
-		unregister_kprobes(kps, done - 1);
+	if (ret)
+		done--;		/* the one that failed */
+	err = kprobe_batch_end();
+	ret = ret ?: err;
+	/* All or nothing: take back the ones registered. */
+	if (ret && done)
+		unregister_kprobes(kps, done);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kprobes);
@@ -488,7 +748,9 @@ EXPORT_SYMBOL_GPL(register_kprobes);
  * @dead: list of sites to free, extended with the site of @p if @p was
  *	its last probe
  *
- * The caller then calls kprobe_finish_detach() without kprobe_mutex.
+ * Called between kprobe_defer_begin() and kprobe_defer_end(), which
+ * disarms the sites; the caller then calls kprobe_finish_detach() without
+ * kprobe_mutex.
  * Return: whether @p was registered.
  */
 bool kprobe_detach(struct kprobe *p, struct kprobe_site **dead)
@@ -500,20 +762,21 @@ bool kprobe_detach(struct kprobe *p, struct kprobe_site **dead)
 	if (!s)
 		return false;
 
+	if (WARN_ON_ONCE(!kprobe_batch_inner))
+		return false;
 	list_del_rcu(&p->list);
 	if (!list_empty(&s->probes)) {
 		kprobe_site_refresh(s);
 		WARN_ON_ONCE(kprobe_site_sync(s));
 		return true;
 	}
-	if (s->state & KPROBE_SITE_ARMED)
-		WARN_ON_ONCE(kprobe_site_set_armed(s, false));
-	hlist_del_rcu(&s->node);
+	/*
+	 * kprobe_defer_end() disarms it, and only then takes it off
+	 * kprobe_table: a hit in between finds a site with no probes.
+	 */
+	list_move_tail(&s->batch_node, &kprobe_batch_dead);
 	s->dead_next = *dead;
 	*dead = s;
-	/* Sites it kept from taking a jump may take one now. */
-	if (!(s->state & KPROBE_SITE_GONE))
-		kprobe_opt_retry((unsigned long)s->addr);
 	return true;
 }
 
@@ -544,8 +807,10 @@ void unregister_kprobes(struct kprobe **kps, int num)
 	if (num <= 0)
 		return;
 	mutex_lock(&kprobe_mutex);
+	kprobe_defer_begin();
 	for (i = 0; i < num; i++)
 		kprobe_detach(kps[i], &dead);
+	kprobe_defer_end();
 	mutex_unlock(&kprobe_mutex);
 	kprobe_finish_detach(dead);
 	for (i = 0; i < num; i++)
@@ -624,24 +889,20 @@ EXPORT_SYMBOL_GPL(disable_kprobe);
 int kprobes_set_all_armed(bool armed)
 {
 	struct kprobe_site *s;
-	int i, err, ret = 0, failed = 0;
+	int i, ret = 0;
 
 	mutex_lock(&kprobe_mutex);
 	if (kprobes_all_disarmed != armed)
 		goto out_unlock;
 	kprobes_all_disarmed = !armed;
-	for (i = 0; i < KPROBE_TABLE_SIZE; i++) {
-		hlist_for_each_entry(s, &kprobe_table[i], node) {
-			err = kprobe_site_sync(s);
-			if (err) {
-				ret = err;
-				failed++;
-			}
-		}
-	}
-	if (failed)
-		pr_warn("%d probe sites could not be %s, see kprobes/list\n",
-			failed, armed ? "armed" : "disarmed");
+	kprobe_defer_begin();
+	for (i = 0; i < KPROBE_TABLE_SIZE; i++)
+		hlist_for_each_entry(s, &kprobe_table[i], node)
+			kprobe_site_sync(s);
+	ret = kprobe_defer_end();
+	if (ret)
+		pr_warn("some probe sites could not be %s, see kprobes/list\n",
+			armed ? "armed" : "disarmed");
 	else
 		pr_info("kprobes globally %s\n", armed ? "enabled" : "disabled");
 out_unlock:
@@ -673,8 +934,9 @@ static void kprobes_kill_sites(kprobe_code_pred_t gone, void *data)
 				continue;
 			/* ftrace still knows the site: unhook it.  Text is not rewritten. */
 			if ((s->state & KPROBE_SITE_ARMED) && (s->state & KPROBE_SITE_FTRACE))
-				kprobe_ftrace_disarm(s);
+				kprobe_ftrace_disarm(&s, 1);
 			kprobe_opt_forget(s);
+			list_del_init(&s->batch_node);
 			list_for_each_entry(p, &s->probes, list)
 				p->flags |= KPROBE_FLAG_GONE;
 			hlist_del_rcu(&s->node);

@@ -6,9 +6,13 @@
  *    another symbol, with the same struct;
  *  - a pre handler that redirects the CPU skips the other probes of the
  *    address, and each skipped probe counts a miss;
+ *  - a batch arms nothing before its end, nested batches end with the
+ *    outer one, and register_kprobes() takes back all it registered when
+ *    one probe fails;
  *  - unregistering under fire: every CPU calls one function in a loop
  *    while kprobes and kretprobes come and go on it, alone, sharing the
- *    site, and in batches, for kpa_race_secs seconds (60 by default).  A
+ *    site, through the calls that take many, and in a task's batch, for
+ *    kpa_race_secs seconds (60 by default).  A
  *    timer interrupt stretched on purpose lands in the middle of the hit
  *    path now and then, where a handler that is being unregistered may
  *    already have been found.  No handler may run once its unregister
@@ -106,6 +110,81 @@ static void kpa_test_redirect_skips(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpa_other_hits, 0);
 	KUNIT_EXPECT_EQ(test, second.nmissed, 1UL);
 	KUNIT_EXPECT_EQ(test, first.nmissed, 0UL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Batches                                                            */
+
+static int kpa_batch_hits[2];
+
+static int kpa_batch_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpa_batch_hits[p->symbol_name[4] == 'a']++;	/* kpa_alt: [1] */
+	return 0;
+}
+
+/* Call both targets once; return how many handler calls that made. */
+static int kpa_batch_calls(void)
+{
+	int before = kpa_batch_hits[0] + kpa_batch_hits[1];
+
+	kpa_call(kpa_target, 1);
+	kpa_call(kpa_alt, 1);
+	return kpa_batch_hits[0] + kpa_batch_hits[1] - before;
+}
+
+static void kpa_test_batch_defers(struct kunit *test)
+{
+	struct kprobe a = { .symbol_name = "kpa_target", .pre_handler = kpa_batch_pre };
+	struct kprobe b = { .symbol_name = "kpa_alt", .pre_handler = kpa_batch_pre };
+
+	kpa_batch_hits[0] = kpa_batch_hits[1] = 0;
+	kprobe_batch_begin();
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&a));
+	kprobe_batch_begin();
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&b));
+	KUNIT_EXPECT_EQ(test, 0, kprobe_batch_end());
+	/* the inner end armed nothing: the outer batch is still open */
+	KUNIT_EXPECT_EQ(test, 0, kpa_batch_calls());
+	KUNIT_EXPECT_EQ(test, 0, kprobe_batch_end());
+	KUNIT_EXPECT_EQ(test, 2, kpa_batch_calls());
+
+	/* disabling takes effect at once, enabling at the end */
+	kprobe_batch_begin();
+	KUNIT_EXPECT_EQ(test, 0, disable_kprobe(&a));
+	KUNIT_EXPECT_EQ(test, 0, disable_kprobe(&b));
+	KUNIT_EXPECT_EQ(test, 0, kpa_batch_calls());
+	KUNIT_EXPECT_EQ(test, 0, enable_kprobe(&a));
+	KUNIT_EXPECT_EQ(test, 0, kprobe_batch_end());
+	KUNIT_EXPECT_EQ(test, 1, kpa_batch_calls());
+	KUNIT_EXPECT_EQ(test, 1, kpa_batch_hits[1]);	/* b stayed off */
+
+	/* unregistering in a batch is complete when the call returns */
+	kprobe_batch_begin();
+	unregister_kprobe(&a);
+	unregister_kprobe(&b);
+	KUNIT_EXPECT_EQ(test, 0, kpa_batch_calls());
+	KUNIT_EXPECT_EQ(test, 0, kprobe_batch_end());
+	KUNIT_EXPECT_EQ(test, 0, kpa_batch_calls());
+}
+
+static void kpa_test_batch_all_or_nothing(struct kunit *test)
+{
+	struct kprobe a = { .symbol_name = "kpa_target", .pre_handler = kpa_batch_pre };
+	struct kprobe bad = { .symbol_name = "kpa_nokprobe", .pre_handler = kpa_batch_pre };
+	struct kprobe b = { .symbol_name = "kpa_alt", .pre_handler = kpa_batch_pre };
+	struct kprobe *kps[] = { &a, &bad, &b };
+
+	kpa_batch_hits[0] = kpa_batch_hits[1] = 0;
+	KUNIT_EXPECT_EQ(test, -EINVAL, register_kprobes(kps, 3));
+	KUNIT_EXPECT_EQ(test, 0, kpa_batch_calls());
+	/* none of them is left registered: all three can go again */
+	bad.symbol_name = "kpa_hot";
+	a.addr = bad.addr = b.addr = NULL;
+	KUNIT_ASSERT_EQ(test, 0, register_kprobes(kps, 3));
+	KUNIT_EXPECT_EQ(test, 2, kpa_batch_calls());
+	unregister_kprobes(kps, 3);
+	KUNIT_EXPECT_EQ(test, 0, kpa_batch_calls());
 }
 
 /* ------------------------------------------------------------------ */
@@ -236,9 +315,41 @@ static void kpa_racer_unregister(struct kpa_racer *r)
 }
 
 /*
+ * All four in a task's batch: registered, switched off and on, and
+ * unregistered, each step a batch of its own.
+ */
+static int kpa_race_task_batch(struct kpa_race *race)
+{
+	struct kpa_racer *r = race->racers;
+	int i, err, ret = 0;
+
+	kprobe_batch_begin();
+	for (i = 0; i < KPA_RACERS && !ret; i++)
+		ret = kpa_racer_register(&r[i]);
+	err = kprobe_batch_end();
+	ret = ret ?: err;
+	usleep_range(200, 400);
+	kprobe_batch_begin();
+	for (i = 0; i < KPA_RACERS; i++)
+		disable_kprobe(&r[i].rp.kp);
+	for (i = 0; i < KPA_RACERS; i += 2)
+		enable_kprobe(&r[i].rp.kp);
+	err = kprobe_batch_end();
+	ret = ret ?: err;
+	usleep_range(100, 200);
+	kprobe_batch_begin();
+	for (i = 0; i < KPA_RACERS; i++)
+		if (READ_ONCE(r[i].live))
+			kpa_racer_unregister(&r[i]);
+	err = kprobe_batch_end();
+	return ret ?: err;
+}
+
+/*
  * One round, by its number: a kretprobe and a kprobe sharing the site,
  * taken away in either order (the site stays armed for the other one);
- * or all four registered and unregistered through the batch calls.
+ * all four registered and unregistered through the calls that take many;
+ * or all four in a task's batch.
  */
 static int kpa_race_round(struct kpa_race *race, unsigned long round)
 {
@@ -247,7 +358,9 @@ static int kpa_race_round(struct kpa_race *race, unsigned long round)
 	struct kprobe *kps[2] = { &r[1].rp.kp, &r[3].rp.kp };
 	int ret, i;
 
-	if (round % 3 < 2) {
+	if (round % 4 == 3)
+		return kpa_race_task_batch(race);
+	if (round % 4 < 2) {
 		ret = kpa_racer_register(&r[0]);
 		if (!ret)
 			ret = kpa_racer_register(&r[1]);
@@ -323,6 +436,8 @@ static void kpa_test_unregister_race(struct kunit *test)
 static struct kunit_case kprobes_api_cases[] = {
 	KUNIT_CASE(kpa_test_retry),
 	KUNIT_CASE(kpa_test_redirect_skips),
+	KUNIT_CASE(kpa_test_batch_defers),
+	KUNIT_CASE(kpa_test_batch_all_or_nothing),
 	KUNIT_CASE_SLOW(kpa_test_unregister_race),
 	{}
 };

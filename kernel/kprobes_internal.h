@@ -31,6 +31,8 @@ extern bool kprobes_all_disarmed;
 /* kprobes.c */
 int kprobes_set_all_armed(bool armed);
 bool kprobe_is_registered(struct kprobe *p);
+void kprobe_defer_begin(void);
+int kprobe_defer_end(void);
 bool kprobe_detach(struct kprobe *p, struct kprobe_site **dead);
 void kprobe_finish_detach(struct kprobe_site *dead);
 
@@ -44,14 +46,15 @@ extern const struct seq_operations kprobe_blacklist_sops;
 
 /* kprobes_ftrace.c: hook a site into ftrace, or take it off */
 #ifdef CONFIG_KPROBES_ON_FTRACE
-int kprobe_ftrace_arm(struct kprobe_site *s);
-int kprobe_ftrace_disarm(struct kprobe_site *s);
+int kprobe_ftrace_arm(struct kprobe_site **sites, unsigned int n);
+int kprobe_ftrace_disarm(struct kprobe_site **sites, unsigned int n);
 #else
-static inline int kprobe_ftrace_arm(struct kprobe_site *s)
+static inline int kprobe_ftrace_arm(struct kprobe_site **sites, unsigned int n)
 {
 	return -ENODEV;
 }
-static inline int kprobe_ftrace_disarm(struct kprobe_site *s)
+static inline int kprobe_ftrace_disarm(struct kprobe_site **sites,
+				       unsigned int n)
 {
 	return -ENODEV;
 }

@@ -128,12 +128,17 @@ EXPORT_SYMBOL_GPL(register_kretprobe);
 
 int register_kretprobes(struct kretprobe **rps, int num)
 {
-	int done, ret = num > 0 ? 0 : -EINVAL;
+	int done, err, ret = num > 0 ? 0 : -EINVAL;
 
+	kprobe_batch_begin();
 	for (done = 0; !ret && done < num; done++)
 		ret = register_kretprobe(rps[done]);
-	if (ret && done > 1)
-		unregister_kretprobes(rps, done - 1);
+	if (ret)
+		done--;		/* the one that failed */
+	err = kprobe_batch_end();
+	ret = ret ?: err;
+	if (ret && done)
+		unregister_kretprobes(rps, done);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(register_kretprobes);
@@ -146,11 +151,13 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 	if (num <= 0)
 		return;
 	mutex_lock(&kprobe_mutex);
+	kprobe_defer_begin();
 	for (i = 0; i < num; i++) {
 		/* Pending returns find no handler from now on. */
 		if (kprobe_detach(&rps[i]->kp, &dead))
 			rethook_stop(rps[i]->rh);
 	}
+	kprobe_defer_end();
 	mutex_unlock(&kprobe_mutex);
 
 	/*

@@ -173,6 +173,8 @@ static const struct scenario scenarios[] = {
 	{ "return_noargs", "target", { "r:kpb/r0 kpbench_target" } },
 	{ "multiprobe", "target",
 	  { "p:kpb/mp kpbench_target", "p:kpb/mp kpbench_fn_1000" } },
+	{ "multiplace", "target",
+	  { "p:kpb/mpl kpbench_mod:kpbench_fn_1*,kpbench_target" } },
 	{ "filter_rejects", "target",
 	  { "p:kpb/f kpbench_target a=" A1 " b=" A2 " c=+0(" A3 "):u64 comm=$comm" },
 	  NULL, "common_pid == 1" },
@@ -233,7 +235,11 @@ static void run_scenario(const struct scenario *s, unsigned long long base_ns)
 			snprintf(def, sizeof(def), s->defs[i], info_offset(s->info));
 		else
 			snprintf(def, sizeof(def), "%s", s->defs[i]);
-		must(TR "kprobe_events", def, 0);
+		if (put(TR "kprobe_events", def, 0)) {
+			printf("# %s: definition refused; skipped\n", s->key);
+			put(TR "kprobe_events", "", 1);
+			return;
+		}
 	}
 	if (s->filter)
 		must(TR "events/kpb/filter", s->filter, 1);
@@ -369,6 +375,62 @@ static void registration(int n)
 	free(defs);
 }
 
+/* The places a pattern found, from the first line of kprobe_places. */
+static unsigned long places_found(void)
+{
+	FILE *f = fopen(TR "kprobe_places", "r");
+	unsigned long n = 0;
+	char line[512], *p;
+
+	if (f && fgets(line, sizeof(line), f) && (p = strstr(line, ": ")))
+		n = strtoul(p + 2, NULL, 10);
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * One event over many functions: defined and enabled, then deleted; over
+ * the 1000 kpbench_fn_1xxx functions, and over as many of the kernel's as
+ * a pattern of at most 20000 takes.  Series only: the base has no such
+ * definitions, and skips.
+ */
+static void glob_registration(const char *key, const char *def)
+{
+	unsigned long long t;
+	unsigned long n;
+	long kb0, kb1;
+	char name[64];
+
+	put(TR "kprobe_events", "", 1);
+	system("echo 3 > /proc/sys/vm/drop_caches 2>/dev/null");
+	kb0 = slab_kb();
+	t = now_ns();
+	if (put(TR "kprobe_events", def, 0)) {
+		printf("# %s: definition refused; skipped\n", key);
+		return;
+	}
+	must(TR "events/kpbg/enable", "1", 1);
+	snprintf(name, sizeof(name), "%s_define_enable", key);
+	report(name, ms_since(t), "ms");
+	kb1 = slab_kb();
+	n = places_found();
+	snprintf(name, sizeof(name), "%s_places", key);
+	report(name, n, "places");
+	if (n) {
+		snprintf(name, sizeof(name), "%s_slab_per_place", key);
+		report(name, (kb1 - kb0) * 1024.0 / n, "bytes");
+	}
+	t = now_ns();
+	must(TR "events/kpbg/enable", "0", 1);
+	snprintf(name, sizeof(name), "%s_disable", key);
+	report(name, ms_since(t), "ms");
+	t = now_ns();
+	must(TR "kprobe_events", "", 1);
+	snprintf(name, sizeof(name), "%s_delete", key);
+	report(name, ms_since(t), "ms");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -381,6 +443,10 @@ int main(int argc, char **argv)
 	if (wanted("registration")) {
 		registration(100);
 		registration(1000);
+	}
+	if (wanted("glob")) {
+		glob_registration("glob_1000", "p:kpbg/g kpbench_mod:kpbench_fn_1*\n");
+		glob_registration("glob_kernel", "p:kpbg/k [a-f]*\n");
 	}
 	printf("@@BENCH-DONE\n");
 	return 0;

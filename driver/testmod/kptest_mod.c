@@ -12,6 +12,13 @@
  *                         runs, which the kprobes core counts as missed
  *   kptest_init_fn(x)     __init: runs once, while the module loads
  *   kptest_nokprobe(x)    NOKPROBE_SYMBOL: in the module's blacklist
+ *   kptest_multi_a(x)     write N to /sys/kernel/debug/kptest/multi to
+ *   kptest_multi_b(x)     call a N times, b 2N times, c 3N times, and the
+ *   kptest_multi_c(x)     four below N times each
+ *   kptest_clone.constprop.0(x)   named as compiler clones are, with no
+ *   kptest_twin.isra.0(x)         function of the plain name: one clone
+ *   kptest_twin.part.0(x)         of kptest_clone, two of kptest_twin
+ *   kptest_nokprobe.isra.0(x)     a clone-named function in the blacklist
  *
  * The module is loaded and unloaded by the tests, several times in a row;
  * it keeps no state across loads.
@@ -42,6 +49,70 @@ noinline int kptest_nokprobe(int x)
 	return x;
 }
 NOKPROBE_SYMBOL(kptest_nokprobe);
+
+noinline __noclone int kptest_multi_a(int x)
+{
+	WRITE_ONCE(kptest_cell, READ_ONCE(kptest_cell) + 1);
+	return x + 1;
+}
+
+noinline __noclone int kptest_multi_b(int x)
+{
+	WRITE_ONCE(kptest_cell, READ_ONCE(kptest_cell) + 2);
+	return x + 2;
+}
+
+noinline __noclone int kptest_multi_c(int x)
+{
+	WRITE_ONCE(kptest_cell, READ_ONCE(kptest_cell) + 3);
+	return x + 3;
+}
+
+/*
+ * Each has a side effect, so that the compiler calls it every time.  asm
+ * labels give the last four the names the compiler gives to clones.
+ */
+int kptest_clone(int x) __asm__("kptest_clone.constprop.0");
+int kptest_twin_isra(int x) __asm__("kptest_twin.isra.0");
+int kptest_twin_part(int x) __asm__("kptest_twin.part.0");
+int kptest_nokprobe_isra(int x) __asm__("kptest_nokprobe.isra.0");
+
+noinline __noclone int kptest_clone(int x)
+{
+	WRITE_ONCE(kptest_cell, READ_ONCE(kptest_cell) + 4);
+	return x + 4;
+}
+
+noinline __noclone int kptest_twin_isra(int x)
+{
+	WRITE_ONCE(kptest_cell, READ_ONCE(kptest_cell) + 5);
+	return x + 5;
+}
+
+noinline __noclone int kptest_twin_part(int x)
+{
+	WRITE_ONCE(kptest_cell, READ_ONCE(kptest_cell) + 6);
+	return x + 6;
+}
+
+noinline __noclone int kptest_nokprobe_isra(int x)
+{
+	WRITE_ONCE(kptest_cell, READ_ONCE(kptest_cell) + 7);
+	return x + 7;
+}
+NOKPROBE_SYMBOL(kptest_nokprobe_isra);
+
+static int kptest_multi(int x)
+{
+	int i, r = kptest_multi_a(x);
+
+	for (i = 0; i < 2; i++)
+		r += kptest_multi_b(x);
+	for (i = 0; i < 3; i++)
+		r += kptest_multi_c(x);
+	r += kptest_clone(x) + kptest_twin_isra(x) + kptest_twin_part(x);
+	return r + kptest_nokprobe_isra(x);
+}
 
 /* Global, its result used: the compiler keeps it whole, name and all. */
 noinline int __init kptest_init_fn(int x)
@@ -91,6 +162,12 @@ static ssize_t kptest_call_write(struct file *f, const char __user *ubuf,
 	return kptest_run(ubuf, len, kptest_target);
 }
 
+static ssize_t kptest_write_multi(struct file *f, const char __user *ubuf,
+				  size_t len, loff_t *ppos)
+{
+	return kptest_run(ubuf, len, kptest_multi);
+}
+
 /* One writer at a time: the nesting probe is one static kprobe. */
 static DEFINE_MUTEX(kptest_nest_lock);
 
@@ -118,6 +195,10 @@ static const struct file_operations kptest_nest_fops = {
 	.write = kptest_nest_write,
 };
 
+static const struct file_operations kptest_multi_fops = {
+	.write = kptest_write_multi,
+};
+
 static struct dentry *kptest_dir;
 
 static int __init kptest_init(void)
@@ -126,6 +207,7 @@ static int __init kptest_init(void)
 	kptest_dir = debugfs_create_dir("kptest", NULL);
 	debugfs_create_file("call", 0200, kptest_dir, NULL, &kptest_call_fops);
 	debugfs_create_file("nest", 0200, kptest_dir, NULL, &kptest_nest_fops);
+	debugfs_create_file("multi", 0200, kptest_dir, NULL, &kptest_multi_fops);
 	return 0;
 }
 

@@ -184,6 +184,19 @@ void unregister_kprobes(struct kprobe **kps, int num);
 void unregister_kretprobe(struct kretprobe *rp);
 void unregister_kretprobes(struct kretprobe **rps, int num);
 
+/*
+ * Batches: between kprobe_batch_begin() and kprobe_batch_end(), the
+ * registrations, unregistrations, enables and disables of the calling
+ * task arm and disarm nothing; the end arms and disarms every site they
+ * changed in one ftrace filter update and one text-patching batch.  A
+ * probe registered or enabled in a batch is not hit before the end.
+ * Batches nest; one task at a time has one open.  kprobe_batch_end()
+ * returns 0 or the error of a site that could not be armed: the probes of
+ * that site are left disabled.
+ */
+void kprobe_batch_begin(void);
+int kprobe_batch_end(void);
+
 /* How the address of a probe is hit: kprobe_hit_path(). */
 enum kprobe_hit_path {
 	KPROBE_PATH_NONE,	/* not registered, or its code is gone */
@@ -194,6 +207,13 @@ enum kprobe_hit_path {
 	KPROBE_PATH_OPTIMIZED,	/* a jump to a detour buffer */
 };
 enum kprobe_hit_path kprobe_hit_path(struct kprobe *p);
+
+/*
+ * For a probe refused with -EILSEQ: the starts of the instruction that
+ * holds @addr and of the next one.  Returns 0 or a negative errno.
+ */
+int kprobe_insn_around(unsigned long addr, unsigned long *start,
+		       unsigned long *next);
 
 kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset);
 int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym, unsigned long offset);
@@ -226,12 +246,19 @@ static inline void unregister_kprobe(struct kprobe *p) { }
 static inline void unregister_kretprobe(struct kretprobe *rp) { }
 static inline void unregister_kprobes(struct kprobe **kps, int num) { }
 static inline void unregister_kretprobes(struct kretprobe **rps, int num) { }
+static inline void kprobe_batch_begin(void) { }
+static inline int kprobe_batch_end(void) { return 0; }
 
 static inline struct kprobe *kprobe_running(void) { return NULL; }
 #define kprobe_busy_begin()	do {} while (0)
 #define kprobe_busy_end()	do {} while (0)
 static inline int kprobe_fault_handler(struct pt_regs *regs, int trapnr) { return 0; }
 static inline bool within_kprobe_blacklist(unsigned long addr) { return true; }
+static inline int kprobe_insn_around(unsigned long addr, unsigned long *start,
+				     unsigned long *next)
+{
+	return -EOPNOTSUPP;
+}
 static inline bool is_kprobe_insn_slot(unsigned long addr) { return false; }
 static inline void kprobe_free_init_mem(void) { }
 static inline void kprobe_ftrace_kill(void) { }
@@ -347,6 +374,8 @@ enum kprobe_opt_state {
  *	afterwards.
  * @dead_next: chains the sites that wait for a grace period before they
  *	are freed.  kprobe_mutex.
+ * @batch_node: link in the list of sites whose arming waits for the end
+ *	of a batch, or empty.  kprobe_mutex.
  * @free_rcu: frees the site after an RCU-tasks grace period...
  * @free_node: ...through the list of sites to free, in process context.
  */
@@ -360,6 +389,7 @@ struct kprobe_site {
 	struct list_head	opt_node;
 	struct arch_kprobe_site	arch;
 	struct kprobe_site	*dead_next;
+	struct list_head	batch_node;
 	struct rcu_head		free_rcu;
 	struct llist_node	free_node;
 };
@@ -510,7 +540,9 @@ static nokprobe_inline void kprobe_site_missed_off(struct kprobe_site *s)
 /*
  * Architecture hooks.  The prepare/arm/disarm hooks run with kprobe_mutex
  * and text_mutex held and may sleep; arch_release_kprobe_site() runs once
- * no CPU can execute the site's copy any more.
+ * no CPU can execute the site's copy any more.  Arming and disarming take
+ * @n breakpoint sites at once, so that one synchronization of the other
+ * CPUs serves them all.
  */
 int arch_prepare_kprobe_site(struct kprobe_site *s);
 void arch_release_kprobe_site(struct kprobe_site *s);
@@ -518,10 +550,13 @@ void arch_release_kprobe_site(struct kprobe_site *s);
 bool arch_kprobe_site_preemptible(struct kprobe_site *s);
 /* The path a hit of a breakpoint site takes now.  kprobe_mutex. */
 enum kprobe_hit_path arch_kprobe_site_path(struct kprobe_site *s);
-void arch_arm_kprobe_site(struct kprobe_site *s);
-void arch_disarm_kprobe_site(struct kprobe_site *s);
+void arch_arm_kprobe_sites(struct kprobe_site **sites, unsigned int n);
+void arch_disarm_kprobe_sites(struct kprobe_site **sites, unsigned int n);
 kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr, unsigned long offset,
 					 bool *on_func_entry);
+/* kprobe_insn_around() of the architecture; kprobe_mutex is held. */
+int arch_kprobe_insn_around(unsigned long addr, unsigned long *start,
+			    unsigned long *next);
 int arch_populate_kprobe_blacklist(void);
 bool arch_kretprobe_blacklisted(unsigned long func);
 

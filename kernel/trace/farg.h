@@ -117,6 +117,13 @@ int farg_set_count(const struct farg_set *set);
  */
 int farg_set_mismatch(const struct farg_set *a, const struct farg_set *b);
 
+/*
+ * Whether two sets of one definition, compiled for two functions (BTF
+ * names may resolve differently), would fetch the same: -1 if so, else
+ * the index of the first argument that differs.
+ */
+int farg_set_differs(const struct farg_set *a, const struct farg_set *b);
+
 /* Same argument texts, one by one: an exact duplicate probe. */
 bool farg_set_same_text(const struct farg_set *a, const struct farg_set *b);
 

@@ -237,6 +237,41 @@ int farg_set_mismatch(const struct farg_set *a, const struct farg_set *b)
 }
 EXPORT_SYMBOL_IF_KUNIT(farg_set_mismatch);
 
+static bool farg_str_differs(const char *a, const char *b)
+{
+	return !a != !b || (a && strcmp(a, b));
+}
+
+/* Do two arguments of one layout fetch differently? */
+static bool farg_arg_differs(const struct farg_arg *a, const struct farg_arg *b)
+{
+	return a->op != b->op || a->src != b->src || a->store != b->store ||
+	       a->size != b->size || a->nderef != b->nderef ||
+	       a->lshift != b->lshift || a->rshift != b->rshift ||
+	       a->umask != b->umask || a->ustr_ptrs != b->ustr_ptrs ||
+	       a->ustr != b->ustr || a->param != b->param || a->off != b->off ||
+	       (a->nderef &&
+		memcmp(a->deref, b->deref, a->nderef * sizeof(*a->deref))) ||
+	       farg_str_differs(a->symbol, b->symbol) ||
+	       farg_str_differs(a->data, b->data);
+}
+
+int farg_set_differs(const struct farg_set *a, const struct farg_set *b)
+{
+	int i = farg_set_mismatch(a, b);
+
+	if (i >= 0)
+		return i;
+	for (i = 0; i < a->nargs; i++)
+		if (farg_arg_differs(&a->args[i], &b->args[i]))
+			return i;
+	if (a->nentry != b->nentry || (a->nentry &&
+	    memcmp(a->entry, b->entry, a->nentry * sizeof(*a->entry))))
+		return 0;
+	return -1;
+}
+EXPORT_SYMBOL_IF_KUNIT(farg_set_differs);
+
 bool farg_set_same_text(const struct farg_set *a, const struct farg_set *b)
 {
 	int i;

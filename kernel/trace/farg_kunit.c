@@ -690,7 +690,7 @@ static void farg_test_compare(struct kunit *test)
 {
 	char w0[] = "x=%di", w1[] = "y=+0(%si):u8";
 	const char *const words[] = { w0, w1 };
-	struct farg_set *a, *b, *c, *d, *e;
+	struct farg_set *a, *b, *b2, *c, *d, *e;
 
 	/* the words of a definition line, in this machine's register names */
 	farg_test_regs(w0);
@@ -707,6 +707,12 @@ static void farg_test_compare(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, farg_set_mismatch(a, c), 2);
 	KUNIT_EXPECT_EQ(test, farg_set_mismatch(c, a), 2);
 	KUNIT_EXPECT_EQ(test, farg_set_mismatch(a, d), 1);
+	/* one layout, but another register, then another offset */
+	KUNIT_EXPECT_EQ(test, farg_set_differs(a, b), 0);
+	KUNIT_EXPECT_EQ(test, farg_set_differs(a, a), -1);
+	KUNIT_EXPECT_EQ(test, farg_set_differs(a, c), 2);
+	b2 = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+8(%si):u8");
+	KUNIT_EXPECT_EQ(test, farg_set_differs(a, b2), 1);
 	KUNIT_EXPECT_TRUE(test, farg_set_same_text(a, a));
 	KUNIT_EXPECT_FALSE(test, farg_set_same_text(a, b));
 	KUNIT_EXPECT_TRUE(test, farg_set_match_words(a, 2, words));

@@ -88,10 +88,11 @@ static bool tk_probe_kind_return(const struct tk_probe *tp)
 	return tp->rp.handler != NULL;
 }
 
-/* Add to @m what the kprobes core counts for the registration in force. */
-static void tk_probe_core_misses(const struct tk_probe *tp, struct tk_misses *m)
+/* Add to @m what the core counts for one place. */
+static void tk_place_core_misses(const struct kretprobe *rp, bool is_return,
+				 struct tk_misses *m)
 {
-	const struct kprobe *kp = &tp->rp.kp;
+	const struct kprobe *kp = &rp->kp;
 	unsigned long n = READ_ONCE(kp->nmissed);
 	unsigned long skipped = READ_ONCE(kp->nmissed_skipped);
 	unsigned long off = READ_ONCE(kp->nmissed_off);
@@ -100,8 +101,19 @@ static void tk_probe_core_misses(const struct tk_probe *tp, struct tk_misses *m)
 	m->skipped += skipped;
 	m->disabled += off;
 	m->recursion += n - min(n, skipped + off);
-	if (tk_probe_kind_return(tp))	/* an int in the core's struct */
-		m->no_instance += (unsigned int)READ_ONCE(tp->rp.nmissed);
+	if (is_return)	/* an int in the core's struct */
+		m->no_instance += (unsigned int)READ_ONCE(rp->nmissed);
+}
+
+/* Add to @m what the kprobes core counts for the registration in force. */
+static void tk_probe_core_misses(const struct tk_probe *tp, struct tk_misses *m)
+{
+	bool is_return = tk_probe_kind_return(tp);
+	unsigned int i;
+
+	tk_place_core_misses(&tp->rp, is_return, m);
+	for (i = 0; i + 1 < tp->nplaces; i++)
+		tk_place_core_misses(&tp->more[i].rp, is_return, m);
 }
 
 /*
@@ -151,7 +163,47 @@ unsigned long tk_probe_address(const struct tk_probe *tp)
 	return addr ? addr + tp->rp.kp.offset : 0;
 }
 
-struct tk_probe *tk_probe_new(const struct tk_def *def, struct farg_set *set)
+/*
+ * The places of a pattern past the first, which is @tp->rp: each a copy
+ * of the first with its own symbol.  Takes the names from @def->found.
+ */
+static int tk_probe_add_places(struct tk_probe *tp, struct tk_def *def)
+{
+	unsigned int i, n = def->found.n;
+	const char *name = def->found.names;
+
+	tp->pattern = kstrdup(def->pattern, GFP_KERNEL);
+	if (n > 1)
+		tp->more = kvcalloc(n - 1, sizeof(*tp->more), GFP_KERNEL);
+	if (!tp->pattern || (n > 1 && !tp->more)) {
+		kvfree(tp->more);
+		tp->more = NULL;
+		return -ENOMEM;
+	}
+	for (i = 0; i + 1 < n; i++) {
+		struct tk_place *pl = &tp->more[i];
+
+		name += strlen(name) + 1;
+		pl->tp = tp;
+		pl->rp.kp.symbol_name = name;
+		pl->rp.maxactive = tp->rp.maxactive;
+		pl->rp.data_size = tp->rp.data_size;
+		if (tk_probe_kind_return(tp)) {
+			pl->rp.handler = tk_place_ret_hit;
+			if (tp->rp.entry_handler)
+				pl->rp.entry_handler = tk_place_ret_entry;
+		} else {
+			pl->rp.kp.pre_handler = tk_place_hit;
+		}
+	}
+	tp->names = def->found.names;
+	def->found.names = NULL;
+	tp->nplaces = n;
+	tp->skipped = def->found.skipped;
+	return 0;
+}
+
+struct tk_probe *tk_probe_new(struct tk_def *def, struct farg_set *set)
 {
 	unsigned int head = def->is_return ?
 		sizeof(struct kretprobe_trace_entry_head) :
@@ -187,11 +239,16 @@ struct tk_probe *tk_probe_new(const struct tk_def *def, struct farg_set *set)
 	tp->rec_size = head + farg_set_size(set);
 	tp->has_args = farg_set_count(set) > 0;
 	tp->dynamic = farg_set_is_dynamic(set);
+	tp->nplaces = 1;
 	INIT_LIST_HEAD(&tp->sibling);
 	dyn_event_init(&tp->devent, &tk_dyn_ops);
+	if (def->pattern && tk_probe_add_places(tp, def))
+		goto out_free;
 	return tp;
 
 out_free:
+	kfree(tp->pattern);
+	kfree(tp->symbol);
 	free_percpu(tp->counts);
 	kfree(tp);
 	return NULL;
@@ -205,6 +262,9 @@ void tk_probe_free(struct tk_probe *tp)
 	WARN_ON_ONCE(tp->registered);
 	if (!tp->event || tp->args != tp->event->layout)
 		farg_set_free(tp->args);
+	kvfree(tp->more);
+	kvfree(tp->names);
+	kfree(tp->pattern);
 	kfree(tp->symbol);
 	free_percpu(tp->counts);
 	kfree(tp);
@@ -227,9 +287,8 @@ static bool tk_func_traceable(unsigned long addr)
  * ("f.isra.0", "f.cold") has no mcount site of its own: judge it by the
  * function it was made from.
  */
-static bool tk_in_notrace_func(const struct tk_probe *tp)
+bool tk_notrace_addr(unsigned long addr)
 {
-	unsigned long addr = tk_probe_address(tp);
 	char name[KSYM_NAME_LEN], *dot;
 
 	if (!addr || tk_func_traceable(addr))
@@ -244,11 +303,47 @@ static bool tk_in_notrace_func(const struct tk_probe *tp)
 	return !addr || !tk_func_traceable(addr);
 }
 #else
-static bool tk_in_notrace_func(const struct tk_probe *tp)
+bool tk_notrace_addr(unsigned long addr)
 {
 	return false;
 }
 #endif
+
+static bool tk_in_notrace_func(const struct tk_probe *tp)
+{
+	return tk_notrace_addr(tk_probe_address(tp));
+}
+
+/*
+ * Register the places past the first, in one batch, enabled as the first
+ * is.  A place the core refuses stays out, its kprobe.addr NULL
+ * (kprobe_places marks it); the others go on.
+ */
+static void tk_probe_arm_places(struct tk_probe *tp)
+{
+	u32 disabled = tp->rp.kp.flags & KPROBE_FLAG_DISABLED;
+	unsigned int i, refused = 0;
+
+	kprobe_batch_begin();
+	for (i = 0; i + 1 < tp->nplaces; i++) {
+		struct kretprobe *rp = &tp->more[i].rp;
+		int ret;
+
+		rp->kp.addr = NULL;
+		rp->kp.flags = disabled;
+		ret = tk_probe_kind_return(tp) ? register_kretprobe(rp) :
+						 register_kprobe(&rp->kp);
+		if (ret) {
+			rp->kp.addr = NULL;
+			refused++;
+		}
+	}
+	if (kprobe_batch_end())
+		pr_warn("%s: some places could not be armed\n", tp->pattern);
+	if (refused)
+		pr_info("%s: %u of %u places refused by the kprobes core\n",
+			tp->pattern, refused, tp->nplaces);
+}
 
 /*
  * Register with the kprobes core, enabled only if the event is: a probe
@@ -283,6 +378,8 @@ int tk_probe_arm(struct tk_probe *tp)
 	/* A later attempt looks the symbol up again. */
 	if (ret && tp->symbol)
 		tp->rp.kp.addr = NULL;
+	if (!ret && tp->nplaces > 1)
+		tk_probe_arm_places(tp);
 	return ret;
 }
 
@@ -292,45 +389,68 @@ int tk_probe_arm(struct tk_probe *tp)
  */
 static void tk_probe_mark_disarmed(struct tk_probe *tp)
 {
+	unsigned int i;
+
 	tk_probe_core_misses(tp, &tp->before);
 	tp->registered = false;
 	if (tp->symbol)
 		tp->rp.kp.addr = NULL;
+	for (i = 0; i + 1 < tp->nplaces; i++)
+		tp->more[i].rp.kp.addr = NULL;
+}
+
+/* Without memory for the batch: one place after the other. */
+static void tk_disarm_one_by_one(struct tk_probe *tp)
+{
+	unsigned int i;
+
+	for (i = 0; i < tp->nplaces; i++) {
+		if (tk_probe_kind_return(tp))
+			unregister_kretprobe(tk_probe_place(tp, i));
+		else
+			unregister_kprobe(&tk_probe_place(tp, i)->kp);
+	}
 }
 
 /*
- * Unregister the registered probes among @tps[0..@n-1], paying the wait
- * for running handlers once per kind instead of once per probe.
+ * Unregister the registered probes among @tps[0..@n-1], all their places,
+ * paying the wait for running handlers once per kind instead of once per
+ * place.  A place that was never registered is skipped by the core.
  */
 static void tk_disarm_batch(struct tk_probe **tps, int n)
 {
+	unsigned int total = 0, nk = 0, nr = 0, j;
 	struct kretprobe **rps;
 	struct kprobe **kps;
-	int i, nk = 0, nr = 0;
+	int i;
 
 	lockdep_assert_held(&event_mutex);
-	kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
-	rps = kmalloc_array(n, sizeof(*rps), GFP_KERNEL);
+	for (i = 0; i < n; i++)
+		total += tps[i]->registered ? tps[i]->nplaces : 0;
+	kps = kvmalloc_array(total, sizeof(*kps), GFP_KERNEL);
+	rps = kvmalloc_array(total, sizeof(*rps), GFP_KERNEL);
 	for (i = 0; i < n; i++) {
 		struct tk_probe *tp = tps[i];
 
 		if (!tp->registered)
 			continue;
-		if (tk_probe_kind_return(tp) && rps)
-			rps[nr++] = &tp->rp;
-		else if (tk_probe_kind_return(tp))
-			unregister_kretprobe(&tp->rp);
-		else if (kps)
-			kps[nk++] = &tp->rp.kp;
-		else
-			unregister_kprobe(&tp->rp.kp);
+		if (!kps || !rps) {
+			tk_disarm_one_by_one(tp);
+			continue;
+		}
+		for (j = 0; j < tp->nplaces; j++) {
+			if (tk_probe_kind_return(tp))
+				rps[nr++] = tk_probe_place(tp, j);
+			else
+				kps[nk++] = &tk_probe_place(tp, j)->kp;
+		}
 	}
 	if (nk)
 		unregister_kprobes(kps, nk);
 	if (nr)
 		unregister_kretprobes(rps, nr);
-	kfree(rps);
-	kfree(kps);
+	kvfree(rps);
+	kvfree(kps);
 	for (i = 0; i < n; i++)
 		if (tps[i]->registered)
 			tk_probe_mark_disarmed(tps[i]);
@@ -382,13 +502,35 @@ static struct tk_event *tk_find_event(const char *group, const char *name)
 /* Same place (symbol and offset, or address) and same argument texts. */
 static bool tk_probe_same(const struct tk_probe *a, const struct tk_probe *b)
 {
-	if (!a->symbol != !b->symbol)
+	if (!a->symbol != !b->symbol || !a->pattern != !b->pattern)
 		return false;
+	if (a->pattern)
+		return !strcmp(a->pattern, b->pattern) &&
+		       farg_set_same_text(a->args, b->args);
 	if (a->symbol ? strcmp(a->symbol, b->symbol) ||
 			a->rp.kp.offset != b->rp.kp.offset :
 			tk_probe_address(a) != tk_probe_address(b))
 		return false;
 	return farg_set_same_text(a->args, b->args);
+}
+
+/*
+ * SYM+OFFS is inside an instruction: name the nearest offsets that are
+ * not, before and after, in the error_log entry.
+ */
+static void tk_log_boundary(const struct tk_parse *p, struct tk_probe *tp)
+{
+	unsigned long addr = tk_probe_address(tp), start, next;
+	unsigned long base = addr - tp->rp.kp.offset;
+
+	if (!tp->symbol || !addr ||
+	    kprobe_insn_around(addr, &start, &next) || start < base) {
+		tk_parse_error(p, 1, 0, TK_ERR_BAD_INSN_BNDRY);
+		return;
+	}
+	tk_parse_note(p, 1, 0,
+		      "Address is not on an instruction boundary (nearest: +%lu and +%lu)",
+		      start - base, next - base);
 }
 
 /* Arm a new probe; a module that is not loaded yet is not an error. */
@@ -405,7 +547,7 @@ static int tk_arm_new(const struct tk_parse *p, struct tk_probe *tp)
 	case -ENOMEM:
 		break;
 	case -EILSEQ:
-		tk_parse_error(p, 1, 0, TK_ERR_BAD_INSN_BNDRY);
+		tk_log_boundary(p, tp);
 		break;
 	case -ENOENT:
 		tk_parse_error(p, 1, 0, TK_ERR_BAD_PROBE_ADDR);
@@ -486,9 +628,56 @@ out_free_event:
 	return ret;
 }
 
+/*
+ * The argument set of a definition over many places.  Words that mean
+ * the same at every function (registers, $argN, $retval, $comm, memory)
+ * parse without naming a function.  Words that need the function's BTF
+ * are parsed for each place, and every place must give the same
+ * compiled set, or the definition is refused at the first word that
+ * differs.
+ */
+static struct farg_set *tk_places_args(const struct tk_parse *p,
+				       const struct tk_def *def,
+				       struct farg_caps *caps,
+				       struct farg_err *err)
+{
+	const char *name = def->found.names;
+	struct farg_set *set, *other;
+	unsigned int i;
+	int idx;
+
+	caps->func = NULL;
+	set = farg_set_parse(caps, def->nargs, def->args, err);
+	if (!IS_ERR(set) || PTR_ERR(set) != -EINVAL)
+		return set;
+	*err = (struct farg_err){};
+	for (i = 0, set = NULL; i < def->found.n; i++) {
+		caps->func = def->module[0] ? strchr(name, ':') + 1 : name;
+		name += strlen(name) + 1;
+		other = farg_set_parse(caps, def->nargs, def->args, err);
+		if (IS_ERR(other) || !set) {
+			if (IS_ERR(other))
+				farg_set_free(set);
+			set = other;
+			if (IS_ERR(set))
+				return set;
+			continue;
+		}
+		idx = farg_set_differs(set, other);
+		farg_set_free(other);
+		if (idx >= 0) {
+			farg_set_free(set);
+			tk_parse_error(p, idx + 2, 0, TK_ERR_DIFF_ARG_TYPE);
+			return ERR_PTR(-EINVAL);
+		}
+		cond_resched();
+	}
+	return set;
+}
+
 /* Build the argument set and the probe of a parsed definition. */
 static struct tk_probe *tk_build_probe(const struct tk_parse *p,
-				       const struct tk_def *def)
+				       struct tk_def *def)
 {
 	struct farg_caps caps = {
 		.is_return = def->is_return,
@@ -502,7 +691,10 @@ static struct tk_probe *tk_build_probe(const struct tk_parse *p,
 	if (def->symbol)
 		caps.func = caps.module ? strchr(def->symbol, ':') + 1 :
 					  def->symbol;
-	set = farg_set_parse(&caps, def->nargs, def->args, &err);
+	if (def->pattern)
+		set = tk_places_args(p, def, &caps, &err);
+	else
+		set = farg_set_parse(&caps, def->nargs, def->args, &err);
 	if (IS_ERR(set)) {
 		if (PTR_ERR(set) == -EINVAL && err.code != FARG_OK)
 			tk_parse_error(p, err.word + 2, err.pos,
@@ -669,6 +861,8 @@ static bool tk_place_matches(const struct tk_probe *tp, const char *word)
 {
 	char buf[KSYM_NAME_LEN + 16];
 
+	if (tp->pattern)
+		return !strcmp(word, tp->pattern);
 	if (!tp->symbol)
 		snprintf(buf, sizeof(buf), "0x%p", tp->rp.kp.addr);
 	else if (tp->rp.kp.offset)
@@ -806,7 +1000,9 @@ static int tk_dyn_free(struct dyn_event *dev)
 /* The place as kprobe_events shows it. */
 static void tk_show_place(struct seq_file *m, const struct tk_probe *tp)
 {
-	if (!tp->symbol)
+	if (tp->pattern)
+		seq_puts(m, tp->pattern);
+	else if (!tp->symbol)
 		seq_printf(m, "0x%p", tp->rp.kp.addr);
 	else if (tp->rp.kp.offset)
 		seq_printf(m, "%s+%u", tp->symbol, tp->rp.kp.offset);
@@ -941,6 +1137,54 @@ static int tk_misses_show(struct seq_file *m, void *v)
 		   farg_set_faults(tp->args));
 	return 0;
 }
+
+/*
+ * kprobe_places: the functions each probe is on, one line each, after a
+ * comment line for a probe over many functions that says what its
+ * pattern found and skipped.  A place the core refused, or whose code
+ * is gone, is marked so.
+ */
+static int tk_places_show(struct seq_file *m, void *v)
+{
+	struct tk_probe *tp = tk_probe_of(v);
+	const char *grp, *ev, *name;
+	unsigned int i;
+
+	if (!tp)
+		return 0;
+	grp = tp->event->call.class->system;
+	ev = trace_event_name(&tp->event->call);
+	if (tp->pattern)
+		seq_printf(m, "#%s/%s %s: %u places, %u skipped\n", grp, ev,
+			   tp->pattern, tp->nplaces, tp->skipped);
+	name = tp->names ?: tp->symbol;
+	for (i = 0; i < tp->nplaces; i++) {
+		struct kprobe *kp = &tk_probe_place(tp, i)->kp;
+
+		seq_printf(m, "%s/%s ", grp, ev);
+		if (name)
+			seq_puts(m, name);
+		else
+			seq_printf(m, "0x%p", kp->addr);
+		if (tp->rp.kp.offset)
+			seq_printf(m, "+%u", tp->rp.kp.offset);
+		if (tp->registered && !kp->addr)
+			seq_puts(m, " [REFUSED]");
+		else if (tp->registered && kprobe_gone(kp))
+			seq_puts(m, " [GONE]");
+		seq_putc(m, '\n');
+		if (tp->names)
+			name += strlen(name) + 1;
+	}
+	return 0;
+}
+
+static const struct seq_operations tk_places_seq_ops = {
+	.start = dyn_event_seq_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = tk_places_show,
+};
 
 /* The list head first, for the header line; event_mutex until stop. */
 static void *tk_misses_start(struct seq_file *m, loff_t *pos)
@@ -1111,6 +1355,8 @@ static __init int tk_init_tracefs(void)
 			  (void *)&tk_profile_seq_ops, &tk_stats_fops);
 	trace_create_file("kprobe_misses", TRACE_MODE_READ, NULL,
 			  (void *)&tk_misses_seq_ops, &tk_stats_fops);
+	trace_create_file("kprobe_places", TRACE_MODE_READ, NULL,
+			  (void *)&tk_places_seq_ops, &tk_stats_fops);
 	tk_boot_events();
 	return 0;
 }

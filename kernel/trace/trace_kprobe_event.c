@@ -266,26 +266,55 @@ bool tk_event_busy(struct tk_event *ev)
 
 /* ---------------------------------------------------------- on and off */
 
-/* Arm or disarm every registered probe of the event in the core. */
+/*
+ * Enable or disable every place of @tp the core has (a refused or gone
+ * place is left alone).  Returns 0 or the first error of an enable.
+ */
+static int tk_probe_switch(struct tk_probe *tp, bool on)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < tp->nplaces; i++) {
+		struct kprobe *kp = &tk_probe_place(tp, i)->kp;
+
+		if (!kp->addr || kprobe_gone(kp))
+			continue;
+		if (!on) {
+			disable_kprobe(kp);
+			continue;
+		}
+		ret = enable_kprobe(kp);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Arm or disarm every registered probe of the event in the core, in one
+ * batch: the sites are switched together when it ends.
+ */
 static int tk_event_switch_probes(struct tk_event *ev, bool on)
 {
 	struct tk_probe *tp;
-	int ret;
+	int ret = 0, err;
 
+	kprobe_batch_begin();
 	list_for_each_entry(tp, &ev->probes, sibling) {
-		if (!tp->registered || kprobe_gone(&tp->rp.kp))
+		if (!tp->registered)
 			continue;
-		if (!on) {
-			disable_kprobe(&tp->rp.kp);
-			continue;
-		}
-		ret = enable_kprobe(&tp->rp.kp);
-		if (ret) {
-			tk_event_switch_probes(ev, false);
-			return ret;
-		}
+		ret = tk_probe_switch(tp, on);
+		if (ret)
+			break;
 	}
-	return 0;
+	err = kprobe_batch_end();
+	if (!on)
+		return 0;
+	ret = ret ?: err;
+	if (ret)
+		tk_event_switch_probes(ev, false);
+	return ret;
 }
 
 static struct tk_link *tk_event_find_link(struct tk_event *ev,
@@ -352,6 +381,18 @@ int tk_event_disable(struct tk_event *ev, struct trace_event_file *file)
 	if (!flags)
 		tk_event_switch_probes(ev, false);
 	return 0;
+}
+
+void trace_kprobe_batch_begin(void)
+{
+	lockdep_assert_held(&event_mutex);
+	kprobe_batch_begin();
+}
+
+int trace_kprobe_batch_end(void)
+{
+	lockdep_assert_held(&event_mutex);
+	return kprobe_batch_end();
 }
 
 /*

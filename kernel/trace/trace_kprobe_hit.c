@@ -87,20 +87,22 @@ static __always_inline void *tk_edata(struct kretprobe_instance *ri)
 	return ri ? ri->data : NULL;
 }
 
-/* The record head: probed address, or function and return address. */
-static __always_inline void tk_fill_head(const struct tk_probe *tp,
-					 void *ent,
+/*
+ * The record head: the probed address @addr (the place that was hit), or
+ * the function and the return address.
+ */
+static __always_inline void tk_fill_head(unsigned long addr, void *ent,
 					 struct kretprobe_instance *ri)
 {
 	if (ri) {
 		struct kretprobe_trace_entry_head *head = ent;
 
-		head->func = (unsigned long)tp->rp.kp.addr;
+		head->func = addr;
 		head->ret_ip = get_kretprobe_retaddr(ri);
 	} else {
 		struct kprobe_trace_entry_head *head = ent;
 
-		head->ip = (unsigned long)tp->rp.kp.addr;
+		head->ip = addr;
 	}
 }
 
@@ -162,6 +164,7 @@ NOKPROBE_SYMBOL(tk_refused);
 
 /* A file with triggers, soft-disable, pid filter, or commit hooks. */
 static noinline void tk_write_generic(struct tk_probe *tp,
+				unsigned long addr,
 				      struct pt_regs *regs,
 				      struct kretprobe_instance *ri,
 				      struct trace_event_file *file)
@@ -183,7 +186,7 @@ static noinline void tk_write_generic(struct tk_probe *tp,
 		return;
 	}
 	fbuffer.regs = regs;
-	tk_fill_head(tp, ent, ri);
+	tk_fill_head(addr, ent, ri);
 	tk_fill_args(tp, regs, ri, ent, scratch, size);
 	trace_event_buffer_commit(&fbuffer);
 }
@@ -194,6 +197,7 @@ NOKPROBE_SYMBOL(tk_write_generic);
  * there, so a rejected hit costs no ring buffer reservation at all.
  */
 static noinline void tk_write_filtered(struct tk_probe *tp,
+				unsigned long addr,
 				       struct pt_regs *regs,
 				       struct kretprobe_instance *ri,
 				       struct trace_event_file *file)
@@ -211,7 +215,7 @@ static noinline void tk_write_filtered(struct tk_probe *tp,
 	}
 	tracing_generic_entry_update(scratch, tp->event->call.event.type,
 				     trace_ctx);
-	tk_fill_head(tp, scratch, ri);
+	tk_fill_head(addr, scratch, ri);
 	if (tp->has_args)
 		size = tk_fetch_scratch(tp, regs, ri, scratch, room);
 	if (!filter_match_preds(rcu_dereference_raw(file->filter), scratch))
@@ -229,6 +233,7 @@ NOKPROBE_SYMBOL(tk_write_filtered);
 
 /* A plain file: reserve the record's size, fill it in place, commit. */
 static __always_inline void tk_write_plain(struct tk_probe *tp,
+					unsigned long addr,
 					   struct pt_regs *regs,
 					   struct kretprobe_instance *ri,
 					   struct trace_event_file *file)
@@ -252,13 +257,14 @@ static __always_inline void tk_write_plain(struct tk_probe *tp,
 	ent = ring_buffer_event_data(rbe);
 	tracing_generic_entry_update(ent, tp->event->call.event.type,
 				     trace_ctx);
-	tk_fill_head(tp, ent, ri);
+	tk_fill_head(addr, ent, ri);
 	tk_fill_args(tp, regs, ri, ent, scratch, size);
 	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, regs);
 }
 
 /* One record per trace file the event is enabled in. */
 static __always_inline void tk_trace(struct tk_probe *tp,
+				unsigned long addr,
 				     struct pt_regs *regs,
 				     struct kretprobe_instance *ri)
 {
@@ -269,11 +275,11 @@ static __always_inline void tk_trace(struct tk_probe *tp,
 		unsigned long eflags = READ_ONCE(file->flags);
 
 		if (unlikely(eflags & TK_FILE_GENERIC) || tk_commit_hooks_on())
-			tk_write_generic(tp, regs, ri, file);
+			tk_write_generic(tp, addr, regs, ri, file);
 		else if (unlikely(eflags & EVENT_FILE_FL_FILTERED))
-			tk_write_filtered(tp, regs, ri, file);
+			tk_write_filtered(tp, addr, regs, ri, file);
 		else
-			tk_write_plain(tp, regs, ri, file);
+			tk_write_plain(tp, addr, regs, ri, file);
 	}
 }
 
@@ -282,28 +288,43 @@ static __always_inline void tk_trace(struct tk_probe *tp,
  * perf.  @ri is NULL for an entry probe; inlined into each handler, the
  * test on it folds away.
  */
-static __always_inline int tk_hit(struct tk_probe *tp, struct pt_regs *regs,
+static __always_inline int tk_hit(struct tk_probe *tp, unsigned long addr,
+				  struct pt_regs *regs,
 				  struct kretprobe_instance *ri)
 {
 	unsigned int users = READ_ONCE(tp->event->flags);
 
 	raw_cpu_inc(tp->counts->hits);
 	if (users & TK_EV_TRACE)
-		tk_trace(tp, regs, ri);
+		tk_trace(tp, addr, regs, ri);
 	if (!(users & TK_EV_PERF))
 		return 0;
 	if (!ri)
-		return tk_perf_hit(tp, regs);
-	tk_perf_ret_hit(tp, ri, regs);
+		return tk_perf_hit(tp, addr, regs);
+	tk_perf_ret_hit(tp, addr, ri, regs);
 	return 0;
 }
+
+/*
+ * The handlers.  A probe's first place is its own kretprobe (rp.kp for an
+ * entry probe); the others of a multi-place probe are struct tk_place,
+ * with handlers of their own, so that neither pays for telling them apart.
+ */
 
 /* kprobe pre_handler: runs with preemption off, maybe in NMI. */
 int tk_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 {
-	return tk_hit(container_of(kp, struct tk_probe, rp.kp), regs, NULL);
+	return tk_hit(container_of(kp, struct tk_probe, rp.kp),
+		      (unsigned long)kp->addr, regs, NULL);
 }
 NOKPROBE_SYMBOL(tk_kprobe_hit);
+
+int tk_place_hit(struct kprobe *kp, struct pt_regs *regs)
+{
+	return tk_hit(container_of(kp, struct tk_place, rp.kp)->tp,
+		      (unsigned long)kp->addr, regs, NULL);
+}
+NOKPROBE_SYMBOL(tk_place_hit);
 
 /* kretprobe handler: the function returns; preemption off. */
 int tk_kretprobe_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -312,10 +333,22 @@ int tk_kretprobe_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	/* NULL while the kretprobe is being unregistered on another CPU. */
 	if (likely(rp))
-		return tk_hit(container_of(rp, struct tk_probe, rp), regs, ri);
+		return tk_hit(container_of(rp, struct tk_probe, rp),
+			      (unsigned long)rp->kp.addr, regs, ri);
 	return 0;
 }
 NOKPROBE_SYMBOL(tk_kretprobe_hit);
+
+int tk_place_ret_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	if (likely(rp))
+		return tk_hit(container_of(rp, struct tk_place, rp)->tp,
+			      (unsigned long)rp->kp.addr, regs, ri);
+	return 0;
+}
+NOKPROBE_SYMBOL(tk_place_ret_hit);
 
 /* kretprobe entry handler: save what the return side reads of entry. */
 int tk_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -329,3 +362,15 @@ int tk_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 NOKPROBE_SYMBOL(tk_kretprobe_entry);
+
+int tk_place_ret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	if (unlikely(!rp))
+		return -ENOENT;
+	farg_set_save_entry(container_of(rp, struct tk_place, rp)->tp->args,
+			    regs, ri->data);
+	return 0;
+}
+NOKPROBE_SYMBOL(tk_place_ret_entry);

@@ -90,6 +90,34 @@ struct tk_parse {
 
 void tk_parse_error(const struct tk_parse *p, int word, int pos,
 		    enum tk_err_code code);
+/* The same with a message made for this entry (which a later one may reuse). */
+__printf(4, 5)
+void tk_parse_note(const struct tk_parse *p, int word, int pos,
+		   const char *fmt, ...);
+
+/*
+ * trace_kprobe_places.c: the functions a place word names ("vfs_*",
+ * "vfs_read,vfs_write", "!vfs_foo", clones of a NAME).  @names holds
+ * @n "[MOD:]SYM" strings one after another, in address order.
+ */
+struct tk_found {
+	unsigned int n;
+	unsigned int skipped;	/* matches that cannot be probed */
+	char *names;		/* kvmalloc'ed */
+};
+
+/* Does the place word name many functions (wildcards, a list, a '!')? */
+bool tk_place_is_pattern(const char *word);
+/*
+ * Fill @f with the functions @pattern names in @module (NULL: vmlinux).
+ * Returns 0, -ENOENT (none that can be probed), -E2BIG (more than
+ * TK_PLACES_MAX), -EINVAL (an empty item at byte *@bad), -ENOMEM.
+ */
+int tk_find_places(const char *module, const char *pattern,
+		   struct tk_found *f, int *bad);
+void tk_found_release(struct tk_found *f);
+/* trace_kprobe.c: would probing the function at @addr recurse into ftrace? */
+bool tk_notrace_addr(unsigned long addr);
 
 /*
  * A definition, parsed up to (not including) its argument words.  The
@@ -101,6 +129,8 @@ struct tk_def {
 	const char *group;
 	const char *event;		/* NULL: make a name up */
 	char *symbol;			/* "[MOD:]SYM" (kmalloc'ed) or NULL */
+	char *pattern;			/* many places: as written, or NULL */
+	struct tk_found found;		/* with @pattern: the places */
 	unsigned long offset;		/* from @symbol */
 	void *addr;			/* when @symbol is NULL */
 	bool on_func_entry;		/* place is a function entry */
@@ -179,9 +209,26 @@ struct tk_counts {
 	unsigned long dropped;		/* records a ring buffer refused */
 };
 
+struct tk_probe;
+
+/*
+ * A place of a probe over many functions, past its first (which is the
+ * probe's own @rp): a kretprobe, or its kprobe alone for an entry probe,
+ * whose handlers find the probe through @tp.
+ */
+struct tk_place {
+	struct kretprobe rp;
+	struct tk_probe *tp;
+};
+
+/* Most places one definition may name (error_log says so past it). */
+#define TK_PLACES_MAX		20000
+
 /*
  * One probe.  The fields above @devent are what a hit reads; they do not
- * change while the kprobe is registered.
+ * change while the kprobe is registered.  A definition over many
+ * functions ("p:grp/ev vfs_*") is one probe with many places: @rp and
+ * then @more[0..@nplaces-2].
  */
 struct tk_probe {
 	struct kretprobe rp;		/* rp.kp is the probe of both kinds */
@@ -196,10 +243,22 @@ struct tk_probe {
 	struct dyn_event devent;	/* in kprobe_events unless local */
 	struct list_head sibling;	/* in @event->probes */
 	char *symbol;			/* "[MOD:]SYM", or NULL: by address */
+	char *pattern;			/* many places: the place word as written */
+	struct tk_place *more;		/* the places past the first */
+	char *names;			/* their "[MOD:]SYM"s, one after another */
+	unsigned int nplaces;		/* 1, or how many the pattern found */
+	unsigned int skipped;		/* matches that cannot be probed */
 	bool registered;		/* the kprobes core has it */
 	/* what the core counted in earlier registrations (it restarts) */
 	struct tk_misses before;
 };
+
+/* Place @i of @tp: 0 is the probe's own @rp, then @more. */
+static inline struct kretprobe *tk_probe_place(struct tk_probe *tp,
+					       unsigned int i)
+{
+	return i ? &tp->more[i - 1].rp : &tp->rp;
+}
 
 static inline struct tk_probe *tk_event_primary(struct tk_event *ev)
 {
@@ -219,7 +278,7 @@ int tk_run_command(const char *raw);	/* a line as kprobe_events takes */
 void tk_probe_misses(const struct tk_probe *tp, struct tk_misses *m);
 unsigned long tk_probe_missed(const struct tk_probe *tp);
 unsigned long tk_probe_address(const struct tk_probe *tp);
-struct tk_probe *tk_probe_new(const struct tk_def *def, struct farg_set *set);
+struct tk_probe *tk_probe_new(struct tk_def *def, struct farg_set *set);
 void tk_probe_free(struct tk_probe *tp);
 int tk_probe_arm(struct tk_probe *tp);
 void tk_probe_disarm(struct tk_probe *tp);
@@ -238,21 +297,25 @@ int tk_event_reg(struct trace_event_call *call, enum trace_reg type,
 int tk_kprobe_hit(struct kprobe *kp, struct pt_regs *regs);
 int tk_kretprobe_hit(struct kretprobe_instance *ri, struct pt_regs *regs);
 int tk_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
+int tk_place_hit(struct kprobe *kp, struct pt_regs *regs);
+int tk_place_ret_hit(struct kretprobe_instance *ri, struct pt_regs *regs);
+int tk_place_ret_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
 int tk_scratch_reserve(void);
 
 /* trace_kprobe_perf.c */
 #ifdef CONFIG_PERF_EVENTS
-int tk_perf_hit(struct tk_probe *tp, struct pt_regs *regs);
-void tk_perf_ret_hit(struct tk_probe *tp, struct kretprobe_instance *ri,
-		     struct pt_regs *regs);
+int tk_perf_hit(struct tk_probe *tp, unsigned long addr, struct pt_regs *regs);
+void tk_perf_ret_hit(struct tk_probe *tp, unsigned long addr,
+		     struct kretprobe_instance *ri, struct pt_regs *regs);
 int tk_event_reg_perf(struct tk_event *ev, enum trace_reg type);
 #else
-static inline int tk_perf_hit(struct tk_probe *tp, struct pt_regs *regs)
+static inline int tk_perf_hit(struct tk_probe *tp, unsigned long addr,
+			      struct pt_regs *regs)
 {
 	return 0;
 }
 
-static inline void tk_perf_ret_hit(struct tk_probe *tp,
+static inline void tk_perf_ret_hit(struct tk_probe *tp, unsigned long addr,
 				   struct kretprobe_instance *ri,
 				   struct pt_regs *regs)
 {

@@ -13,9 +13,12 @@
  *                  GROUP separator, or no NAME at all, asks for a made-up
  *                  name "p_SYM_OFFS" / "r_SYM_OFFS" / "p_0xADDR"
  *   word 1  place  [MOD:]SYM[+OFFS][%return]   or   ADDRESS
+ *                  or [MOD:]ITEM[,ITEM...][%return], many functions
+ *                  (trace_kprobe_places.c has that grammar)
  *                  %return turns a 'p' into a return probe; a return
  *                  probe must sit on a function entry; SYM must be unique
- *                  (in MOD when given) unless MOD is not loaded yet
+ *                  (in MOD when given) unless MOD is not loaded yet; a SYM
+ *                  that does not exist stands for its compiler clones
  *   word 2+ args   handed to farg_set_parse() as they are
  *
  * A line whose place looks like a uprobe's ("PATH:OFFS", with a '/') is
@@ -59,15 +62,16 @@ static unsigned int tk_word_start(const struct tk_parse *p, int word)
 	return start;
 }
 
-void tk_parse_error(const struct tk_parse *p, int word, int pos,
-		    enum tk_err_code code)
+/* Log an entry with the words joined, the caret at @pos of word @word. */
+static void tk_log(const struct tk_parse *p, int word, int pos,
+		   const char **errs, u8 type)
 {
 	unsigned int len = tk_word_start(p, p->argc);
 	unsigned int caret;
 	char *cmd, *s;
 	int i;
 
-	if (WARN_ON_ONCE(code >= ARRAY_SIZE(tk_err_text)) || !p->argc)
+	if (!p->argc)
 		return;
 	cmd = kmalloc(len, GFP_KERNEL);
 	if (!cmd)
@@ -79,8 +83,44 @@ void tk_parse_error(const struct tk_parse *p, int word, int pos,
 	caret = tk_word_start(p, word);
 	if (word < p->argc)
 		caret += pos;
-	tracing_log_err(NULL, "trace_kprobe", cmd, tk_err_text, code, caret);
+	tracing_log_err(NULL, "trace_kprobe", cmd, errs, type, caret);
 	kfree(cmd);
+}
+
+void tk_parse_error(const struct tk_parse *p, int word, int pos,
+		    enum tk_err_code code)
+{
+	if (WARN_ON_ONCE(code >= ARRAY_SIZE(tk_err_text)))
+		return;
+	tk_log(p, word, pos, tk_err_text, code);
+}
+
+/*
+ * Messages made for one entry.  error_log keeps a pointer to an entry's
+ * message, not a copy, and at most 8 entries (TRACING_LOG_ERRS_MAX): a
+ * ring of twice as many slots writes a slot again only once the entry
+ * that pointed at it has left the log.
+ */
+#define TK_NOTES	16
+#define TK_NOTE_LEN	128
+static char tk_notes[TK_NOTES][TK_NOTE_LEN];
+static const char *tk_note_msgs[TK_NOTES];
+static unsigned int tk_note_next;
+static DEFINE_MUTEX(tk_note_lock);
+
+void tk_parse_note(const struct tk_parse *p, int word, int pos,
+		   const char *fmt, ...)
+{
+	unsigned int slot;
+	va_list ap;
+
+	guard(mutex)(&tk_note_lock);
+	slot = tk_note_next++ % TK_NOTES;
+	va_start(ap, fmt);
+	vsnprintf(tk_notes[slot], TK_NOTE_LEN, fmt, ap);
+	va_end(ap);
+	tk_note_msgs[slot] = tk_notes[slot];
+	tk_log(p, word, pos, &tk_note_msgs[slot], 0);
 }
 
 /* ---------------------------------------------------------------- head */
@@ -296,10 +336,70 @@ static int tk_bad_module_name(const char *name, size_t len)
 	return len < MODULE_NAME_LEN ? -1 : MODULE_NAME_LEN - 1;
 }
 
-/* "[MOD:]SYM[+OFFS][%return]" in word 1. */
+/* "MOD:" in front of @def->symbol: check it and copy it to @def->module. */
+static int tk_parse_module(const struct tk_parse *p, struct tk_def *def)
+{
+	char *colon = strchr(def->symbol, ':');
+	int bad;
+
+	if (!colon)
+		return 0;
+	bad = tk_bad_module_name(def->symbol, colon - def->symbol);
+	if (bad >= 0) {
+		tk_parse_error(p, 1, bad, TK_ERR_BAD_MODULE_NAME);
+		return -EINVAL;
+	}
+	strscpy(def->module, def->symbol, colon - def->symbol + 1);
+	return 0;
+}
+
+/*
+ * The functions of a pattern, or the clones of a SYM that does not exist
+ * (@clones): @def->pattern keeps the place word without "%return", and
+ * @def->symbol becomes the first place.  One clone is just a new SYM.
+ */
+static int tk_parse_places(const struct tk_parse *p, struct tk_def *def,
+			   bool clones)
+{
+	unsigned int at = def->module[0] ? strlen(def->module) + 1 : 0;
+	char *first;
+	int ret, bad;
+
+	ret = tk_find_places(def->module[0] ? def->module : NULL,
+			     def->symbol + at, &def->found, &bad);
+	if (ret == -EINVAL)
+		tk_parse_error(p, 1, at + bad, TK_ERR_BAD_PATTERN);
+	else if (ret == -ENOENT && clones)	/* as for any unknown SYM */
+		tk_parse_error(p, 1, 0, TK_ERR_BAD_PROBE_ADDR);
+	else if (ret == -ENOENT)
+		tk_parse_error(p, 1, at, TK_ERR_NO_MATCH);
+	else if (ret == -E2BIG)
+		tk_parse_error(p, 1, at, TK_ERR_TOO_MANY_PLACES);
+	if (ret)
+		return ret == -ENOENT && clones ? -EINVAL : ret;
+	if (clones && def->found.n > 1 && def->offset) {
+		tk_parse_error(p, 1, at, TK_ERR_NON_UNIQ_SYMBOL);
+		return -EINVAL;
+	}
+
+	first = kstrdup(def->found.names, GFP_KERNEL);
+	if (!first)
+		return -ENOMEM;
+	if (clones && def->found.n == 1) {
+		kfree(def->symbol);
+		tk_found_release(&def->found);
+	} else {
+		def->pattern = def->symbol;
+	}
+	def->symbol = first;
+	def->on_func_entry = !def->offset;
+	return 0;
+}
+
+/* "[MOD:]SYM[+OFFS][%return]" or a pattern, in word 1. */
 static int tk_parse_symbol(const struct tk_parse *p, struct tk_def *def)
 {
-	char *suffix, *colon;
+	char *suffix, *plus;
 	int ret;
 
 	def->symbol = kstrdup(p->argv[1], GFP_KERNEL);
@@ -315,19 +415,29 @@ static int tk_parse_symbol(const struct tk_parse *p, struct tk_def *def)
 		*suffix = '\0';
 		def->is_return = true;
 	}
+	if (tk_place_is_pattern(def->symbol)) {
+		plus = strchr(def->symbol, '+');
+		if (plus) {
+			tk_parse_error(p, 1, plus - def->symbol,
+				       TK_ERR_PATTERN_OFFSET);
+			return -EINVAL;
+		}
+		ret = tk_parse_module(p, def);
+		return ret ?: tk_parse_places(p, def, false);
+	}
 	if (tk_split_offset(def->symbol, &def->offset))
 		goto bad_addr;
 
-	colon = strchr(def->symbol, ':');
-	if (colon) {
-		ret = tk_bad_module_name(def->symbol, colon - def->symbol);
-		if (ret >= 0) {
-			tk_parse_error(p, 1, ret, TK_ERR_BAD_MODULE_NAME);
-			return -EINVAL;
-		}
-		strscpy(def->module, def->symbol, colon - def->symbol + 1);
-	}
+	ret = tk_parse_module(p, def);
+	if (ret)
+		return ret;
 	ret = tk_check_symbol(def->symbol);
+	if (ret == -ENOENT) {
+		ret = tk_parse_places(p, def, true);
+		if (ret || def->pattern)
+			return ret;
+		ret = tk_check_symbol(def->symbol);
+	}
 	if (ret) {
 		tk_parse_error(p, 1, 0, ret == -EADDRNOTAVAIL ?
 			       TK_ERR_NON_UNIQ_SYMBOL : TK_ERR_BAD_PROBE_ADDR);
@@ -357,7 +467,7 @@ static void tk_make_name(struct tk_def *def)
 
 	if (def->symbol)
 		snprintf(def->event_buf, TK_NAME_LEN, "%c_%s_%lu", kind,
-			 def->symbol, def->offset);
+			 def->pattern ?: def->symbol, def->offset);
 	else
 		snprintf(def->event_buf, TK_NAME_LEN, "%c_0x%p", kind,
 			 def->addr);
@@ -436,4 +546,7 @@ void tk_def_release(struct tk_def *def)
 {
 	kfree(def->symbol);
 	def->symbol = NULL;
+	kfree(def->pattern);
+	def->pattern = NULL;
+	tk_found_release(&def->found);
 }

@@ -37,6 +37,7 @@ static __always_inline unsigned int tk_perf_size(unsigned int size)
  * room and then cut to the size it took.
  */
 static __always_inline void tk_perf_record(struct tk_probe *tp,
+					   unsigned long addr,
 					   struct pt_regs *regs,
 					   struct kretprobe_instance *ri,
 					   struct hlist_head *head)
@@ -56,11 +57,10 @@ static __always_inline void tk_perf_record(struct tk_probe *tp,
 	if (ri) {
 		struct kretprobe_trace_entry_head *h = ent;
 
-		h->func = (unsigned long)tp->rp.kp.addr;
+		h->func = addr;
 		h->ret_ip = get_kretprobe_retaddr(ri);
 	} else {
-		((struct kprobe_trace_entry_head *)ent)->ip =
-			(unsigned long)tp->rp.kp.addr;
+		((struct kprobe_trace_entry_head *)ent)->ip = addr;
 	}
 	if (tp->has_args)
 		size = farg_set_fetch(tp->args, regs, ri ? ri->data : NULL,
@@ -78,7 +78,7 @@ static __always_inline void tk_perf_record(struct tk_probe *tp,
  * Entry probe.  Returns 1 when a BPF program moved the instruction
  * pointer, which tells the kprobes core not to run the probed instruction.
  */
-int tk_perf_hit(struct tk_probe *tp, struct pt_regs *regs)
+int tk_perf_hit(struct tk_probe *tp, unsigned long addr, struct pt_regs *regs)
 {
 	struct trace_event_call *call = &tp->event->call;
 	struct hlist_head *head;
@@ -94,13 +94,13 @@ int tk_perf_hit(struct tk_probe *tp, struct pt_regs *regs)
 	}
 	head = this_cpu_ptr(call->perf_events);
 	if (!hlist_empty(head))
-		tk_perf_record(tp, regs, NULL, head);
+		tk_perf_record(tp, addr, regs, NULL, head);
 	return 0;
 }
 NOKPROBE_SYMBOL(tk_perf_hit);
 
-void tk_perf_ret_hit(struct tk_probe *tp, struct kretprobe_instance *ri,
-		     struct pt_regs *regs)
+void tk_perf_ret_hit(struct tk_probe *tp, unsigned long addr,
+		     struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct trace_event_call *call = &tp->event->call;
 	struct hlist_head *head;
@@ -109,7 +109,7 @@ void tk_perf_ret_hit(struct tk_probe *tp, struct kretprobe_instance *ri,
 		return;
 	head = this_cpu_ptr(call->perf_events);
 	if (!hlist_empty(head))
-		tk_perf_record(tp, regs, ri, head);
+		tk_perf_record(tp, addr, regs, ri, head);
 }
 NOKPROBE_SYMBOL(tk_perf_ret_hit);
 

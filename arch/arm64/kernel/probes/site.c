@@ -17,6 +17,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/perf_event.h>
+#include <linux/slab.h>
 #include <asm/debug-monitors.h>
 #include <asm/insn.h>
 #include <asm/patching.h>
@@ -103,23 +104,62 @@ enum kprobe_hit_path arch_kprobe_site_path(struct kprobe_site *s)
 	return s->arch.simulate ? KPROBE_PATH_EMULATE : KPROBE_PATH_STEP;
 }
 
-static void a64_patch(struct kprobe_site *s, u32 old, u32 new)
+/*
+ * Write the BRK (@arm) or the original instruction at each site.  All of
+ * them go in one stop_machine() when the arrays for it can be had, one
+ * site at a time otherwise.
+ */
+static void a64_patch_sites(struct kprobe_site **sites, unsigned int n,
+			    bool arm)
 {
-	void *addr = s->addr;
+	u32 brk = BRK64_OPCODE_KPROBES, *insns;
+	unsigned int i;
+	void **addrs;
 
-	WARN_ON_ONCE(aarch64_insn_patch_text(&addr, &new, 1));
-	perf_event_text_poke(s->addr, &old, AARCH64_INSN_SIZE, &new,
-			     AARCH64_INSN_SIZE);
+	addrs = kmalloc_array(n, sizeof(*addrs), GFP_KERNEL);
+	insns = kmalloc_array(n, sizeof(*insns), GFP_KERNEL);
+	for (i = 0; i < n; i++) {
+		u32 new = arm ? brk : sites[i]->arch.insn;
+
+		if (addrs && insns) {
+			addrs[i] = sites[i]->addr;
+			insns[i] = new;
+		} else {
+			void *addr = sites[i]->addr;
+
+			WARN_ON_ONCE(aarch64_insn_patch_text(&addr, &new, 1));
+		}
+	}
+	if (addrs && insns)
+		WARN_ON_ONCE(aarch64_insn_patch_text(addrs, insns, n));
+	for (i = 0; i < n; i++) {
+		u32 old = arm ? sites[i]->arch.insn : brk;
+		u32 new = arm ? brk : sites[i]->arch.insn;
+
+		perf_event_text_poke(sites[i]->addr, &old, AARCH64_INSN_SIZE,
+				     &new, AARCH64_INSN_SIZE);
+	}
+	kfree(insns);
+	kfree(addrs);
 }
 
-void arch_arm_kprobe_site(struct kprobe_site *s)
+void arch_arm_kprobe_sites(struct kprobe_site **sites, unsigned int n)
 {
-	a64_patch(s, s->arch.insn, BRK64_OPCODE_KPROBES);
+	a64_patch_sites(sites, n, true);
 }
 
-void arch_disarm_kprobe_site(struct kprobe_site *s)
+void arch_disarm_kprobe_sites(struct kprobe_site **sites, unsigned int n)
 {
-	a64_patch(s, BRK64_OPCODE_KPROBES, s->arch.insn);
+	a64_patch_sites(sites, n, false);
+}
+
+/* Every instruction is four bytes, aligned. */
+int arch_kprobe_insn_around(unsigned long addr, unsigned long *start,
+			    unsigned long *next)
+{
+	*start = addr & ~(unsigned long)(AARCH64_INSN_SIZE - 1);
+	*next = *start + AARCH64_INSN_SIZE;
+	return 0;
 }
 
 kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr, unsigned long offset,

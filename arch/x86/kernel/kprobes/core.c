@@ -43,22 +43,39 @@
 #include "kprobes.h"
 
 
-void arch_arm_kprobe_site(struct kprobe_site *s)
+/*
+ * Write one byte at each site, then make every CPU see all of them with
+ * one serializing IPI.  A CPU sees either byte until then, and both are
+ * valid: the int3 handler knows the sites before they are written, and a
+ * site is freed only after a grace period.
+ */
+static void kpx86_poke_sites(struct kprobe_site **sites, unsigned int n,
+			     bool arm)
 {
 	u8 int3 = INT3_INSN_OPCODE;
+	unsigned int i;
 
-	text_poke(s->addr, &int3, INT3_INSN_SIZE);
+	for (i = 0; i < n; i++) {
+		struct kprobe_site *s = sites[i];
+
+		if (!arm)
+			perf_event_text_poke(s->addr, &int3, 1, &s->arch.opcode, 1);
+		text_poke(s->addr, arm ? &int3 : &s->arch.opcode, INT3_INSN_SIZE);
+	}
 	text_poke_sync();
-	perf_event_text_poke(s->addr, &s->arch.opcode, 1, &int3, 1);
+	for (i = 0; arm && i < n; i++)
+		perf_event_text_poke(sites[i]->addr, &sites[i]->arch.opcode, 1,
+				     &int3, 1);
 }
 
-void arch_disarm_kprobe_site(struct kprobe_site *s)
+void arch_arm_kprobe_sites(struct kprobe_site **sites, unsigned int n)
 {
-	u8 int3 = INT3_INSN_OPCODE;
+	kpx86_poke_sites(sites, n, true);
+}
 
-	perf_event_text_poke(s->addr, &int3, 1, &s->arch.opcode, 1);
-	text_poke(s->addr, &s->arch.opcode, INT3_INSN_SIZE);
-	text_poke_sync();
+void arch_disarm_kprobe_sites(struct kprobe_site **sites, unsigned int n)
+{
+	kpx86_poke_sites(sites, n, false);
 }
 
 /* Entry code runs before the kernel is ready to take a breakpoint. */

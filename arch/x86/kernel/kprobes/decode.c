@@ -88,22 +88,49 @@ int kpx86_decode_at(unsigned long addr, u8 buf[MAX_INSN_SIZE], struct insn *insn
 	return insn_decode_kernel(insn, buf) < 0 ? -EILSEQ : 0;
 }
 
-/* Decode from the start of the function: is @addr an instruction start? */
-static bool kpx86_on_boundary(unsigned long addr)
+/*
+ * Decode from the start of the function up to @addr; *@start is then the
+ * start of the instruction that holds @addr.  Returns 0, or an errno when
+ * the bytes on the way do not decode.
+ */
+static int kpx86_insn_start(unsigned long addr, unsigned long *start,
+			    struct insn *insn)
 {
 	unsigned long pos, offset;
 	u8 buf[MAX_INSN_SIZE];
-	struct insn insn;
 
 	if (!kallsyms_lookup_size_offset(addr, NULL, &offset))
-		return false;
-	for (pos = addr - offset; pos < addr; pos += insn.length) {
-		if (kpx86_decode_at(pos, buf, &insn))
-			return false;
-		if (kpx86_kgdb_break(pos, &insn))
-			return false;
+		return -ENOENT;
+	for (pos = addr - offset; ; pos += insn->length) {
+		if (kpx86_decode_at(pos, buf, insn))
+			return -EILSEQ;
+		if (kpx86_kgdb_break(pos, insn))
+			return -EILSEQ;
+		if (pos + insn->length > addr)
+			break;
 	}
-	return pos == addr;
+	*start = pos;
+	return 0;
+}
+
+/* Is @addr an instruction start? */
+static bool kpx86_on_boundary(unsigned long addr)
+{
+	unsigned long start;
+	struct insn insn;
+
+	return !kpx86_insn_start(addr, &start, &insn) && start == addr;
+}
+
+int arch_kprobe_insn_around(unsigned long addr, unsigned long *start,
+			    unsigned long *next)
+{
+	struct insn insn;
+	int ret = kpx86_insn_start(addr, start, &insn);
+
+	if (!ret)
+		*next = *start + insn.length;
+	return ret;
 }
 
 /* Instructions that trap by design; stepping them is meaningless. */

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_kprobe_places.c - the functions a place word names.
+ *
+ * A place word may name many functions at once, for one event:
+ *
+ *   [MOD:]ITEM[,ITEM...][%return]
+ *   ITEM  GLOB   the functions whose names match (glob_match(): * ? [...])
+ *         NAME   that function; when there is no function of that exact
+ *                name, its compiler clones: NAME.isra.0, NAME.constprop.0,
+ *                NAME.part.0, NAME.cold, ...
+ *         !GLOB  none of the functions it matches, whatever else matched
+ *
+ * The functions are looked up once, when the definition is written: in
+ * vmlinux, or with MOD: in that module, which must be loaded.  A match
+ * that cannot be probed is skipped and counted: a name that several
+ * functions share (a place is named, so that it can be found again after
+ * a module reload), a function on the kprobe blacklist (__kprobes and
+ * NOKPROBE_SYMBOL() code among it), and, unless
+ * CONFIG_KPROBE_EVENTS_ON_NOTRACE, a notrace function.
+ *
+ * One walk of kallsyms collects the candidates; the clones of a NAME are
+ * dropped afterwards if NAME itself turned up.  The result is sorted by
+ * address, and its names are packed in one buffer.
+ *
+ * Context: process, may sleep.  No lock of its own.
+ */
+#include <linux/glob.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+
+#include "trace_kprobe_internal.h"
+
+#define TK_ITEMS_MAX	64	/* items of one place word */
+
+bool tk_place_is_pattern(const char *word)
+{
+	return strpbrk(word, "*?[,!") != NULL;
+}
+
+/* A candidate: where, and the item of whose NAME it is a clone (or -1). */
+struct tk_cand {
+	unsigned long addr;
+	unsigned int name;	/* offset in the names buffer */
+	int clone_of;
+};
+
+struct tk_walk {
+	const char *module;		/* NULL: vmlinux */
+	char *items[TK_ITEMS_MAX];
+	int nitems;
+	u64 exact;			/* bit i: NAME item i exists */
+	struct tk_cand *cands;
+	unsigned int ncands, room;
+	char *names;
+	size_t nlen, nroom;
+	unsigned int skipped;
+	int err;
+};
+
+static bool tk_is_glob(const char *item)
+{
+	return strpbrk(item, "*?[") != NULL;
+}
+
+/* Grow @*buf (of @*room elements of @size) to hold @need; kvmalloc'ed. */
+static int tk_grow(void **buf, size_t size, size_t *room, size_t need)
+{
+	size_t n = max_t(size_t, *room * 2, 64);
+	void *p;
+
+	if (need <= *room)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = kvmalloc_array(n, size, GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	if (*buf)
+		memcpy(p, *buf, *room * size);
+	kvfree(*buf);
+	*buf = p;
+	*room = n;
+	return 0;
+}
+
+static int tk_walk_add(struct tk_walk *w, const char *name,
+		       unsigned long addr, int clone_of)
+{
+	size_t len = strlen(name) + 1, mlen = w->module ? strlen(w->module) + 1 : 0;
+	size_t room = w->room;
+	struct tk_cand *c;
+
+	if (w->ncands >= TK_PLACES_MAX * 2)
+		return -E2BIG;
+	if (tk_grow((void **)&w->cands, sizeof(*c), &room, w->ncands + 1) ||
+	    tk_grow((void **)&w->names, 1, &w->nroom, w->nlen + mlen + len))
+		return -ENOMEM;
+	w->room = room;
+	c = &w->cands[w->ncands++];
+	c->addr = addr;
+	c->name = w->nlen;
+	c->clone_of = clone_of;
+	if (mlen)
+		w->nlen += sprintf(w->names + w->nlen, "%s:", w->module);
+	memcpy(w->names + w->nlen, name, len);
+	w->nlen += len;
+	return 0;
+}
+
+/*
+ * Which item takes @name: -1 for none (or excluded), else the index of
+ * the item it is a clone of, or @w->nitems for a plain match.
+ */
+static int tk_walk_match(struct tk_walk *w, const char *name)
+{
+	int i, taken = -1;
+
+	for (i = 0; i < w->nitems; i++) {
+		const char *item = w->items[i];
+		size_t len;
+
+		if (item[0] == '!') {
+			if (glob_match(item + 1, name))
+				return -1;
+			continue;
+		}
+		if (tk_is_glob(item)) {
+			if (glob_match(item, name))
+				taken = w->nitems;
+			continue;
+		}
+		len = strlen(item);
+		if (!strcmp(item, name)) {
+			w->exact |= BIT_ULL(i);
+			taken = w->nitems;
+		} else if (taken < 0 && !strncmp(item, name, len) &&
+			   name[len] == '.') {
+			taken = i;
+		}
+	}
+	return taken;
+}
+
+/* Is the function at @addr one kprobe events may not probe? */
+static bool tk_walk_refused(unsigned long addr)
+{
+	return within_kprobe_blacklist(addr) || tk_notrace_addr(addr);
+}
+
+static int tk_walk_symbol(void *data, const char *name, unsigned long addr)
+{
+	struct tk_walk *w = data;
+	bool text;
+	int item;
+
+	if (str_has_prefix(name, "__pfx_") || str_has_prefix(name, "__cfi_"))
+		return 0;
+	item = tk_walk_match(w, name);
+	if (item < 0)
+		return 0;
+	preempt_disable();
+	text = w->module ? __module_text_address(addr) != NULL :
+			   core_kernel_text(addr);
+	preempt_enable();
+	if (!text)
+		return 0;
+	if (tk_walk_refused(addr)) {
+		w->skipped++;
+		return 0;
+	}
+	w->err = tk_walk_add(w, name, addr, item < w->nitems ? item : -1);
+	return w->err;
+}
+
+/* sort_r() order of candidates by name; @names is the names buffer. */
+static int tk_cmp_name(const void *a, const void *b, const void *names)
+{
+	const struct tk_cand *x = a, *y = b;
+
+	return strcmp((const char *)names + x->name,
+		      (const char *)names + y->name);
+}
+
+static int tk_cmp_addr(const void *a, const void *b)
+{
+	const struct tk_cand *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * Drop the clones of NAMEs that exist, and every candidate whose name is
+ * not unique (counted as skipped); leave the rest in address order.
+ */
+static void tk_walk_settle(struct tk_walk *w)
+{
+	unsigned int i, j, n = 0;
+
+	for (i = 0; i < w->ncands; i++) {
+		int c = w->cands[i].clone_of;
+
+		if (c < 0 || !(w->exact & BIT_ULL(c)))
+			w->cands[n++] = w->cands[i];
+	}
+	sort_r(w->cands, n, sizeof(*w->cands), tk_cmp_name, NULL, w->names);
+	w->ncands = 0;
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n; j++)
+			if (strcmp(w->names + w->cands[i].name,
+				   w->names + w->cands[j].name))
+				break;
+		if (j - i > 1)
+			w->skipped += j - i;
+		else
+			w->cands[w->ncands++] = w->cands[i];
+	}
+	sort(w->cands, w->ncands, sizeof(*w->cands), tk_cmp_addr, NULL);
+}
+
+/* Cut @pattern (a copy) into items; an empty item is refused at its byte. */
+static int tk_walk_items(struct tk_walk *w, char *pattern, int *bad)
+{
+	char *item, *s = pattern;
+
+	while ((item = strsep(&s, ",")) != NULL) {
+		if (!item[0] || !strcmp(item, "!") || w->nitems == TK_ITEMS_MAX) {
+			*bad = item - pattern;
+			return -EINVAL;
+		}
+		w->items[w->nitems++] = item;
+	}
+	return 0;
+}
+
+/* Move the names of the settled candidates into @f, packed. */
+static int tk_walk_result(struct tk_walk *w, struct tk_found *f)
+{
+	size_t len = 0;
+	unsigned int i;
+	char *p;
+
+	for (i = 0; i < w->ncands; i++)
+		len += strlen(w->names + w->cands[i].name) + 1;
+	f->names = kvmalloc(len, GFP_KERNEL);
+	if (!f->names)
+		return -ENOMEM;
+	for (i = 0, p = f->names; i < w->ncands; i++)
+		p += sprintf(p, "%s", w->names + w->cands[i].name) + 1;
+	f->n = w->ncands;
+	f->skipped = w->skipped;
+	return 0;
+}
+
+int tk_find_places(const char *module, const char *pattern,
+		   struct tk_found *f, int *bad)
+{
+	struct tk_walk w = { .module = module };
+	char *copy;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	*bad = 0;
+	copy = kstrdup(pattern, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	ret = tk_walk_items(&w, copy, bad);
+	if (ret)
+		goto out_free;
+	if (module)
+		module_kallsyms_on_each_symbol(module, tk_walk_symbol, &w);
+	else
+		kallsyms_on_each_symbol(tk_walk_symbol, &w);
+	ret = w.err;
+	if (ret)
+		goto out_free;
+	tk_walk_settle(&w);
+	if (!w.ncands)
+		ret = -ENOENT;
+	else if (w.ncands > TK_PLACES_MAX)
+		ret = -E2BIG;
+	else
+		ret = tk_walk_result(&w, f);
+out_free:
+	kvfree(w.cands);
+	kvfree(w.names);
+	kfree(copy);
+	return ret;
+}
+
+void tk_found_release(struct tk_found *f)
+{
+	kvfree(f->names);
+	f->names = NULL;
+	f->n = 0;
+}
