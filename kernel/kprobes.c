@@ -54,6 +54,7 @@ DEFINE_MUTEX(kprobe_mutex);
 struct hlist_head kprobe_table[KPROBE_TABLE_SIZE];
 struct hlist_head kprobe_gone_sites;
 bool kprobes_all_disarmed;
+struct kprobe_switch_counts kprobe_switches;
 
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
@@ -374,7 +375,11 @@ static int kprobe_sites_set_armed(struct kprobe_site **sites, unsigned int n,
 			    kprobe_ftrace_disarm(sites, n);
 		if (ret)
 			return ret;
+		kprobe_switches.ftrace_calls++;
+		kprobe_switches.ftrace_sites += n;
 	} else {
+		kprobe_switches.text_calls++;
+		kprobe_switches.text_sites += n;
 		for (i = 0; !arm && i < n; i++)
 			kprobe_opt_stop(sites[i]);
 		cpus_read_lock();
@@ -563,7 +568,7 @@ static int kprobe_batch_flush(void)
 	lockdep_assert_held(&kprobe_mutex);
 	if (!max)
 		return 0;
-	v = kmalloc_array(max, sizeof(*v), GFP_KERNEL);
+	v = kvmalloc_array(max, sizeof(*v), GFP_KERNEL);
 	if (!v)
 		ret = kprobe_batch_one_by_one();
 	for (arm = false; v; arm = true) {
@@ -574,7 +579,7 @@ static int kprobe_batch_flush(void)
 		if (arm)
 			break;
 	}
-	kfree(v);
+	kvfree(v);
 
 	list_for_each_entry_safe(s, tmp, &kprobe_batch_sites, batch_node) {
 		list_del_init(&s->batch_node);
@@ -731,14 +736,13 @@ int register_kprobes(struct kprobe **kps, int num)
 	kprobe_batch_begin();
 	for (done = 0; !ret && done < num; done++)
 		ret = register_kprobe(kps[done]);
-	if (ret)
-		done--;		/* the one that failed */
+	/* All or nothing: take back the ones registered, before they are armed. */
+	if (ret && done > 1)
+		unregister_kprobes(kps, done - 1);
 	err = kprobe_batch_end();
-	ret = ret ?: err;
-	/* All or nothing: take back the ones registered. */
-	if (ret && done)
-		unregister_kprobes(kps, done);
-	return ret;
+	if (!ret && err)
+		unregister_kprobes(kps, num);
+	return ret ?: err;
 }
 EXPORT_SYMBOL_GPL(register_kprobes);
 

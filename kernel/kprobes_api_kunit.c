@@ -133,20 +133,29 @@ static int kpa_batch_calls(void)
 	return kpa_batch_hits[0] + kpa_batch_hits[1] - before;
 }
 
+/*
+ * No KUNIT_ASSERT between a begin and its end: an assertion ends the test
+ * at once, which would leave the batch open and the probes registered.
+ */
 static void kpa_test_batch_defers(struct kunit *test)
 {
 	struct kprobe a = { .symbol_name = "kpa_target", .pre_handler = kpa_batch_pre };
 	struct kprobe b = { .symbol_name = "kpa_alt", .pre_handler = kpa_batch_pre };
+	int ra, rb;
 
 	kpa_batch_hits[0] = kpa_batch_hits[1] = 0;
 	kprobe_batch_begin();
-	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&a));
+	ra = register_kprobe(&a);
 	kprobe_batch_begin();
-	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&b));
+	rb = register_kprobe(&b);
 	KUNIT_EXPECT_EQ(test, 0, kprobe_batch_end());
 	/* the inner end armed nothing: the outer batch is still open */
 	KUNIT_EXPECT_EQ(test, 0, kpa_batch_calls());
 	KUNIT_EXPECT_EQ(test, 0, kprobe_batch_end());
+	if (ra || rb) {
+		KUNIT_FAIL(test, "register: %d, %d", ra, rb);
+		goto out_unregister;
+	}
 	KUNIT_EXPECT_EQ(test, 2, kpa_batch_calls());
 
 	/* disabling takes effect at once, enabling at the end */
@@ -166,6 +175,11 @@ static void kpa_test_batch_defers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, kpa_batch_calls());
 	KUNIT_EXPECT_EQ(test, 0, kprobe_batch_end());
 	KUNIT_EXPECT_EQ(test, 0, kpa_batch_calls());
+	return;
+
+out_unregister:
+	unregister_kprobe(&a);		/* harmless if it was not registered */
+	unregister_kprobe(&b);
 }
 
 static void kpa_test_batch_all_or_nothing(struct kunit *test)

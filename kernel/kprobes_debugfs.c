@@ -8,6 +8,10 @@
  *              0 for who may not see kernel addresses.
  *   enabled    1 or 0: the global switch that arms or disarms every site.
  *   blacklist  the functions that cannot be probed (kprobes_blacklist.c).
+ *   switches   how many times sites were switched, and in how many calls
+ *              to ftrace or to the text patcher ("ftrace_updates N",
+ *              "ftrace_sites N", "text_syncs N", "text_sites N"): a
+ *              batch shows as one update or sync for many sites.
  *
  * The files walk the sites under kprobe_mutex.
  */
@@ -100,6 +104,16 @@ static const struct file_operations kprobe_enabled_fops = {
 	.llseek	= default_llseek,
 };
 
+static int kprobe_switches_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "ftrace_updates %lu\nftrace_sites %lu\n",
+		   kprobe_switches.ftrace_calls, kprobe_switches.ftrace_sites);
+	seq_printf(m, "text_syncs %lu\ntext_sites %lu\n",
+		   kprobe_switches.text_calls, kprobe_switches.text_sites);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kprobe_switches);
+
 static int __init kprobe_debugfs_init(void)
 {
 	struct dentry *dir = debugfs_create_dir("kprobes", NULL);
@@ -107,6 +121,7 @@ static int __init kprobe_debugfs_init(void)
 	debugfs_create_file("list", 0400, dir, NULL, &kprobe_list_fops);
 	debugfs_create_file("enabled", 0600, dir, NULL, &kprobe_enabled_fops);
 	debugfs_create_file("blacklist", 0400, dir, NULL, &kprobe_blacklist_fops);
+	debugfs_create_file("switches", 0400, dir, NULL, &kprobe_switches_fops);
 	return 0;
 }
 late_initcall(kprobe_debugfs_init);

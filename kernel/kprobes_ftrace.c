@@ -31,29 +31,24 @@ static struct ftrace_ops kprobe_ftrace_ops __read_mostly = {
 /* Armed fentry sites; the ops is registered while non-zero. */
 static unsigned int kprobe_ftrace_armed;
 
-/*
- * Add the addresses of @sites to the ops' filter (@arm) or take them out,
- * with one update of the ftrace call sites for all of them.  The ops is
- * registered with the first armed site and unregistered with the last.
- */
-static int kprobe_ftrace_filter(struct kprobe_site **sites, unsigned int n,
-				bool arm)
+/* The addresses of @sites, in @one or in a kvmalloc'ed array. */
+static unsigned long *kprobe_ftrace_ips(struct kprobe_site **sites,
+					unsigned int n, unsigned long *one)
 {
-	unsigned long one, *ips = &one;
+	unsigned long *ips = one;
 	unsigned int i;
-	int ret;
 
-	if (n > 1) {
-		ips = kmalloc_array(n, sizeof(*ips), GFP_KERNEL);
-		if (!ips)
-			return -ENOMEM;
-	}
-	for (i = 0; i < n; i++)
+	if (n > 1)
+		ips = kvmalloc_array(n, sizeof(*ips), GFP_KERNEL);
+	for (i = 0; ips && i < n; i++)
 		ips[i] = (unsigned long)sites[i]->addr;
-	ret = ftrace_set_filter_ips(&kprobe_ftrace_ops, ips, n, !arm, 0);
-	if (ips != &one)
-		kfree(ips);
-	return ret;
+	return ips;
+}
+
+static void kprobe_ftrace_ips_free(unsigned long *ips, unsigned long *one)
+{
+	if (ips != one)
+		kvfree(ips);
 }
 
 /**
@@ -61,25 +56,30 @@ static int kprobe_ftrace_filter(struct kprobe_site **sites, unsigned int n,
  * @sites: the sites, none of them armed
  * @n: how many
  *
+ * All of them go in one filter change, so one update of the call sites.
+ * The ops is registered with the first armed site.
+ *
  * Return: 0, or an errno with none of them hooked.
  */
 int kprobe_ftrace_arm(struct kprobe_site **sites, unsigned int n)
 {
+	unsigned long one, *ips;
 	int ret;
 
 	lockdep_assert_held(&kprobe_mutex);
-	ret = kprobe_ftrace_filter(sites, n, true);
-	if (ret < 0)
-		return ret;
-	if (kprobe_ftrace_armed == 0) {
+	ips = kprobe_ftrace_ips(sites, n, &one);
+	if (!ips)
+		return -ENOMEM;
+	ret = ftrace_set_filter_ips(&kprobe_ftrace_ops, ips, n, 0, 0);
+	if (!ret && kprobe_ftrace_armed == 0) {
 		ret = register_ftrace_function(&kprobe_ftrace_ops);
-		if (ret < 0) {
-			kprobe_ftrace_filter(sites, n, false);
-			return ret;
-		}
+		if (ret < 0)
+			ftrace_set_filter_ips(&kprobe_ftrace_ops, ips, n, 1, 0);
 	}
-	kprobe_ftrace_armed += n;
-	return 0;
+	if (!ret)
+		kprobe_ftrace_armed += n;
+	kprobe_ftrace_ips_free(ips, &one);
+	return ret < 0 ? ret : 0;
 }
 
 /**
@@ -87,26 +87,37 @@ int kprobe_ftrace_arm(struct kprobe_site **sites, unsigned int n)
  * @sites: the sites
  * @n: how many
  *
- * Return: 0, or the errno of an ftrace failure (warned about).
+ * The ops is unregistered with the last armed site.  Once anything has
+ * changed, the sites count as disarmed: a filter entry that could not be
+ * removed only sends hits to a handler that finds no enabled probe.
+ *
+ * Return: 0, or an errno (warned about) with nothing changed.
  */
 int kprobe_ftrace_disarm(struct kprobe_site **sites, unsigned int n)
 {
+	unsigned long one, *ips;
 	int ret;
 
 	lockdep_assert_held(&kprobe_mutex);
 	/* ftrace is dead: there is nothing left to unhook. */
 	if (unlikely(kprobe_ftrace_disabled))
 		return 0;
+	ips = kprobe_ftrace_ips(sites, n, &one);
+	if (!ips)
+		return -ENOMEM;
 	if (kprobe_ftrace_armed == n) {
 		ret = unregister_ftrace_function(&kprobe_ftrace_ops);
-		if (WARN(ret < 0, "kprobes: cannot unregister the ftrace ops (%d)\n", ret))
+		if (WARN(ret < 0, "kprobes: cannot unregister the ftrace ops (%d)\n", ret)) {
+			kprobe_ftrace_ips_free(ips, &one);
 			return ret;
+		}
 	}
 	kprobe_ftrace_armed -= n;
-	ret = kprobe_ftrace_filter(sites, n, false);
+	ret = ftrace_set_filter_ips(&kprobe_ftrace_ops, ips, n, 1, 0);
 	WARN_ONCE(ret < 0, "kprobes: cannot unhook %u sites from ftrace (%d)\n",
 		  n, ret);
-	return ret;
+	kprobe_ftrace_ips_free(ips, &one);
+	return 0;
 }
 
 void kprobe_ftrace_kill(void)

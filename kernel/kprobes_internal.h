@@ -28,6 +28,13 @@ extern struct hlist_head kprobe_gone_sites;
 /* kprobes/enabled was set to 0: no site is armed.  kprobe_mutex. */
 extern bool kprobes_all_disarmed;
 
+/* Calls that armed or disarmed sites, and the sites; kprobe_mutex. */
+struct kprobe_switch_counts {
+	unsigned long ftrace_calls, ftrace_sites;
+	unsigned long text_calls, text_sites;
+};
+extern struct kprobe_switch_counts kprobe_switches;
+
 /* kprobes.c */
 int kprobes_set_all_armed(bool armed);
 bool kprobe_is_registered(struct kprobe *p);

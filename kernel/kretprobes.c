@@ -133,13 +133,13 @@ int register_kretprobes(struct kretprobe **rps, int num)
 	kprobe_batch_begin();
 	for (done = 0; !ret && done < num; done++)
 		ret = register_kretprobe(rps[done]);
-	if (ret)
-		done--;		/* the one that failed */
+	/* All or nothing: take back the ones registered, before they are armed. */
+	if (ret && done > 1)
+		unregister_kretprobes(rps, done - 1);
 	err = kprobe_batch_end();
-	ret = ret ?: err;
-	if (ret && done)
-		unregister_kretprobes(rps, done);
-	return ret;
+	if (!ret && err)
+		unregister_kretprobes(rps, num);
+	return ret ?: err;
 }
 EXPORT_SYMBOL_GPL(register_kretprobes);
 

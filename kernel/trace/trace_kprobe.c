@@ -112,8 +112,10 @@ static void tk_probe_core_misses(const struct tk_probe *tp, struct tk_misses *m)
 	unsigned int i;
 
 	tk_place_core_misses(&tp->rp, is_return, m);
+	/* a place the core refused keeps stale counts: not ours */
 	for (i = 0; i + 1 < tp->nplaces; i++)
-		tk_place_core_misses(&tp->more[i].rp, is_return, m);
+		if (tp->more[i].rp.kp.addr)
+			tk_place_core_misses(&tp->more[i].rp, is_return, m);
 }
 
 /*
@@ -172,6 +174,9 @@ static int tk_probe_add_places(struct tk_probe *tp, struct tk_def *def)
 	unsigned int i, n = def->found.n;
 	const char *name = def->found.names;
 
+	/* each return place has its own instances: a small default */
+	if (tk_probe_kind_return(tp) && !tp->rp.maxactive)
+		tp->rp.maxactive = TK_PLACE_MAXACTIVE;
 	tp->pattern = kstrdup(def->pattern, GFP_KERNEL);
 	if (n > 1)
 		tp->more = kvcalloc(n - 1, sizeof(*tp->more), GFP_KERNEL);
@@ -1172,6 +1177,9 @@ static int tk_places_show(struct seq_file *m, void *v)
 			seq_puts(m, " [REFUSED]");
 		else if (tp->registered && kprobe_gone(kp))
 			seq_puts(m, " [GONE]");
+		else if (tp->registered && READ_ONCE(tp->event->flags) &&
+			 kprobe_disabled(kp))
+			seq_puts(m, " [DISABLED]");	/* could not be armed */
 		seq_putc(m, '\n');
 		if (tp->names)
 			name += strlen(name) + 1;
@@ -1319,13 +1327,29 @@ bool trace_kprobe_on_func_entry(struct trace_event_call *call)
 	return !kprobe_on_func_entry(tp->rp.kp.addr, NULL, 0);
 }
 
+/* Every place of every probe of the event must be on the list. */
 bool trace_kprobe_error_injectable(struct trace_event_call *call)
 {
-	struct tk_probe *tp = tk_event_primary(tk_event_of(call));
+	struct tk_event *ev = tk_event_of(call);
+	struct tk_probe *tp;
+	unsigned int i;
 
-	if (WARN_ON_ONCE(!tp))
+	if (WARN_ON_ONCE(list_empty(&ev->probes)))
 		return false;
-	return within_error_injection_list(tk_probe_address(tp));
+	list_for_each_entry(tp, &ev->probes, sibling) {
+		if (!within_error_injection_list(tk_probe_address(tp)))
+			return false;
+		for (i = 1; i < tp->nplaces; i++) {
+			struct kprobe *kp = &tk_probe_place(tp, i)->kp;
+			unsigned long addr = (unsigned long)kp->addr;
+
+			if (!addr)
+				addr = kallsyms_lookup_name(kp->symbol_name);
+			if (!within_error_injection_list(addr))
+				return false;
+		}
+	}
+	return true;
 }
 
 /* ---------------------------------------------------------------- init */

@@ -111,7 +111,8 @@ bool tk_place_is_pattern(const char *word);
 /*
  * Fill @f with the functions @pattern names in @module (NULL: vmlinux).
  * Returns 0, -ENOENT (none that can be probed), -E2BIG (more than
- * TK_PLACES_MAX), -EINVAL (an empty item at byte *@bad), -ENOMEM.
+ * TK_PLACES_MAX functions; or more than 64 items, *@bad at the first one
+ * too many), -EINVAL (an empty item at byte *@bad), -ENOMEM.
  */
 int tk_find_places(const char *module, const char *pattern,
 		   struct tk_found *f, int *bad);
@@ -223,6 +224,8 @@ struct tk_place {
 
 /* Most places one definition may name (error_log says so past it). */
 #define TK_PLACES_MAX		20000
+/* Return instances of each place of a return probe, by default. */
+#define TK_PLACE_MAXACTIVE	10
 
 /*
  * One probe.  The fields above @devent are what a hit reads; they do not

@@ -369,6 +369,8 @@ static int tk_parse_places(const struct tk_parse *p, struct tk_def *def,
 			     def->symbol + at, &def->found, &bad);
 	if (ret == -EINVAL)
 		tk_parse_error(p, 1, at + bad, TK_ERR_BAD_PATTERN);
+	else if (ret == -E2BIG && bad)
+		tk_parse_error(p, 1, at + bad, TK_ERR_TOO_MANY_ITEMS);
 	else if (ret == -ENOENT && clones)	/* as for any unknown SYM */
 		tk_parse_error(p, 1, 0, TK_ERR_BAD_PROBE_ADDR);
 	else if (ret == -ENOENT)

@@ -14,10 +14,13 @@
  * The functions are looked up once, when the definition is written: in
  * vmlinux, or with MOD: in that module, which must be loaded.  A match
  * that cannot be probed is skipped and counted: a name that several
- * functions share (a place is named, so that it can be found again after
- * a module reload), a function on the kprobe blacklist (__kprobes and
- * NOKPROBE_SYMBOL() code among it), and, unless
- * CONFIG_KPROBE_EVENTS_ON_NOTRACE, a notrace function.
+ * functions share, refused ones included (a place is named, so that it
+ * can be found again after a module reload), a second name of an address
+ * already taken, a function on the kprobe blacklist (__kprobes and
+ * NOKPROBE_SYMBOL() code among it), unless CONFIG_KPROBE_EVENTS_ON_NOTRACE
+ * a notrace function, and a ".cold" part: the compiler's out-of-line code
+ * of a function, entered by a jump, with neither arguments nor a return
+ * address of its own.
  *
  * One walk of kallsyms collects the candidates; the clones of a NAME are
  * dropped afterwards if NAME itself turned up.  The result is sorted by
@@ -43,11 +46,15 @@ bool tk_place_is_pattern(const char *word)
 	return strpbrk(word, "*?[,!") != NULL;
 }
 
-/* A candidate: where, and the item of whose NAME it is a clone (or -1). */
+/*
+ * A candidate: where, the item of whose NAME it is a clone (or -1), and
+ * whether it can be probed at all (it still counts for uniqueness).
+ */
 struct tk_cand {
 	unsigned long addr;
 	unsigned int name;	/* offset in the names buffer */
 	int clone_of;
+	bool refused;
 };
 
 struct tk_walk {
@@ -90,7 +97,7 @@ static int tk_grow(void **buf, size_t size, size_t *room, size_t need)
 }
 
 static int tk_walk_add(struct tk_walk *w, const char *name,
-		       unsigned long addr, int clone_of)
+		       unsigned long addr, int clone_of, bool refused)
 {
 	size_t len = strlen(name) + 1, mlen = w->module ? strlen(w->module) + 1 : 0;
 	size_t room = w->room;
@@ -106,6 +113,7 @@ static int tk_walk_add(struct tk_walk *w, const char *name,
 	c->addr = addr;
 	c->name = w->nlen;
 	c->clone_of = clone_of;
+	c->refused = refused;
 	if (mlen)
 		w->nlen += sprintf(w->names + w->nlen, "%s:", w->module);
 	memcpy(w->names + w->nlen, name, len);
@@ -147,9 +155,13 @@ static int tk_walk_match(struct tk_walk *w, const char *name)
 	return taken;
 }
 
-/* Is the function at @addr one kprobe events may not probe? */
-static bool tk_walk_refused(unsigned long addr)
+/* Is the function @name at @addr one kprobe events may not probe? */
+static bool tk_walk_refused(const char *name, unsigned long addr)
 {
+	const char *cold = strstr(name, ".cold");
+
+	if (cold && (!cold[5] || cold[5] == '.'))
+		return true;
 	return within_kprobe_blacklist(addr) || tk_notrace_addr(addr);
 }
 
@@ -170,11 +182,8 @@ static int tk_walk_symbol(void *data, const char *name, unsigned long addr)
 	preempt_enable();
 	if (!text)
 		return 0;
-	if (tk_walk_refused(addr)) {
-		w->skipped++;
-		return 0;
-	}
-	w->err = tk_walk_add(w, name, addr, item < w->nitems ? item : -1);
+	w->err = tk_walk_add(w, name, addr, item < w->nitems ? item : -1,
+			     tk_walk_refused(name, addr));
 	return w->err;
 }
 
@@ -195,8 +204,9 @@ static int tk_cmp_addr(const void *a, const void *b)
 }
 
 /*
- * Drop the clones of NAMEs that exist, and every candidate whose name is
- * not unique (counted as skipped); leave the rest in address order.
+ * Drop the clones of NAMEs that exist; then, counted as skipped, every
+ * candidate whose name is not unique, the refused ones, and the second
+ * name of an address.  Leave the rest in address order.
  */
 static void tk_walk_settle(struct tk_walk *w)
 {
@@ -215,24 +225,35 @@ static void tk_walk_settle(struct tk_walk *w)
 			if (strcmp(w->names + w->cands[i].name,
 				   w->names + w->cands[j].name))
 				break;
-		if (j - i > 1)
+		if (j - i > 1 || w->cands[i].refused)
 			w->skipped += j - i;
 		else
 			w->cands[w->ncands++] = w->cands[i];
 	}
 	sort(w->cands, w->ncands, sizeof(*w->cands), tk_cmp_addr, NULL);
+	for (i = 0, n = 0; i < w->ncands; i++) {
+		if (n && w->cands[n - 1].addr == w->cands[i].addr)
+			w->skipped++;
+		else
+			w->cands[n++] = w->cands[i];
+	}
+	w->ncands = n;
 }
 
-/* Cut @pattern (a copy) into items; an empty item is refused at its byte. */
+/*
+ * Cut @pattern (a copy) into items.  An empty item is refused at its
+ * byte with -EINVAL, the first one past TK_ITEMS_MAX with -E2BIG.
+ */
 static int tk_walk_items(struct tk_walk *w, char *pattern, int *bad)
 {
 	char *item, *s = pattern;
 
 	while ((item = strsep(&s, ",")) != NULL) {
-		if (!item[0] || !strcmp(item, "!") || w->nitems == TK_ITEMS_MAX) {
-			*bad = item - pattern;
+		*bad = item - pattern;
+		if (!item[0] || !strcmp(item, "!"))
 			return -EINVAL;
-		}
+		if (w->nitems == TK_ITEMS_MAX)
+			return -E2BIG;
 		w->items[w->nitems++] = item;
 	}
 	return 0;
@@ -272,6 +293,7 @@ int tk_find_places(const char *module, const char *pattern,
 	ret = tk_walk_items(&w, copy, bad);
 	if (ret)
 		goto out_free;
+	*bad = 0;
 	if (module)
 		module_kallsyms_on_each_symbol(module, tk_walk_symbol, &w);
 	else

@@ -116,8 +116,8 @@ static void a64_patch_sites(struct kprobe_site **sites, unsigned int n,
 	unsigned int i;
 	void **addrs;
 
-	addrs = kmalloc_array(n, sizeof(*addrs), GFP_KERNEL);
-	insns = kmalloc_array(n, sizeof(*insns), GFP_KERNEL);
+	addrs = kvmalloc_array(n, sizeof(*addrs), GFP_KERNEL);
+	insns = kvmalloc_array(n, sizeof(*insns), GFP_KERNEL);
 	for (i = 0; i < n; i++) {
 		u32 new = arm ? brk : sites[i]->arch.insn;
 
@@ -139,8 +139,8 @@ static void a64_patch_sites(struct kprobe_site **sites, unsigned int n,
 		perf_event_text_poke(sites[i]->addr, &old, AARCH64_INSN_SIZE,
 				     &new, AARCH64_INSN_SIZE);
 	}
-	kfree(insns);
-	kfree(addrs);
+	kvfree(insns);
+	kvfree(addrs);
 }
 
 void arch_arm_kprobe_sites(struct kprobe_site **sites, unsigned int n)

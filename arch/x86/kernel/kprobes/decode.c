@@ -90,8 +90,9 @@ int kpx86_decode_at(unsigned long addr, u8 buf[MAX_INSN_SIZE], struct insn *insn
 
 /*
  * Decode from the start of the function up to @addr; *@start is then the
- * start of the instruction that holds @addr.  Returns 0, or an errno when
- * the bytes on the way do not decode.
+ * start of the instruction that holds @addr (@addr itself on a boundary,
+ * where @insn is left undecoded).  Returns 0, or an errno when the bytes
+ * on the way do not decode.
  */
 static int kpx86_insn_start(unsigned long addr, unsigned long *start,
 			    struct insn *insn)
@@ -101,7 +102,7 @@ static int kpx86_insn_start(unsigned long addr, unsigned long *start,
 
 	if (!kallsyms_lookup_size_offset(addr, NULL, &offset))
 		return -ENOENT;
-	for (pos = addr - offset; ; pos += insn->length) {
+	for (pos = addr - offset; pos < addr; pos += insn->length) {
 		if (kpx86_decode_at(pos, buf, insn))
 			return -EILSEQ;
 		if (kpx86_kgdb_break(pos, insn))
@@ -128,9 +129,12 @@ int arch_kprobe_insn_around(unsigned long addr, unsigned long *start,
 	struct insn insn;
 	int ret = kpx86_insn_start(addr, start, &insn);
 
-	if (!ret)
-		*next = *start + insn.length;
-	return ret;
+	if (ret)
+		return ret;
+	if (*start == addr)	/* on a boundary: nothing to point at */
+		return -EINVAL;
+	*next = *start + insn.length;
+	return 0;
 }
 
 /* Instructions that trap by design; stepping them is meaningless. */
