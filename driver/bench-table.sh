@@ -39,11 +39,13 @@ glob_1000_define_enable|one event over 1000 functions: define and enable, ms (se
 glob_1000_disable|the same: disable, ms|-
 glob_1000_delete|the same: delete, ms (target 50)|-
 glob_1000_slab_per_place|the same: slab per place, bytes (target 256)|-
+glob_1000_vmalloc_per_place|the same: vmalloc per place, bytes|-
 glob_kernel_places|one event over [a-f]* of the kernel: places|-
 glob_kernel_define_enable|the same: define and enable, ms|-
 glob_kernel_disable|the same: disable, ms|-
 glob_kernel_delete|the same: delete, ms|-
-glob_kernel_slab_per_place|the same: slab per place, bytes|-'
+glob_kernel_slab_per_place|the same: slab per place, bytes|-
+glob_kernel_vmalloc_per_place|the same: vmalloc per place, bytes|-'
 
 val() { # file key -> "value unit" or "n/a"
 	# the last figure of a key counts; lines may end in \r (serial console)

@@ -302,18 +302,26 @@ static void hit_costs(void)
 	must(TR "events/kpbench/kpbench_hit/enable", "0", 1);
 }
 
-static long slab_kb(void)
+static long meminfo_kb(const char *field)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
+	size_t n = strlen(field);
 	char line[128];
 	long kb = -1;
 
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "Slab: %ld kB", &kb) == 1)
+		if (!strncmp(line, field, n) && line[n] == ':') {
+			kb = strtol(line + n + 1, NULL, 10);
 			break;
+		}
 	if (f)
 		fclose(f);
 	return kb;
+}
+
+static long slab_kb(void)
+{
+	return meminfo_kb("Slab");
 }
 
 static char *definitions(int n)
@@ -399,12 +407,13 @@ static void glob_registration(const char *key, const char *def)
 {
 	unsigned long long t;
 	unsigned long n;
-	long kb0, kb1;
+	long kb0, kb1, vm0, vm1;
 	char name[64];
 
 	put(TR "kprobe_events", "", 1);
 	system("echo 3 > /proc/sys/vm/drop_caches 2>/dev/null");
 	kb0 = slab_kb();
+	vm0 = meminfo_kb("VmallocUsed");
 	t = now_ns();
 	if (put(TR "kprobe_events", def, 0)) {
 		printf("# %s: definition refused; skipped\n", key);
@@ -414,12 +423,15 @@ static void glob_registration(const char *key, const char *def)
 	snprintf(name, sizeof(name), "%s_define_enable", key);
 	report(name, ms_since(t), "ms");
 	kb1 = slab_kb();
+	vm1 = meminfo_kb("VmallocUsed");
 	n = places_found();
 	snprintf(name, sizeof(name), "%s_places", key);
 	report(name, n, "places");
 	if (n) {
 		snprintf(name, sizeof(name), "%s_slab_per_place", key);
 		report(name, (kb1 - kb0) * 1024.0 / n, "bytes");
+		snprintf(name, sizeof(name), "%s_vmalloc_per_place", key);
+		report(name, (vm1 - vm0) * 1024.0 / n, "bytes");
 	}
 	t = now_ns();
 	must(TR "events/kpbg/enable", "0", 1);

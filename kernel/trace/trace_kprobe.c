@@ -179,7 +179,7 @@ static int tk_probe_add_places(struct tk_probe *tp, struct tk_def *def)
 		tp->rp.maxactive = TK_PLACE_MAXACTIVE;
 	tp->pattern = kstrdup(def->pattern, GFP_KERNEL);
 	if (n > 1)
-		tp->more = kvcalloc(n - 1, sizeof(*tp->more), GFP_KERNEL);
+		tp->more = tk_places_alloc(array_size(n - 1, sizeof(*tp->more)));
 	if (!tp->pattern || (n > 1 && !tp->more)) {
 		kvfree(tp->more);
 		tp->more = NULL;

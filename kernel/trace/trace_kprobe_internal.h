@@ -117,6 +117,8 @@ bool tk_place_is_pattern(const char *word);
 int tk_find_places(const char *module, const char *pattern,
 		   struct tk_found *f, int *bad);
 void tk_found_release(struct tk_found *f);
+/* Zeroed memory for place arrays and names, freed with kvfree(). */
+void *tk_places_alloc(size_t size);
 /* trace_kprobe.c: would probing the function at @addr recurse into ftrace? */
 bool tk_notrace_addr(unsigned long addr);
 

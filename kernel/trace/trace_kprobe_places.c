@@ -36,10 +36,21 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 
 #include "trace_kprobe_internal.h"
 
 #define TK_ITEMS_MAX	64	/* items of one place word */
+
+/*
+ * Zeroed memory for the places of a probe: kmalloc up to a page; past it
+ * vmalloc, which rounds to pages where kmalloc would round to a power of
+ * two (up to nearly half of it wasted).  kvfree() frees either.
+ */
+void *tk_places_alloc(size_t size)
+{
+	return size <= PAGE_SIZE ? kzalloc(size, GFP_KERNEL) : vzalloc(size);
+}
 
 bool tk_place_is_pattern(const char *word)
 {
@@ -268,7 +279,7 @@ static int tk_walk_result(struct tk_walk *w, struct tk_found *f)
 
 	for (i = 0; i < w->ncands; i++)
 		len += strlen(w->names + w->cands[i].name) + 1;
-	f->names = kvmalloc(len, GFP_KERNEL);
+	f->names = tk_places_alloc(len);
 	if (!f->names)
 		return -ENOMEM;
 	for (i = 0, p = f->names; i < w->ncands; i++)
