@@ -40,7 +40,7 @@ glob_1000_disable|the same: disable, ms|-
 glob_1000_delete|the same: delete, ms (target 50)|-
 glob_1000_slab_per_place|the same: slab per place, bytes (target 256)|-
 glob_1000_vmalloc_per_place|the same: vmalloc per place, bytes|-
-glob_kernel_places|one event over [a-f]* of the kernel: places|-
+glob_kernel_places|one event over [a-k]* of the kernel: places|-
 glob_kernel_define_enable|the same: define and enable, ms|-
 glob_kernel_disable|the same: disable, ms|-
 glob_kernel_delete|the same: delete, ms|-

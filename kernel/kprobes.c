@@ -96,6 +96,7 @@ static DEFINE_MUTEX(kprobe_batch_mutex);
 static struct task_struct *kprobe_batch_owner;	/* kprobe_mutex to write */
 static unsigned int kprobe_batch_depth;		/* the owner's nesting */
 static bool kprobe_batch_inner;			/* kprobe_mutex */
+static int kprobe_batch_err;	/* kept for the owner's end; kprobe_mutex */
 static LIST_HEAD(kprobe_batch_sites);		/* kprobe_mutex */
 static LIST_HEAD(kprobe_batch_dead);		/* kprobe_mutex */
 
@@ -604,9 +605,15 @@ void kprobe_defer_begin(void)
 
 int kprobe_defer_end(void)
 {
+	int ret;
+
 	lockdep_assert_held(&kprobe_mutex);
 	kprobe_batch_inner = false;
-	return kprobe_batch_flush();
+	ret = kprobe_batch_flush();
+	/* it may have armed an open batch's sites: their owner hears of it */
+	if (kprobe_batch_owner && !kprobe_batch_err)
+		kprobe_batch_err = ret;
+	return ret;
 }
 
 void kprobe_batch_begin(void)
@@ -634,7 +641,8 @@ int kprobe_batch_end(void)
 		return 0;
 	mutex_lock(&kprobe_mutex);
 	WRITE_ONCE(kprobe_batch_owner, NULL);
-	ret = kprobe_batch_flush();
+	ret = kprobe_batch_flush() ?: kprobe_batch_err;
+	kprobe_batch_err = 0;
 	mutex_unlock(&kprobe_mutex);
 	mutex_unlock(&kprobe_batch_mutex);
 	return ret;

@@ -458,7 +458,7 @@ int main(int argc, char **argv)
 	}
 	if (wanted("glob")) {
 		glob_registration("glob_1000", "p:kpbg/g kpbench_mod:kpbench_fn_1*\n");
-		glob_registration("glob_kernel", "p:kpbg/k [a-f]*\n");
+		glob_registration("glob_kernel", "p:kpbg/k [a-k]*\n");
 	}
 	printf("@@BENCH-DONE\n");
 	return 0;

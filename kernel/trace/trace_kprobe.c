@@ -175,7 +175,7 @@ static int tk_probe_add_places(struct tk_probe *tp, struct tk_def *def)
 	const char *name = def->found.names;
 
 	/* each return place has its own instances: a small default */
-	if (tk_probe_kind_return(tp) && !tp->rp.maxactive)
+	if (tk_probe_kind_return(tp) && !tp->rp.maxactive && n > 1)
 		tp->rp.maxactive = TK_PLACE_MAXACTIVE;
 	tp->pattern = kstrdup(def->pattern, GFP_KERNEL);
 	if (n > 1)
@@ -595,6 +595,7 @@ static int tk_join_event(const struct tk_parse *p, struct tk_event *ev,
 		tp->event = NULL;
 		return ret;
 	}
+	tk_event_injectable_update(ev);
 	dyn_event_add(&tp->devent, &ev->call);
 	return 0;
 }
@@ -620,6 +621,7 @@ static int tk_start_event(const struct tk_parse *p, const struct tk_def *def,
 	ret = tk_arm_new(p, tp);
 	if (ret)
 		goto out_unpublish;
+	tk_event_injectable_update(ev);
 	dyn_event_add(&tp->devent, &ev->call);
 	return 0;
 
@@ -845,11 +847,12 @@ static void tk_doom(struct tk_probe *tp, struct list_head *doomed)
 static int tk_probe_remove(struct tk_probe *tp)
 {
 	struct tk_event *ev = tp->event;
+	bool last = list_is_singular(&ev->probes);
 	LIST_HEAD(doomed);
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	if (list_is_singular(&ev->probes)) {
+	if (last) {
 		if (tk_event_busy(ev))
 			return -EBUSY;
 		ret = tk_event_unpublish(ev);
@@ -858,6 +861,8 @@ static int tk_probe_remove(struct tk_probe *tp)
 	}
 	tk_doom(tp, &doomed);
 	tk_retire(&doomed, 1);
+	if (!last)		/* @ev is gone with its last probe */
+		tk_event_injectable_update(ev);
 	return 0;
 }
 
@@ -1327,29 +1332,44 @@ bool trace_kprobe_on_func_entry(struct trace_event_call *call)
 	return !kprobe_on_func_entry(tp->rp.kp.addr, NULL, 0);
 }
 
-/* Every place of every probe of the event must be on the list. */
-bool trace_kprobe_error_injectable(struct trace_event_call *call)
+/* Is every place of @tp on the error-injection list?  event_mutex. */
+static bool tk_probe_injectable(struct tk_probe *tp)
 {
-	struct tk_event *ev = tk_event_of(call);
-	struct tk_probe *tp;
 	unsigned int i;
 
-	if (WARN_ON_ONCE(list_empty(&ev->probes)))
+	if (!within_error_injection_list(tk_probe_address(tp)))
 		return false;
-	list_for_each_entry(tp, &ev->probes, sibling) {
-		if (!within_error_injection_list(tk_probe_address(tp)))
-			return false;
-		for (i = 1; i < tp->nplaces; i++) {
-			struct kprobe *kp = &tk_probe_place(tp, i)->kp;
-			unsigned long addr = (unsigned long)kp->addr;
+	for (i = 1; i < tp->nplaces; i++) {
+		struct kprobe *kp = &tk_probe_place(tp, i)->kp;
+		unsigned long addr = (unsigned long)kp->addr;
 
-			if (!addr)
-				addr = kallsyms_lookup_name(kp->symbol_name);
-			if (!within_error_injection_list(addr))
-				return false;
-		}
+		if (!addr)
+			addr = kallsyms_lookup_name(kp->symbol_name);
+		if (!within_error_injection_list(addr))
+			return false;
 	}
 	return true;
+}
+
+/*
+ * Whether BPF may override the return of every function the event
+ * probes, worked out when its probes change (under event_mutex), so that
+ * BPF, which asks without that lock, reads one flag.
+ */
+void tk_event_injectable_update(struct tk_event *ev)
+{
+	struct tk_probe *tp;
+	bool all = !list_empty(&ev->probes);
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(tp, &ev->probes, sibling)
+		all = all && tk_probe_injectable(tp);
+	WRITE_ONCE(ev->injectable, all);
+}
+
+bool trace_kprobe_error_injectable(struct trace_event_call *call)
+{
+	return READ_ONCE(tk_event_of(call)->injectable);
 }
 
 /* ---------------------------------------------------------------- init */

@@ -192,6 +192,8 @@ struct tk_event {
 	unsigned int head_size;		/* record head: argument block offset */
 	bool is_return;
 	bool published;			/* in ftrace_events; event_mutex */
+	/* every place on the error-injection list; event_mutex to write */
+	bool injectable;
 };
 
 /*
@@ -280,6 +282,7 @@ void __init tk_boot_events(void);
 
 /* trace_kprobe.c */
 int tk_run_command(const char *raw);	/* a line as kprobe_events takes */
+void tk_event_injectable_update(struct tk_event *ev);
 void tk_probe_misses(const struct tk_probe *tp, struct tk_misses *m);
 unsigned long tk_probe_missed(const struct tk_probe *tp);
 unsigned long tk_probe_address(const struct tk_probe *tp);

@@ -194,6 +194,7 @@ struct trace_event_call *create_local_trace_kprobe(char *func, void *addr,
 
 	mutex_lock(&event_mutex);
 	ret = tk_probe_arm(tp);
+	tk_event_injectable_update(ev);
 	mutex_unlock(&event_mutex);
 	if (ret)
 		goto out_free_event;

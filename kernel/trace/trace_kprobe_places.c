@@ -41,6 +41,8 @@
 #include "trace_kprobe_internal.h"
 
 #define TK_ITEMS_MAX	64	/* items of one place word */
+/* Symbols one walk may collect, data and refused ones included. */
+#define TK_WALK_MAX	(8 * TK_PLACES_MAX)
 
 /*
  * Zeroed memory for the places of a probe: kmalloc up to a page; past it
@@ -66,6 +68,7 @@ struct tk_cand {
 	unsigned int name;	/* offset in the names buffer */
 	int clone_of;
 	bool refused;
+	bool data;		/* not a function: for uniqueness only */
 };
 
 struct tk_walk {
@@ -108,13 +111,13 @@ static int tk_grow(void **buf, size_t size, size_t *room, size_t need)
 }
 
 static int tk_walk_add(struct tk_walk *w, const char *name,
-		       unsigned long addr, int clone_of, bool refused)
+		       unsigned long addr, int clone_of, bool refused, bool data)
 {
 	size_t len = strlen(name) + 1, mlen = w->module ? strlen(w->module) + 1 : 0;
 	size_t room = w->room;
 	struct tk_cand *c;
 
-	if (w->ncands >= TK_PLACES_MAX * 2)
+	if (w->ncands >= TK_WALK_MAX)
 		return -E2BIG;
 	if (tk_grow((void **)&w->cands, sizeof(*c), &room, w->ncands + 1) ||
 	    tk_grow((void **)&w->names, 1, &w->nroom, w->nlen + mlen + len))
@@ -125,6 +128,7 @@ static int tk_walk_add(struct tk_walk *w, const char *name,
 	c->name = w->nlen;
 	c->clone_of = clone_of;
 	c->refused = refused;
+	c->data = data;
 	if (mlen)
 		w->nlen += sprintf(w->names + w->nlen, "%s:", w->module);
 	memcpy(w->names + w->nlen, name, len);
@@ -191,10 +195,9 @@ static int tk_walk_symbol(void *data, const char *name, unsigned long addr)
 	text = w->module ? __module_text_address(addr) != NULL :
 			   core_kernel_text(addr);
 	preempt_enable();
-	if (!text)
-		return 0;
+	/* a data symbol of the same name makes a lookup by name ambiguous */
 	w->err = tk_walk_add(w, name, addr, item < w->nitems ? item : -1,
-			     tk_walk_refused(name, addr));
+			     !text || tk_walk_refused(name, addr), !text);
 	return w->err;
 }
 
@@ -207,11 +210,24 @@ static int tk_cmp_name(const void *a, const void *b, const void *names)
 		      (const char *)names + y->name);
 }
 
-static int tk_cmp_addr(const void *a, const void *b)
+/* By address, then by name: which alias of an address stays is fixed. */
+static int tk_cmp_addr(const void *a, const void *b, const void *names)
 {
 	const struct tk_cand *x = a, *y = b;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return tk_cmp_name(a, b, names);
+}
+
+/* How many of @n candidates are functions (skipped ones are counted so). */
+static unsigned int tk_walk_functions(const struct tk_cand *c, unsigned int n)
+{
+	unsigned int i, f = 0;
+
+	for (i = 0; i < n; i++)
+		f += !c[i].data;
+	return f;
 }
 
 /*
@@ -237,11 +253,12 @@ static void tk_walk_settle(struct tk_walk *w)
 				   w->names + w->cands[j].name))
 				break;
 		if (j - i > 1 || w->cands[i].refused)
-			w->skipped += j - i;
+			w->skipped += tk_walk_functions(&w->cands[i], j - i);
 		else
 			w->cands[w->ncands++] = w->cands[i];
 	}
-	sort(w->cands, w->ncands, sizeof(*w->cands), tk_cmp_addr, NULL);
+	sort_r(w->cands, w->ncands, sizeof(*w->cands), tk_cmp_addr, NULL,
+	       w->names);
 	for (i = 0, n = 0; i < w->ncands; i++) {
 		if (n && w->cands[n - 1].addr == w->cands[i].addr)
 			w->skipped++;
