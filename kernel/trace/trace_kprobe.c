@@ -203,6 +203,8 @@ static int tk_probe_add_places(struct tk_probe *tp, struct tk_def *def)
 	}
 	tp->names = def->found.names;
 	def->found.names = NULL;
+	tp->addrs = def->found.addrs;
+	def->found.addrs = NULL;
 	tp->nplaces = n;
 	tp->skipped = def->found.skipped;
 	return 0;
@@ -269,6 +271,7 @@ void tk_probe_free(struct tk_probe *tp)
 		farg_set_free(tp->args);
 	kvfree(tp->more);
 	kvfree(tp->names);
+	kvfree(tp->addrs);
 	kfree(tp->pattern);
 	kfree(tp->symbol);
 	free_percpu(tp->counts);
@@ -332,17 +335,27 @@ static void tk_probe_arm_places(struct tk_probe *tp)
 	kprobe_batch_begin();
 	for (i = 0; i + 1 < tp->nplaces; i++) {
 		struct kretprobe *rp = &tp->more[i].rp;
+		const char *name = rp->kp.symbol_name;
 		int ret;
 
 		rp->kp.addr = NULL;
 		rp->kp.flags = disabled;
+		/* the first time, where the walk found it: no name lookup */
+		if (tp->addrs) {
+			rp->kp.symbol_name = NULL;
+			rp->kp.addr = (kprobe_opcode_t *)tp->addrs[i + 1];
+		}
 		ret = tk_probe_kind_return(tp) ? register_kretprobe(rp) :
 						 register_kprobe(&rp->kp);
+		rp->kp.symbol_name = name;
 		if (ret) {
 			rp->kp.addr = NULL;
 			refused++;
 		}
 	}
+	/* later registrations (a module reload) go by name */
+	kvfree(tp->addrs);
+	tp->addrs = NULL;
 	if (kprobe_batch_end())
 		pr_warn("%s: some places could not be armed\n", tp->pattern);
 	if (refused)

@@ -103,7 +103,8 @@ void tk_parse_note(const struct tk_parse *p, int word, int pos,
 struct tk_found {
 	unsigned int n;
 	unsigned int skipped;	/* matches that cannot be probed */
-	char *names;		/* kvmalloc'ed */
+	char *names;		/* kvfree() */
+	unsigned long *addrs;	/* where they were found; kvfree() */
 };
 
 /* Does the place word name many functions (wildcards, a list, a '!')? */
@@ -253,6 +254,7 @@ struct tk_probe {
 	char *pattern;			/* many places: the place word as written */
 	struct tk_place *more;		/* the places past the first */
 	char *names;			/* their "[MOD:]SYM"s, one after another */
+	unsigned long *addrs;		/* until first armed: their addresses */
 	unsigned int nplaces;		/* 1, or how many the pattern found */
 	unsigned int skipped;		/* matches that cannot be probed */
 	bool registered;		/* the kprobes core has it */

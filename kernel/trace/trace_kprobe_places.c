@@ -297,10 +297,13 @@ static int tk_walk_result(struct tk_walk *w, struct tk_found *f)
 	for (i = 0; i < w->ncands; i++)
 		len += strlen(w->names + w->cands[i].name) + 1;
 	f->names = tk_places_alloc(len);
-	if (!f->names)
-		return -ENOMEM;
-	for (i = 0, p = f->names; i < w->ncands; i++)
+	f->addrs = tk_places_alloc(array_size(w->ncands, sizeof(*f->addrs)));
+	if (!f->names || !f->addrs)
+		return -ENOMEM;	/* the caller releases @f */
+	for (i = 0, p = f->names; i < w->ncands; i++) {
 		p += sprintf(p, "%s", w->names + w->cands[i].name) + 1;
+		f->addrs[i] = w->cands[i].addr;
+	}
 	f->n = w->ncands;
 	f->skipped = w->skipped;
 	return 0;
@@ -347,5 +350,7 @@ void tk_found_release(struct tk_found *f)
 {
 	kvfree(f->names);
 	f->names = NULL;
+	kvfree(f->addrs);
+	f->addrs = NULL;
 	f->n = 0;
 }
