@@ -114,29 +114,36 @@ kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset)
 /* Where a probe goes, and whether it may go there                    */
 
 /*
- * The address of a probe given as @addr or @sym, plus @offset: the symbol
- * start plus the offset within that symbol, as the architecture adjusts
- * it (e.g. past an endbr64).  *@on_entry tells whether it is the entry.
+ * Find where a probe given as @addr or @sym, plus @offset, goes: the
+ * symbol start plus the offset within that symbol, as the architecture
+ * adjusts it (e.g. past an endbr64).  The symbol's name is looked at here
+ * and not kept.
  */
-static kprobe_opcode_t *kprobe_resolve(kprobe_opcode_t *addr, const char *sym,
-				       unsigned long offset, bool *on_entry)
+int kprobe_locate(kprobe_opcode_t *addr, const char *sym, unsigned long offset,
+		  struct kprobe_where *w)
 {
 	unsigned long target, in_sym;
+	char name[KSYM_NAME_LEN];
 
 	if (!addr == !sym)
-		return ERR_PTR(-EINVAL);
+		return -EINVAL;
 	if (sym) {
 		addr = kprobe_lookup_name(sym, offset);
 		if (!addr)
-			return ERR_PTR(-ENOENT);
+			return -ENOENT;
 	}
 
 	target = (unsigned long)addr + offset;
-	if (!kallsyms_lookup_size_offset(target, NULL, &in_sym))
-		return ERR_PTR(-ENOENT);
-
-	addr = arch_adjust_kprobe_addr(target - in_sym, in_sym, on_entry);
-	return addr ? addr : ERR_PTR(-EINVAL);
+	if (!kallsyms_lookup(target, NULL, &in_sym, NULL, name))
+		return -ENOENT;
+	w->func = target - in_sym;
+	w->addr = arch_adjust_kprobe_addr(w->func, in_sym, &w->on_entry);
+	if (!w->addr)
+		return -EINVAL;
+	/* compiler-made CFI preambles must stay untouched */
+	w->cfi = str_has_prefix(name, "__cfi_") || str_has_prefix(name, "__pfx_");
+	w->origin = kprobe_clone_origin(name);
+	return 0;
 }
 
 /**
@@ -150,12 +157,13 @@ static kprobe_opcode_t *kprobe_resolve(kprobe_opcode_t *addr, const char *sym,
  */
 int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym, unsigned long offset)
 {
-	bool on_entry;
+	struct kprobe_where w;
+	int ret;
 
-	addr = kprobe_resolve(addr, sym, offset, &on_entry);
-	if (IS_ERR(addr))
-		return PTR_ERR(addr);
-	return on_entry ? 0 : -EINVAL;
+	ret = kprobe_locate(addr, sym, offset, &w);
+	if (ret)
+		return ret;
+	return w.on_entry ? 0 : -EINVAL;
 }
 EXPORT_SYMBOL_GPL(kprobe_on_func_entry);
 
@@ -169,35 +177,26 @@ int kprobe_insn_around(unsigned long addr, unsigned long *start,
 }
 EXPORT_SYMBOL_GPL(kprobe_insn_around);
 
-/* Compiler-made CFI preambles must stay untouched. */
-static bool kprobe_in_cfi_preamble(unsigned long addr)
-{
-	char name[KSYM_NAME_LEN];
-
-	if (lookup_symbol_name(addr, name))
-		return false;
-	return str_has_prefix(name, "__cfi_") || str_has_prefix(name, "__pfx_");
-}
-
 /* Code that other kernel subsystems patch or trap on. */
-static bool kprobe_text_reserved(kprobe_opcode_t *addr)
+static bool kprobe_text_reserved(const struct kprobe_where *w)
 {
-	unsigned long a = (unsigned long)addr;
+	unsigned long a = (unsigned long)w->addr;
 
-	return in_gate_area_no_mm(a) || within_kprobe_blacklist(a) ||
-	       jump_label_text_reserved(addr, addr) ||
-	       static_call_text_reserved(addr, addr) ||
-	       find_bug(a) || kprobe_in_cfi_preamble(a);
+	return w->cfi || in_gate_area_no_mm(a) ||
+	       kprobe_blacklisted(a, w->origin) ||
+	       jump_label_text_reserved(w->addr, w->addr) ||
+	       static_call_text_reserved(w->addr, w->addr) || find_bug(a);
 }
 
 /*
- * Check that @addr is kernel or module text that may be probed.  On
- * success, *@modp holds a reference on the module of @addr (or is NULL),
- * which keeps the module alive until the probe is in place.
+ * Check that @w is kernel or module text that may be probed.  On success,
+ * *@modp holds a reference on the module of @w (or is NULL), which keeps
+ * the module alive until the probe is in place.
  */
-static int kprobe_check_address(kprobe_opcode_t *addr, struct module **modp)
+static int kprobe_check_address(const struct kprobe_where *w,
+				struct module **modp)
 {
-	unsigned long a = (unsigned long)addr;
+	unsigned long a = (unsigned long)w->addr;
 	struct module *mod = NULL;
 	int ret = 0;
 
@@ -210,7 +209,7 @@ static int kprobe_check_address(kprobe_opcode_t *addr, struct module **modp)
 			goto out;
 		}
 	}
-	if (kprobe_text_reserved(addr)) {
+	if (kprobe_text_reserved(w)) {
 		ret = -EINVAL;
 		mod = NULL;
 		goto out;
@@ -379,16 +378,14 @@ static int kprobe_sites_set_armed(struct kprobe_site **sites, unsigned int n,
 		kprobe_switches.ftrace_calls++;
 		kprobe_switches.ftrace_sites += n;
 	} else {
-		kprobe_switches.text_calls++;
-		kprobe_switches.text_sites += n;
 		for (i = 0; !arm && i < n; i++)
 			kprobe_opt_stop(sites[i]);
 		cpus_read_lock();
 		mutex_lock(&text_mutex);
-		if (arm)
-			arch_arm_kprobe_sites(sites, n);
-		else
+		kprobe_switches.text_calls += arm ?
+			arch_arm_kprobe_sites(sites, n) :
 			arch_disarm_kprobe_sites(sites, n);
+		kprobe_switches.text_sites += n;
 		mutex_unlock(&text_mutex);
 		cpus_read_unlock();
 	}
@@ -694,16 +691,12 @@ static int kprobe_attach(struct kprobe *p)
 	return ret;
 }
 
-int register_kprobe(struct kprobe *p)
+/* Register @p where kprobe_locate() found that it goes: @w. */
+int kprobe_register_at(struct kprobe *p, const struct kprobe_where *w)
 {
-	kprobe_opcode_t *addr, *given = p->addr;
+	kprobe_opcode_t *given = p->addr;
 	struct module *mod;
-	bool on_entry;
 	int ret;
-
-	addr = kprobe_resolve(p->addr, p->symbol_name, p->offset, &on_entry);
-	if (IS_ERR(addr))
-		return PTR_ERR(addr);
 
 	mutex_lock(&kprobe_mutex);
 	/* Registering a registered probe is a bug of the caller. */
@@ -712,16 +705,16 @@ int register_kprobe(struct kprobe *p)
 		goto out_unlock;
 	}
 
-	p->addr = addr;
+	p->addr = w->addr;
 	p->flags &= KPROBE_FLAG_DISABLED;
-	if (on_entry)
+	if (w->on_entry)
 		p->flags |= KPROBE_FLAG_ON_FUNC_ENTRY;
 	p->nmissed = 0;
 	p->nmissed_skipped = 0;
 	p->nmissed_off = 0;
 	INIT_LIST_HEAD(&p->list);
 
-	ret = kprobe_check_address(addr, &mod);
+	ret = kprobe_check_address(w, &mod);
 	if (!ret) {
 		ret = kprobe_attach(p);
 		module_put(mod);
@@ -732,6 +725,15 @@ int register_kprobe(struct kprobe *p)
 out_unlock:
 	mutex_unlock(&kprobe_mutex);
 	return ret;
+}
+
+int register_kprobe(struct kprobe *p)
+{
+	struct kprobe_where w;
+	int ret;
+
+	ret = kprobe_locate(p->addr, p->symbol_name, p->offset, &w);
+	return ret ? ret : kprobe_register_at(p, &w);
 }
 EXPORT_SYMBOL_GPL(register_kprobe);
 

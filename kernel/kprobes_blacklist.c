@@ -208,22 +208,24 @@ static bool kprobe_bl_has(unsigned long addr)
 }
 
 /*
- * The function a compiler clone was made from: for an address in
- * "foo.cold", "foo.isra.0" and the like, the address of "foo"; 0 when
- * @addr is in no clone or foo is unknown.
+ * The function a compiler clone was made from: for "foo.cold",
+ * "foo.isra.0" and the like, the address of "foo"; 0 when @name is no
+ * clone's name or foo is unknown.  Cuts @name at its first dot.
  */
-static unsigned long kprobe_clone_origin(unsigned long addr)
+unsigned long kprobe_clone_origin(char *name)
 {
-	char name[KSYM_NAME_LEN];
-	char *dot;
+	char *dot = strchr(name, '.');
 
-	if (lookup_symbol_name(addr, name))
-		return 0;
-	dot = strchr(name, '.');
-	if (!dot)
+	if (!dot || dot == name)
 		return 0;
 	*dot = '\0';
 	return (unsigned long)kprobe_lookup_name(name, 0);
+}
+
+/* Is @addr listed, or @origin, the function @addr is a clone of (or 0)? */
+bool kprobe_blacklisted(unsigned long addr, unsigned long origin)
+{
+	return kprobe_bl_has(addr) || (origin && kprobe_bl_has(origin));
 }
 
 /**
@@ -234,12 +236,33 @@ static unsigned long kprobe_clone_origin(unsigned long addr)
  */
 bool within_kprobe_blacklist(unsigned long addr)
 {
-	unsigned long orig;
+	char name[KSYM_NAME_LEN];
 
 	if (kprobe_bl_has(addr))
 		return true;
-	orig = kprobe_clone_origin(addr);
-	return orig && kprobe_bl_has(orig);
+	if (lookup_symbol_name(addr, name))
+		return false;
+	return kprobe_blacklisted(addr, kprobe_clone_origin(name));
+}
+
+/**
+ * within_kprobe_blacklist_sym() - within_kprobe_blacklist(), by name
+ * @addr: a text address
+ * @name: the name of the symbol that holds @addr
+ *
+ * The same verdict without looking the symbol up, for a caller that walks
+ * the symbols: a lookup of a module address scans the module's table.
+ */
+bool within_kprobe_blacklist_sym(unsigned long addr, const char *name)
+{
+	char buf[KSYM_NAME_LEN];
+
+	if (kprobe_bl_has(addr))
+		return true;
+	if (!strchr(name, '.'))
+		return false;
+	strscpy(buf, name, sizeof(buf));
+	return kprobe_blacklisted(addr, kprobe_clone_origin(buf));
 }
 
 #ifdef CONFIG_MODULES

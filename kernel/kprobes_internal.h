@@ -35,7 +35,23 @@ struct kprobe_switch_counts {
 };
 extern struct kprobe_switch_counts kprobe_switches;
 
+/*
+ * Where a probe goes, and what its symbol's name says of it, from one
+ * symbol lookup: a lookup of module text scans the module's whole symbol
+ * table, so a registration asks it once (kprobe_locate()).
+ */
+struct kprobe_where {
+	kprobe_opcode_t	*addr;		/* the probed instruction */
+	unsigned long	func;		/* the start of its symbol */
+	unsigned long	origin;		/* the function it is a clone of, or 0 */
+	bool		on_entry;	/* @addr is the function's entry */
+	bool		cfi;		/* a compiler-made CFI preamble */
+};
+
 /* kprobes.c */
+int kprobe_locate(kprobe_opcode_t *addr, const char *sym, unsigned long offset,
+		  struct kprobe_where *w);
+int kprobe_register_at(struct kprobe *p, const struct kprobe_where *w);
 int kprobes_set_all_armed(bool armed);
 bool kprobe_is_registered(struct kprobe *p);
 void kprobe_defer_begin(void);
@@ -49,6 +65,8 @@ extern unsigned long __stop_kprobe_blacklist[];
 int kprobe_blacklist_init(void);
 void kprobe_blacklist_add_module(struct module *mod);
 void kprobe_blacklist_remove_module(struct module *mod);
+unsigned long kprobe_clone_origin(char *name);
+bool kprobe_blacklisted(unsigned long addr, unsigned long origin);
 extern const struct seq_operations kprobe_blacklist_sops;
 
 /* kprobes_ftrace.c: hook a site into ftrace, or take it off */

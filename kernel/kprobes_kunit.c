@@ -292,6 +292,19 @@ static void kpt_test_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, -EINVAL, register_kprobe(&kp));
 }
 
+/* What a refused offset is told: the instruction around it. */
+static void kpt_test_insn_around(struct kunit *test)
+{
+	unsigned long rip = (unsigned long)kpt_walk_at[W_RIP], start, next;
+
+	KUNIT_ASSERT_EQ(test, 0, kprobe_insn_around(rip + 1, &start, &next));
+	KUNIT_EXPECT_EQ(test, rip, start);
+	KUNIT_EXPECT_EQ(test, (unsigned long)kpt_walk_next(W_RIP), next);
+	KUNIT_EXPECT_EQ(test, -EINVAL, kprobe_insn_around(rip, &start, &next));
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			kprobe_insn_around((unsigned long)&kpt_bias, &start, &next));
+}
+
 /* The entry of a function: offsets 0 and past endbr64, nothing else. */
 static void kpt_test_func_entry(struct kunit *test)
 {
@@ -781,6 +794,7 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_test_optimized),
 	KUNIT_CASE_SLOW(kpt_test_real_walk),
 	KUNIT_CASE(kpt_test_refused),
+	KUNIT_CASE(kpt_test_insn_around),
 	KUNIT_CASE(kpt_test_func_entry),
 	KUNIT_CASE(kpt_test_ftrace),
 	KUNIT_CASE(kpt_test_shared_site),

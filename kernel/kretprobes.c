@@ -18,7 +18,6 @@
  * bpf_get_func_ip() finds the function.  See Documentation/trace/kprobes.rst.
  */
 #include <linux/kprobes.h>
-#include <linux/kallsyms.h>
 #include <linux/rethook.h>
 
 #include "kprobes_internal.h"
@@ -70,31 +69,19 @@ bool __weak arch_kretprobe_blacklisted(unsigned long func)
 	return false;
 }
 
-/* May the function entered at @kp's address have its return hooked? */
-static int kretprobe_check_target(struct kprobe *kp)
-{
-	unsigned long addr, offset;
-	int ret;
-
-	ret = kprobe_on_func_entry(kp->addr, kp->symbol_name, kp->offset);
-	if (ret)
-		return ret;
-	addr = kp->addr ? (unsigned long)kp->addr :
-			  (unsigned long)kprobe_lookup_name(kp->symbol_name, 0);
-	if (!kallsyms_lookup_size_offset(addr, NULL, &offset))
-		return -ENOENT;
-	return arch_kretprobe_blacklisted(addr - offset) ? -EINVAL : 0;
-}
-
 int register_kretprobe(struct kretprobe *rp)
 {
+	struct kprobe_where w;
 	struct rethook *rh;
 	bool registered;
 	int ret;
 
-	ret = kretprobe_check_target(&rp->kp);
+	/* only a function's entry can have its return hooked */
+	ret = kprobe_locate(rp->kp.addr, rp->kp.symbol_name, rp->kp.offset, &w);
 	if (ret)
 		return ret;
+	if (!w.on_entry || arch_kretprobe_blacklisted(w.func))
+		return -EINVAL;
 	if (rp->kp.addr) {
 		mutex_lock(&kprobe_mutex);
 		registered = kprobe_is_registered(&rp->kp);
@@ -117,7 +104,7 @@ int register_kretprobe(struct kretprobe *rp)
 	rp->nmissed = 0;
 	rp->kp.pre_handler = kretprobe_on_entry;
 	rp->kp.post_handler = NULL;
-	ret = register_kprobe(&rp->kp);
+	ret = kprobe_register_at(&rp->kp, &w);
 	if (ret) {
 		rethook_free(rh);
 		rp->rh = NULL;

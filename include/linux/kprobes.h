@@ -210,7 +210,8 @@ enum kprobe_hit_path kprobe_hit_path(struct kprobe *p);
 
 /*
  * For a probe refused with -EILSEQ: the starts of the instruction that
- * holds @addr and of the next one.  Returns 0 or a negative errno.
+ * holds @addr and of the next one.  Returns 0, -EINVAL when @addr is an
+ * instruction's start, or another negative errno.
  */
 int kprobe_insn_around(unsigned long addr, unsigned long *start,
 		       unsigned long *next);
@@ -218,6 +219,7 @@ int kprobe_insn_around(unsigned long addr, unsigned long *start,
 kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset);
 int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym, unsigned long offset);
 bool within_kprobe_blacklist(unsigned long addr);
+bool within_kprobe_blacklist_sym(unsigned long addr, const char *name);
 
 /* Hooks of the rest of the kernel. */
 void kprobe_free_init_mem(void);
@@ -254,6 +256,10 @@ static inline struct kprobe *kprobe_running(void) { return NULL; }
 #define kprobe_busy_end()	do {} while (0)
 static inline int kprobe_fault_handler(struct pt_regs *regs, int trapnr) { return 0; }
 static inline bool within_kprobe_blacklist(unsigned long addr) { return true; }
+static inline bool within_kprobe_blacklist_sym(unsigned long addr, const char *name)
+{
+	return true;
+}
 static inline int kprobe_insn_around(unsigned long addr, unsigned long *start,
 				     unsigned long *next)
 {
@@ -542,7 +548,7 @@ static nokprobe_inline void kprobe_site_missed_off(struct kprobe_site *s)
  * and text_mutex held and may sleep; arch_release_kprobe_site() runs once
  * no CPU can execute the site's copy any more.  Arming and disarming take
  * @n breakpoint sites at once, so that one synchronization of the other
- * CPUs serves them all.
+ * CPUs serves them all; they return how many synchronizations they made.
  */
 int arch_prepare_kprobe_site(struct kprobe_site *s);
 void arch_release_kprobe_site(struct kprobe_site *s);
@@ -550,8 +556,8 @@ void arch_release_kprobe_site(struct kprobe_site *s);
 bool arch_kprobe_site_preemptible(struct kprobe_site *s);
 /* The path a hit of a breakpoint site takes now.  kprobe_mutex. */
 enum kprobe_hit_path arch_kprobe_site_path(struct kprobe_site *s);
-void arch_arm_kprobe_sites(struct kprobe_site **sites, unsigned int n);
-void arch_disarm_kprobe_sites(struct kprobe_site **sites, unsigned int n);
+unsigned int arch_arm_kprobe_sites(struct kprobe_site **sites, unsigned int n);
+unsigned int arch_disarm_kprobe_sites(struct kprobe_site **sites, unsigned int n);
 kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr, unsigned long offset,
 					 bool *on_func_entry);
 /* kprobe_insn_around() of the architecture; kprobe_mutex is held. */

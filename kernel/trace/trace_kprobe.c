@@ -293,25 +293,28 @@ static bool tk_func_traceable(unsigned long addr)
 /*
  * Probing notrace code could recurse into the tracer.  A compiler clone
  * ("f.isra.0", "f.cold") has no mcount site of its own: judge it by the
- * function it was made from.
+ * function it was made from.  @name is the name of the symbol at @addr,
+ * or NULL to look it up.
  */
-bool tk_notrace_addr(unsigned long addr)
+bool tk_notrace_sym(unsigned long addr, const char *name)
 {
-	char name[KSYM_NAME_LEN], *dot;
+	char buf[KSYM_NAME_LEN], *dot;
 
 	if (!addr || tk_func_traceable(addr))
 		return false;
-	if (lookup_symbol_name(addr, name))
+	if (name)
+		strscpy(buf, name, sizeof(buf));
+	else if (lookup_symbol_name(addr, buf))
 		return true;
-	dot = strchr(name, '.');
+	dot = strchr(buf, '.');
 	if (!dot)
 		return true;
 	*dot = '\0';
-	addr = kallsyms_lookup_name(name);
+	addr = kallsyms_lookup_name(buf);
 	return !addr || !tk_func_traceable(addr);
 }
 #else
-bool tk_notrace_addr(unsigned long addr)
+bool tk_notrace_sym(unsigned long addr, const char *name)
 {
 	return false;
 }
@@ -319,7 +322,7 @@ bool tk_notrace_addr(unsigned long addr)
 
 static bool tk_in_notrace_func(const struct tk_probe *tp)
 {
-	return tk_notrace_addr(tk_probe_address(tp));
+	return tk_notrace_sym(tk_probe_address(tp), NULL);
 }
 
 /*
@@ -534,15 +537,21 @@ static bool tk_probe_same(const struct tk_probe *a, const struct tk_probe *b)
 
 /*
  * SYM+OFFS is inside an instruction: name the nearest offsets that are
- * not, before and after, in the error_log entry.
+ * not, before and after, in the error_log entry.  On a boundary, the
+ * instruction there is one the core cannot step or decode.
  */
 static void tk_log_boundary(const struct tk_parse *p, struct tk_probe *tp)
 {
 	unsigned long addr = tk_probe_address(tp), start, next;
 	unsigned long base = addr - tp->rp.kp.offset;
+	int ret;
 
-	if (!tp->symbol || !addr ||
-	    kprobe_insn_around(addr, &start, &next) || start < base) {
+	ret = addr ? kprobe_insn_around(addr, &start, &next) : -ENOENT;
+	if (ret == -EINVAL) {
+		tk_parse_error(p, 1, 0, TK_ERR_FAIL_REG_PROBE);
+		return;
+	}
+	if (!tp->symbol || ret || start < base) {
 		tk_parse_error(p, 1, 0, TK_ERR_BAD_INSN_BNDRY);
 		return;
 	}

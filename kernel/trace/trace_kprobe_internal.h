@@ -121,7 +121,7 @@ void tk_found_release(struct tk_found *f);
 /* Zeroed memory for place arrays and names, freed with kvfree(). */
 void *tk_places_alloc(size_t size);
 /* trace_kprobe.c: would probing the function at @addr recurse into ftrace? */
-bool tk_notrace_addr(unsigned long addr);
+bool tk_notrace_sym(unsigned long addr, const char *name);
 
 /*
  * A definition, parsed up to (not including) its argument words.  The

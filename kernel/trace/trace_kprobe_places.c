@@ -177,7 +177,9 @@ static bool tk_walk_refused(const char *name, unsigned long addr)
 
 	if (cold && (!cold[5] || cold[5] == '.'))
 		return true;
-	return within_kprobe_blacklist(addr) || tk_notrace_addr(addr);
+	/* by name: a lookup of a module address scans the module's symbols */
+	return within_kprobe_blacklist_sym(addr, name) ||
+	       tk_notrace_sym(addr, name);
 }
 
 static int tk_walk_symbol(void *data, const char *name, unsigned long addr)

@@ -107,13 +107,13 @@ enum kprobe_hit_path arch_kprobe_site_path(struct kprobe_site *s)
 /*
  * Write the BRK (@arm) or the original instruction at each site.  All of
  * them go in one stop_machine() when the arrays for it can be had, one
- * site at a time otherwise.
+ * site at a time otherwise.  Returns the number of stop_machine() calls.
  */
-static void a64_patch_sites(struct kprobe_site **sites, unsigned int n,
+static unsigned int a64_patch_sites(struct kprobe_site **sites, unsigned int n,
 			    bool arm)
 {
 	u32 brk = BRK64_OPCODE_KPROBES, *insns;
-	unsigned int i;
+	unsigned int i, rounds;
 	void **addrs;
 
 	addrs = kvmalloc_array(n, sizeof(*addrs), GFP_KERNEL);
@@ -139,18 +139,20 @@ static void a64_patch_sites(struct kprobe_site **sites, unsigned int n,
 		perf_event_text_poke(sites[i]->addr, &old, AARCH64_INSN_SIZE,
 				     &new, AARCH64_INSN_SIZE);
 	}
+	rounds = addrs && insns ? 1 : n;
 	kvfree(insns);
 	kvfree(addrs);
+	return rounds;
 }
 
-void arch_arm_kprobe_sites(struct kprobe_site **sites, unsigned int n)
+unsigned int arch_arm_kprobe_sites(struct kprobe_site **sites, unsigned int n)
 {
-	a64_patch_sites(sites, n, true);
+	return a64_patch_sites(sites, n, true);
 }
 
-void arch_disarm_kprobe_sites(struct kprobe_site **sites, unsigned int n)
+unsigned int arch_disarm_kprobe_sites(struct kprobe_site **sites, unsigned int n)
 {
-	a64_patch_sites(sites, n, false);
+	return a64_patch_sites(sites, n, false);
 }
 
 /* Every instruction is four bytes, aligned. */
@@ -159,7 +161,7 @@ int arch_kprobe_insn_around(unsigned long addr, unsigned long *start,
 {
 	*start = addr & ~(unsigned long)(AARCH64_INSN_SIZE - 1);
 	*next = *start + AARCH64_INSN_SIZE;
-	return 0;
+	return *start == addr ? -EINVAL : 0;
 }
 
 kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr, unsigned long offset,

@@ -68,14 +68,16 @@ static void kpx86_poke_sites(struct kprobe_site **sites, unsigned int n,
 				     &int3, 1);
 }
 
-void arch_arm_kprobe_sites(struct kprobe_site **sites, unsigned int n)
+unsigned int arch_arm_kprobe_sites(struct kprobe_site **sites, unsigned int n)
 {
 	kpx86_poke_sites(sites, n, true);
+	return 1;
 }
 
-void arch_disarm_kprobe_sites(struct kprobe_site **sites, unsigned int n)
+unsigned int arch_disarm_kprobe_sites(struct kprobe_site **sites, unsigned int n)
 {
 	kpx86_poke_sites(sites, n, false);
+	return 1;
 }
 
 /* Entry code runs before the kernel is ready to take a breakpoint. */
