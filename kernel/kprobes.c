@@ -90,6 +90,8 @@ NOKPROBE_SYMBOL(kprobe_busy_end);
  *  - an API call's own (kprobe_defer_begin() to kprobe_defer_end()), under
  *    one hold of kprobe_mutex; every unregistration is one, so that a
  *    dead site is disarmed before the grace period that precedes its free.
+ *    Its flush switches whatever is pending, an open task batch's sites
+ *    too; a site of those that cannot be armed is that batch's error.
  * A site is taken off both lists before it is freed or marked gone.
  */
 static DEFINE_MUTEX(kprobe_batch_mutex);
@@ -97,6 +99,7 @@ static struct task_struct *kprobe_batch_owner;	/* kprobe_mutex to write */
 static unsigned int kprobe_batch_depth;		/* the owner's nesting */
 static bool kprobe_batch_inner;			/* kprobe_mutex */
 static int kprobe_batch_err;	/* kept for the owner's end; kprobe_mutex */
+static bool kprobes_switching_all;	/* in kprobes_set_all_armed(); kprobe_mutex */
 static LIST_HEAD(kprobe_batch_sites);		/* kprobe_mutex */
 static LIST_HEAD(kprobe_batch_dead);		/* kprobe_mutex */
 
@@ -450,15 +453,26 @@ static bool kprobe_batch_needs(struct kprobe_site *s, bool dead, bool *arm)
 	return *arm != !!(s->state & KPROBE_SITE_ARMED);
 }
 
-/* The site could not be armed: its probes stay disabled. */
+/*
+ * The site could not be armed.  Its probes are disabled, and the owner of
+ * the open batch (whose site it may be) hears of it.  kprobes/enabled
+ * leaves them enabled instead: their owners asked for nothing, and the
+ * next switch of the site tries again.
+ */
 static void kprobe_batch_refused(struct kprobe_site *s, int err)
 {
 	struct kprobe *p;
 
+	if (kprobes_switching_all) {
+		pr_warn_ratelimited("could not arm %pS (%d)\n", s->addr, err);
+		return;
+	}
 	list_for_each_entry(p, &s->probes, list)
 		p->flags |= KPROBE_FLAG_DISABLED;
-	pr_warn("could not arm %pS (%d): its probes are disabled\n",
-		s->addr, err);
+	if (kprobe_batch_owner && !kprobe_batch_err)
+		kprobe_batch_err = err;
+	pr_warn_ratelimited("could not arm %pS (%d): its probes are disabled\n",
+			    s->addr, err);
 }
 
 /*
@@ -606,10 +620,8 @@ int kprobe_defer_end(void)
 
 	lockdep_assert_held(&kprobe_mutex);
 	kprobe_batch_inner = false;
+	/* it may arm an open batch's sites: kprobe_batch_refused() tells */
 	ret = kprobe_batch_flush();
-	/* it may have armed an open batch's sites: their owner hears of it */
-	if (kprobe_batch_owner && !kprobe_batch_err)
-		kprobe_batch_err = ret;
 	return ret;
 }
 
@@ -909,11 +921,13 @@ int kprobes_set_all_armed(bool armed)
 	if (kprobes_all_disarmed != armed)
 		goto out_unlock;
 	kprobes_all_disarmed = !armed;
+	kprobes_switching_all = true;
 	kprobe_defer_begin();
 	for (i = 0; i < KPROBE_TABLE_SIZE; i++)
 		hlist_for_each_entry(s, &kprobe_table[i], node)
 			kprobe_site_sync(s);
 	ret = kprobe_defer_end();
+	kprobes_switching_all = false;
 	if (ret)
 		pr_warn("some probe sites could not be %s, see kprobes/list\n",
 			armed ? "armed" : "disarmed");

@@ -14,11 +14,13 @@
  *   kptest_nokprobe(x)    NOKPROBE_SYMBOL: in the module's blacklist
  *   kptest_multi_a(x)     write N to /sys/kernel/debug/kptest/multi to
  *   kptest_multi_b(x)     call a N times, b 2N times, c 3N times, and the
- *   kptest_multi_c(x)     four below N times each
+ *   kptest_multi_c(x)     five below N times each
  *   kptest_clone.constprop.0(x)   named as compiler clones are, with no
  *   kptest_twin.isra.0(x)         function of the plain name: one clone
  *   kptest_twin.part.0(x)         of kptest_clone, two of kptest_twin
  *   kptest_nokprobe.isra.0(x)     a clone-named function in the blacklist
+ *   kptest_nokprobe.part.0(x)     a clone-named function that is not, but
+ *                                 whose function (kptest_nokprobe) is
  *
  * The module is loaded and unloaded by the tests, several times in a row;
  * it keeps no state across loads.
@@ -76,6 +78,7 @@ int kptest_clone(int x) __asm__("kptest_clone.constprop.0");
 int kptest_twin_isra(int x) __asm__("kptest_twin.isra.0");
 int kptest_twin_part(int x) __asm__("kptest_twin.part.0");
 int kptest_nokprobe_isra(int x) __asm__("kptest_nokprobe.isra.0");
+int kptest_nokprobe_part(int x) __asm__("kptest_nokprobe.part.0");
 
 noinline __noclone int kptest_clone(int x)
 {
@@ -102,6 +105,13 @@ noinline __noclone int kptest_nokprobe_isra(int x)
 }
 NOKPROBE_SYMBOL(kptest_nokprobe_isra);
 
+/* not listed itself: the kprobes core judges it by kptest_nokprobe */
+noinline __noclone int kptest_nokprobe_part(int x)
+{
+	WRITE_ONCE(kptest_cell, READ_ONCE(kptest_cell) + 8);
+	return x + 8;
+}
+
 static int kptest_multi(int x)
 {
 	int i, r = kptest_multi_a(x);
@@ -111,7 +121,7 @@ static int kptest_multi(int x)
 	for (i = 0; i < 3; i++)
 		r += kptest_multi_c(x);
 	r += kptest_clone(x) + kptest_twin_isra(x) + kptest_twin_part(x);
-	return r + kptest_nokprobe_isra(x);
+	return r + kptest_nokprobe_isra(x) + kptest_nokprobe_part(x);
 }
 
 /* Global, its result used: the compiler keeps it whole, name and all. */

@@ -189,10 +189,12 @@ void unregister_kretprobes(struct kretprobe **rps, int num);
  * registrations, unregistrations, enables and disables of the calling
  * task arm and disarm nothing; the end arms and disarms every site they
  * changed in one ftrace filter update and one text-patching batch.  A
- * probe registered or enabled in a batch is not hit before the end.
- * Batches nest; one task at a time has one open.  kprobe_batch_end()
- * returns 0 or the error of a site that could not be armed: the probes of
- * that site are left disabled.
+ * probe registered or enabled in a batch on a site that is not armed yet
+ * is not hit before the end, or before another task's unregistration,
+ * which switches every pending site on its way.  Batches nest; one task
+ * at a time has one open.  kprobe_batch_end() returns 0 or the error of a
+ * site that could not be armed: the probes of that site are left
+ * disabled.
  */
 void kprobe_batch_begin(void);
 int kprobe_batch_end(void);

@@ -205,6 +205,8 @@ static int tk_probe_add_places(struct tk_probe *tp, struct tk_def *def)
 	def->found.names = NULL;
 	tp->addrs = def->found.addrs;
 	def->found.addrs = NULL;
+	tp->addrs_mod = def->found.mod;
+	def->found.mod = NULL;
 	tp->nplaces = n;
 	tp->skipped = def->found.skipped;
 	return 0;
@@ -261,6 +263,18 @@ out_free:
 	return NULL;
 }
 
+/*
+ * The addresses the walk found serve the first registration only; later
+ * ones (a module reload) go by name.  Lets the module go.
+ */
+static void tk_probe_drop_addrs(struct tk_probe *tp)
+{
+	kvfree(tp->addrs);
+	tp->addrs = NULL;
+	module_put(tp->addrs_mod);
+	tp->addrs_mod = NULL;
+}
+
 /* Frees the probe and its argument set unless its event adopted the set. */
 void tk_probe_free(struct tk_probe *tp)
 {
@@ -271,7 +285,7 @@ void tk_probe_free(struct tk_probe *tp)
 		farg_set_free(tp->args);
 	kvfree(tp->more);
 	kvfree(tp->names);
-	kvfree(tp->addrs);
+	tk_probe_drop_addrs(tp);
 	kfree(tp->pattern);
 	kfree(tp->symbol);
 	free_percpu(tp->counts);
@@ -279,14 +293,20 @@ void tk_probe_free(struct tk_probe *tp)
 }
 
 #if defined(CONFIG_DYNAMIC_FTRACE) && !defined(CONFIG_KPROBE_EVENTS_ON_NOTRACE)
-/* Can the function around @addr be traced (it has an mcount site)? */
-static bool tk_func_traceable(unsigned long addr)
+/*
+ * Can the function around @addr be traced (it has an mcount site)?  A
+ * caller that knows the function starts at @addr and is @size long says
+ * so; 0 looks it up.
+ */
+static bool tk_func_traceable(unsigned long addr, unsigned long size)
 {
-	unsigned long size, offs;
+	unsigned long offs;
 
-	if (!kallsyms_lookup_size_offset(addr, &size, &offs))
-		return true;	/* unknown text: the kprobes core judges */
-	addr -= offs;
+	if (!size) {
+		if (!kallsyms_lookup_size_offset(addr, &size, &offs))
+			return true;	/* unknown text: the core judges */
+		addr -= offs;
+	}
 	return ftrace_location_range(addr, addr + size - 1) != 0;
 }
 
@@ -294,13 +314,14 @@ static bool tk_func_traceable(unsigned long addr)
  * Probing notrace code could recurse into the tracer.  A compiler clone
  * ("f.isra.0", "f.cold") has no mcount site of its own: judge it by the
  * function it was made from.  @name is the name of the symbol at @addr,
- * or NULL to look it up.
+ * or NULL to look it up; @size that of the function starting at @addr, or
+ * 0 to look it up.
  */
-bool tk_notrace_sym(unsigned long addr, const char *name)
+bool tk_notrace_sym(unsigned long addr, unsigned long size, const char *name)
 {
 	char buf[KSYM_NAME_LEN], *dot;
 
-	if (!addr || tk_func_traceable(addr))
+	if (!addr || tk_func_traceable(addr, size))
 		return false;
 	if (name)
 		strscpy(buf, name, sizeof(buf));
@@ -311,10 +332,10 @@ bool tk_notrace_sym(unsigned long addr, const char *name)
 		return true;
 	*dot = '\0';
 	addr = kallsyms_lookup_name(buf);
-	return !addr || !tk_func_traceable(addr);
+	return !addr || !tk_func_traceable(addr, 0);
 }
 #else
-bool tk_notrace_sym(unsigned long addr, const char *name)
+bool tk_notrace_sym(unsigned long addr, unsigned long size, const char *name)
 {
 	return false;
 }
@@ -322,7 +343,7 @@ bool tk_notrace_sym(unsigned long addr, const char *name)
 
 static bool tk_in_notrace_func(const struct tk_probe *tp)
 {
-	return tk_notrace_sym(tk_probe_address(tp), NULL);
+	return tk_notrace_sym(tk_probe_address(tp), 0, NULL);
 }
 
 /*
@@ -356,9 +377,6 @@ static void tk_probe_arm_places(struct tk_probe *tp)
 			refused++;
 		}
 	}
-	/* later registrations (a module reload) go by name */
-	kvfree(tp->addrs);
-	tp->addrs = NULL;
 	if (kprobe_batch_end())
 		pr_warn("%s: some places could not be armed\n", tp->pattern);
 	if (refused)
@@ -370,7 +388,7 @@ static void tk_probe_arm_places(struct tk_probe *tp)
  * Register with the kprobes core, enabled only if the event is: a probe
  * added to an event that is on starts firing at once.
  */
-int tk_probe_arm(struct tk_probe *tp)
+static int tk_probe_register(struct tk_probe *tp)
 {
 	int ret;
 
@@ -401,6 +419,14 @@ int tk_probe_arm(struct tk_probe *tp)
 		tp->rp.kp.addr = NULL;
 	if (!ret && tp->nplaces > 1)
 		tk_probe_arm_places(tp);
+	return ret;
+}
+
+int tk_probe_arm(struct tk_probe *tp)
+{
+	int ret = tk_probe_register(tp);
+
+	tk_probe_drop_addrs(tp);
 	return ret;
 }
 
@@ -1261,6 +1287,8 @@ static void tk_module_coming(struct module *mod)
 			pr_warn("Failed to re-register probe %s on %s: %d\n",
 				trace_event_name(&tp->event->call), mod->name,
 				ret);
+		/* the module brought its own error-injection list */
+		tk_event_injectable_update(tp->event);
 	}
 }
 
@@ -1292,6 +1320,8 @@ static void tk_module_going(struct module *mod)
 	for_each_tk_probe(tp) {
 		if (!tp->registered || !tk_probe_in_module(tp, mod))
 			continue;
+		/* its functions go: until they come back, nothing to inject */
+		WRITE_ONCE(tp->event->injectable, false);
 		if (tps)
 			tps[n++] = tp;
 		else

@@ -105,6 +105,7 @@ struct tk_found {
 	unsigned int skipped;	/* matches that cannot be probed */
 	char *names;		/* kvfree() */
 	unsigned long *addrs;	/* where they were found; kvfree() */
+	struct module *mod;	/* MOD: held, so that @addrs stay true */
 };
 
 /* Does the place word name many functions (wildcards, a list, a '!')? */
@@ -120,8 +121,12 @@ int tk_find_places(const char *module, const char *pattern,
 void tk_found_release(struct tk_found *f);
 /* Zeroed memory for place arrays and names, freed with kvfree(). */
 void *tk_places_alloc(size_t size);
-/* trace_kprobe.c: would probing the function at @addr recurse into ftrace? */
-bool tk_notrace_sym(unsigned long addr, const char *name);
+/*
+ * trace_kprobe.c: would probing the function at @addr recurse into
+ * ftrace?  @size (of the function starting at @addr) and @name are what
+ * the caller knows of it: 0 and NULL are looked up.
+ */
+bool tk_notrace_sym(unsigned long addr, unsigned long size, const char *name);
 
 /*
  * A definition, parsed up to (not including) its argument words.  The
@@ -255,6 +260,7 @@ struct tk_probe {
 	struct tk_place *more;		/* the places past the first */
 	char *names;			/* their "[MOD:]SYM"s, one after another */
 	unsigned long *addrs;		/* until first armed: their addresses */
+	struct module *addrs_mod;	/* held as long as @addrs, or NULL */
 	unsigned int nplaces;		/* 1, or how many the pattern found */
 	unsigned int skipped;		/* matches that cannot be probed */
 	bool registered;		/* the kprobes core has it */

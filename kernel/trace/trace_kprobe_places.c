@@ -24,7 +24,9 @@
  *
  * One walk of kallsyms collects the candidates; the clones of a NAME are
  * dropped afterwards if NAME itself turned up.  The result is sorted by
- * address, and its names are packed in one buffer.
+ * address, and its names are packed in one buffer.  With MOD:, the result
+ * holds a reference on the module, so that the addresses stay those of
+ * the functions until the probes are registered (tk_found_release()).
  *
  * Context: process, may sleep.  No lock of its own.
  */
@@ -82,6 +84,9 @@ struct tk_walk {
 	size_t nlen, nroom;
 	unsigned int skipped;
 	int err;
+	/* MOD: where every symbol of the module starts, for the extents */
+	unsigned long *starts;
+	size_t nstarts, sroom;
 };
 
 static bool tk_is_glob(const char *item)
@@ -170,24 +175,18 @@ static int tk_walk_match(struct tk_walk *w, const char *name)
 	return taken;
 }
 
-/* Is the function @name at @addr one kprobe events may not probe? */
-static bool tk_walk_refused(const char *name, unsigned long addr)
-{
-	const char *cold = strstr(name, ".cold");
-
-	if (cold && (!cold[5] || cold[5] == '.'))
-		return true;
-	/* by name: a lookup of a module address scans the module's symbols */
-	return within_kprobe_blacklist_sym(addr, name) ||
-	       tk_notrace_sym(addr, name);
-}
-
 static int tk_walk_symbol(void *data, const char *name, unsigned long addr)
 {
 	struct tk_walk *w = data;
 	bool text;
 	int item;
 
+	if (w->module && name[0] && name[0] != '$') {
+		if (tk_grow((void **)&w->starts, sizeof(*w->starts), &w->sroom,
+			    w->nstarts + 1))
+			return w->err = -ENOMEM;
+		w->starts[w->nstarts++] = addr;
+	}
 	if (str_has_prefix(name, "__pfx_") || str_has_prefix(name, "__cfi_"))
 		return 0;
 	item = tk_walk_match(w, name);
@@ -199,8 +198,69 @@ static int tk_walk_symbol(void *data, const char *name, unsigned long addr)
 	preempt_enable();
 	/* a data symbol of the same name makes a lookup by name ambiguous */
 	w->err = tk_walk_add(w, name, addr, item < w->nitems ? item : -1,
-			     !text || tk_walk_refused(name, addr), !text);
+			     !text, !text);
 	return w->err;
+}
+
+static int tk_cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The size of the function at @addr: up to the next symbol of the
+ * module, as kallsyms would say, but by bisection of the sorted starts
+ * instead of a scan of the module's table; 0 for vmlinux, whose lookups
+ * bisect already.
+ */
+static unsigned long tk_walk_extent(const struct tk_walk *w, unsigned long addr)
+{
+	size_t lo = 0, hi = w->nstarts;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (w->starts[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < w->nstarts ? w->starts[lo] - addr : 0;
+}
+
+/* Is the function @name at @addr one kprobe events may not probe? */
+static bool tk_walk_refused(const struct tk_walk *w, const char *name,
+			    unsigned long addr)
+{
+	const char *cold = strstr(name, ".cold");
+
+	if (cold && (!cold[5] || cold[5] == '.'))
+		return true;
+	/* by name and extent: no lookup that scans a module's symbols */
+	return within_kprobe_blacklist_sym(addr, name) ||
+	       tk_notrace_sym(addr, tk_walk_extent(w, addr), name);
+}
+
+/*
+ * Judge the functions the walk found, once it is over: outside the
+ * module_mutex a module walk holds, and with the starts sorted.
+ */
+static void tk_walk_judge(struct tk_walk *w)
+{
+	size_t mlen = w->module ? strlen(w->module) + 1 : 0;
+	unsigned int i;
+
+	sort(w->starts, w->nstarts, sizeof(*w->starts), tk_cmp_ulong, NULL);
+	for (i = 0; i < w->ncands; i++) {
+		struct tk_cand *c = &w->cands[i];
+
+		if (!c->refused)
+			c->refused = tk_walk_refused(w, w->names + c->name + mlen,
+						     c->addr);
+		cond_resched();
+	}
 }
 
 /* sort_r() order of candidates by name; @names is the names buffer. */
@@ -311,6 +371,19 @@ static int tk_walk_result(struct tk_walk *w, struct tk_found *f)
 	return 0;
 }
 
+/* A reference on the loaded module @name, or NULL. */
+static struct module *tk_module_get(const char *name)
+{
+	struct module *mod;
+
+	preempt_disable();
+	mod = find_module(name);
+	if (mod && !try_module_get(mod))
+		mod = NULL;
+	preempt_enable();
+	return mod;
+}
+
 int tk_find_places(const char *module, const char *pattern,
 		   struct tk_found *f, int *bad)
 {
@@ -327,13 +400,20 @@ int tk_find_places(const char *module, const char *pattern,
 	if (ret)
 		goto out_free;
 	*bad = 0;
-	if (module)
+	if (module) {
+		f->mod = tk_module_get(module);
+		if (!f->mod) {
+			ret = -ENOENT;
+			goto out_free;
+		}
 		module_kallsyms_on_each_symbol(module, tk_walk_symbol, &w);
-	else
+	} else {
 		kallsyms_on_each_symbol(tk_walk_symbol, &w);
+	}
 	ret = w.err;
 	if (ret)
 		goto out_free;
+	tk_walk_judge(&w);
 	tk_walk_settle(&w);
 	if (!w.ncands)
 		ret = -ENOENT;
@@ -342,6 +422,7 @@ int tk_find_places(const char *module, const char *pattern,
 	else
 		ret = tk_walk_result(&w, f);
 out_free:
+	kvfree(w.starts);
 	kvfree(w.cands);
 	kvfree(w.names);
 	kfree(copy);
@@ -354,5 +435,7 @@ void tk_found_release(struct tk_found *f)
 	f->names = NULL;
 	kvfree(f->addrs);
 	f->addrs = NULL;
+	module_put(f->mod);
+	f->mod = NULL;
 	f->n = 0;
 }
