@@ -174,7 +174,7 @@ int kprobe_insn_around(unsigned long addr, unsigned long *start,
 		       unsigned long *next)
 {
 	if (!kernel_text_address(addr))
-		return -EINVAL;
+		return -EFAULT;
 	guard(mutex)(&kprobe_mutex);
 	return arch_kprobe_insn_around(addr, start, next);
 }
@@ -457,7 +457,8 @@ static bool kprobe_batch_needs(struct kprobe_site *s, bool dead, bool *arm)
  * The site could not be armed.  Its probes are disabled, and the owner of
  * the open batch (whose site it may be) hears of it.  kprobes/enabled
  * leaves them enabled instead: their owners asked for nothing, and the
- * next switch of the site tries again.
+ * next switch of the site tries again (it flushes what a batch queued
+ * before, so that no batch's site is judged so).
  */
 static void kprobe_batch_refused(struct kprobe_site *s, int err)
 {
@@ -920,6 +921,9 @@ int kprobes_set_all_armed(bool armed)
 	mutex_lock(&kprobe_mutex);
 	if (kprobes_all_disarmed != armed)
 		goto out_unlock;
+	/* what an open batch queued is switched first, refused as usual */
+	kprobe_defer_begin();
+	kprobe_defer_end();
 	kprobes_all_disarmed = !armed;
 	kprobes_switching_all = true;
 	kprobe_defer_begin();

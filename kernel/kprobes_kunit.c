@@ -301,7 +301,7 @@ static void kpt_test_insn_around(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rip, start);
 	KUNIT_EXPECT_EQ(test, (unsigned long)kpt_walk_next(W_RIP), next);
 	KUNIT_EXPECT_EQ(test, -EINVAL, kprobe_insn_around(rip, &start, &next));
-	KUNIT_EXPECT_EQ(test, -EINVAL,
+	KUNIT_EXPECT_EQ(test, -EFAULT,
 			kprobe_insn_around((unsigned long)&kpt_bias, &start, &next));
 }
 

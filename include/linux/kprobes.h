@@ -213,7 +213,7 @@ enum kprobe_hit_path kprobe_hit_path(struct kprobe *p);
 /*
  * For a probe refused with -EILSEQ: the starts of the instruction that
  * holds @addr and of the next one.  Returns 0, -EINVAL when @addr is an
- * instruction's start, or another negative errno.
+ * instruction's start, -EFAULT when it is not text, or another errno.
  */
 int kprobe_insn_around(unsigned long addr, unsigned long *start,
 		       unsigned long *next);

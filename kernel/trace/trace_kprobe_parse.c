@@ -257,17 +257,22 @@ unsigned int tk_count_symbols(const char *module, const char *name)
 	return c.count;
 }
 
+#ifdef CONFIG_MODULES
 bool tk_module_loaded(const char *name)
 {
 	bool found;
 
-	if (!IS_ENABLED(CONFIG_MODULES))
-		return false;
 	rcu_read_lock_sched();
 	found = find_module(name) != NULL;
 	rcu_read_unlock_sched();
 	return found;
 }
+#else
+bool tk_module_loaded(const char *name)
+{
+	return false;
+}
+#endif
 
 /*
  * "[MOD:]SYM" must name one function: in MOD if given (when MOD is not

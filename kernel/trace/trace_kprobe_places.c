@@ -84,7 +84,8 @@ struct tk_walk {
 	size_t nlen, nroom;
 	unsigned int skipped;
 	int err;
-	/* MOD: where every symbol of the module starts, for the extents */
+	/* MOD: the module, held; where each of its symbols starts */
+	struct module *mod;
 	unsigned long *starts;
 	size_t nstarts, sroom;
 };
@@ -202,6 +203,46 @@ static int tk_walk_symbol(void *data, const char *name, unsigned long addr)
 	return w->err;
 }
 
+#ifdef CONFIG_MODULES
+/*
+ * A reference on the module @name, or NULL unless it is live: a module
+ * whose init fails is freed whatever its references.
+ */
+static struct module *tk_module_get(const char *name)
+{
+	struct module *mod;
+
+	preempt_disable();
+	mod = find_module(name);
+	if (mod && (mod->state != MODULE_STATE_LIVE || !try_module_get(mod)))
+		mod = NULL;
+	preempt_enable();
+	return mod;
+}
+
+/* The end of the text of @mod that holds @addr; 0 if none does. */
+static unsigned long tk_module_text_end(const struct module *mod,
+					unsigned long addr)
+{
+	const struct module_memory *text = &mod->mem[MOD_TEXT];
+
+	if (!within_module_mem_type(addr, mod, MOD_TEXT))
+		return 0;
+	return (unsigned long)text->base + text->size;
+}
+#else
+static struct module *tk_module_get(const char *name)
+{
+	return NULL;
+}
+
+static unsigned long tk_module_text_end(const struct module *mod,
+					unsigned long addr)
+{
+	return 0;
+}
+#endif
+
 static int tk_cmp_ulong(const void *a, const void *b)
 {
 	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
@@ -211,14 +252,17 @@ static int tk_cmp_ulong(const void *a, const void *b)
 
 /*
  * The size of the function at @addr: up to the next symbol of the
- * module, as kallsyms would say, but by bisection of the sorted starts
- * instead of a scan of the module's table; 0 for vmlinux, whose lookups
- * bisect already.
+ * module, or the end of its text, as kallsyms would say, but by bisection
+ * of the sorted starts instead of a scan of the module's table; 0 for
+ * vmlinux, whose lookups bisect already.
  */
 static unsigned long tk_walk_extent(const struct tk_walk *w, unsigned long addr)
 {
+	unsigned long end = w->mod ? tk_module_text_end(w->mod, addr) : 0;
 	size_t lo = 0, hi = w->nstarts;
 
+	if (!end)
+		return 0;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -227,7 +271,9 @@ static unsigned long tk_walk_extent(const struct tk_walk *w, unsigned long addr)
 		else
 			hi = mid;
 	}
-	return lo < w->nstarts ? w->starts[lo] - addr : 0;
+	if (lo < w->nstarts && w->starts[lo] < end)
+		end = w->starts[lo];
+	return end - addr;
 }
 
 /* Is the function @name at @addr one kprobe events may not probe? */
@@ -371,19 +417,6 @@ static int tk_walk_result(struct tk_walk *w, struct tk_found *f)
 	return 0;
 }
 
-/* A reference on the loaded module @name, or NULL. */
-static struct module *tk_module_get(const char *name)
-{
-	struct module *mod;
-
-	preempt_disable();
-	mod = find_module(name);
-	if (mod && !try_module_get(mod))
-		mod = NULL;
-	preempt_enable();
-	return mod;
-}
-
 int tk_find_places(const char *module, const char *pattern,
 		   struct tk_found *f, int *bad)
 {
@@ -406,6 +439,7 @@ int tk_find_places(const char *module, const char *pattern,
 			ret = -ENOENT;
 			goto out_free;
 		}
+		w.mod = f->mod;
 		module_kallsyms_on_each_symbol(module, tk_walk_symbol, &w);
 	} else {
 		kallsyms_on_each_symbol(tk_walk_symbol, &w);
