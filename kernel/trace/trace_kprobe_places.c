@@ -95,7 +95,11 @@ static bool tk_is_glob(const char *item)
 	return strpbrk(item, "*?[") != NULL;
 }
 
-/* Grow @*buf (of @*room elements of @size) to hold @need; kvmalloc'ed. */
+/*
+ * Grow @*buf (of @*room elements of @size) to hold @need; freed with
+ * kvfree().  Past a page from vmalloc: the walk's buffers live for one
+ * write, and kmalloc would keep the slabs of every size they grew through.
+ */
 static int tk_grow(void **buf, size_t size, size_t *room, size_t need)
 {
 	size_t n = max_t(size_t, *room * 2, 64);
@@ -105,7 +109,8 @@ static int tk_grow(void **buf, size_t size, size_t *room, size_t need)
 		return 0;
 	while (n < need)
 		n *= 2;
-	p = kvmalloc_array(n, size, GFP_KERNEL);
+	p = n * size <= PAGE_SIZE ? kmalloc_array(n, size, GFP_KERNEL) :
+				    vmalloc_array(n, size);
 	if (!p)
 		return -ENOMEM;
 	if (*buf)
