@@ -284,10 +284,13 @@ static void kprobe_site_refresh(struct kprobe_site *s)
 static struct kprobe_site *kprobe_site_create(kprobe_opcode_t *addr)
 {
 	unsigned long a = (unsigned long)addr;
+	bool hooked = ftrace_location(a) == a;
 	struct kprobe_site *s;
 	int ret = 0;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	/* an ftrace site has no instruction of its own: no arch part */
+	s = kzalloc(hooked ? offsetof(struct kprobe_site, arch) : sizeof(*s),
+		    GFP_KERNEL);
 	if (!s)
 		return ERR_PTR(-ENOMEM);
 	s->addr = addr;
@@ -295,7 +298,7 @@ static struct kprobe_site *kprobe_site_create(kprobe_opcode_t *addr)
 	INIT_LIST_HEAD(&s->opt_node);
 	INIT_LIST_HEAD(&s->batch_node);
 
-	if (ftrace_location(a) == a) {
+	if (hooked) {
 		if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
 			ret = -EINVAL;
 		s->state = KPROBE_SITE_FTRACE;

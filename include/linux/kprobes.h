@@ -377,15 +377,16 @@ enum kprobe_opt_state {
  *	read on the hit path, where a stale value is harmless.
  * @opt: enum kprobe_opt_state.  kprobe_mutex.
  * @opt_node: link in the optimizer's queue.  kprobe_mutex.
- * @arch: the architecture's copy of the probed instruction.  Written by
- *	arch_prepare_kprobe_site() before the site is first armed, constant
- *	afterwards.
  * @dead_next: chains the sites that wait for a grace period before they
  *	are freed.  kprobe_mutex.
  * @batch_node: link in the list of sites whose arming waits for the end
  *	of a batch, or empty.  kprobe_mutex.
  * @free_rcu: frees the site after an RCU-tasks grace period...
  * @free_node: ...through the list of sites to free, in process context.
+ * @arch: the architecture's copy of the probed instruction.  Written by
+ *	arch_prepare_kprobe_site() before the site is first armed, constant
+ *	afterwards.  Last, and not allocated for a KPROBE_SITE_FTRACE site,
+ *	which has no instruction of its own: nothing may touch it there.
  */
 struct kprobe_site {
 	struct hlist_node	node;
@@ -395,11 +396,11 @@ struct kprobe_site {
 	bool			has_post;
 	u8			opt;
 	struct list_head	opt_node;
-	struct arch_kprobe_site	arch;
 	struct kprobe_site	*dead_next;
 	struct list_head	batch_node;
 	struct rcu_head		free_rcu;
 	struct llist_node	free_node;
+	struct arch_kprobe_site	arch;
 };
 
 #define KPROBE_HASH_BITS	7
