@@ -967,12 +967,36 @@ static const char *target(int dyn)
 	return dyn ? TR "dynamic_events" : TR "kprobe_events";
 }
 
+/* the slowest definition writes, shown in the summary */
+#define SLOWEST	6
+static struct {
+	double t;
+	int err;
+	char line[128];
+} slow[SLOWEST];
+
+static void note_slow(const struct pending *p, double t, int err)
+{
+	int i = SLOWEST - 1;
+
+	if (t <= slow[i].t)
+		return;
+	for (; i > 0 && slow[i - 1].t < t; i--)
+		slow[i] = slow[i - 1];
+	slow[i].t = t;
+	slow[i].err = err;
+	snprintf(slow[i].line, sizeof(slow[i].line), "%.*s",
+		 (int)strcspn(p->b.s, "\n"), p->b.s);
+}
+
 static int write_def(const struct pending *p)
 {
 	double t = now();
 	int err = write_file(p->file, p->b.s, p->b.n, 0);
 
-	spent[err ? T_REJECT : T_ACCEPT] += now() - t;
+	t = now() - t;
+	spent[err ? T_REJECT : T_ACCEPT] += t;
+	note_slow(p, t, err);
 	return err;
 }
 
@@ -1258,6 +1282,9 @@ static void summary(unsigned long count, double start)
 	printf("kpfuzz: %.0f s, %.1f definitions/s; seconds in accepted writes %.0f, rejected writes %.0f, error_log checks %.0f, deletes %.0f, hit cycles %.0f, trace reads %.0f\n",
 	       t, count / t, spent[T_ACCEPT], spent[T_REJECT], spent[T_CHECK],
 	       spent[T_DELETE], spent[T_HIT], spent[T_TRACE]);
+	for (int i = 0; i < SLOWEST && slow[i].t > 0; i++)
+		printf("kpfuzz: slow write %.1f ms (%s): '%s'\n", slow[i].t * 1e3,
+		       slow[i].err ? strerror(-slow[i].err) : "accepted", slow[i].line);
 }
 
 int main(int argc, char **argv)

@@ -23,10 +23,13 @@
  * address of its own.
  *
  * One walk of kallsyms collects the candidates; the clones of a NAME are
- * dropped afterwards if NAME itself turned up.  The result is sorted by
- * address, and its names are packed in one buffer.  With MOD:, the result
- * holds a reference on the module, so that the addresses stay those of
- * the functions until the probes are registered (tk_found_release()).
+ * dropped afterwards if NAME itself turned up.  In vmlinux the walk
+ * visits only the names that begin as an item does (NAME, or a glob's
+ * text before its first wildcard), when every item has such a start.
+ * The result is sorted by address, and its names are packed in one
+ * buffer.  With MOD:, the result holds a reference on the module, so
+ * that the addresses stay those of the functions until the probes are
+ * registered (tk_found_release()).
  *
  * Context: process, may sleep.  No lock of its own.
  */
@@ -400,6 +403,59 @@ static int tk_walk_items(struct tk_walk *w, char *pattern, int *bad)
 	return 0;
 }
 
+/* How much of an item every name it takes begins with (0: a wildcard). */
+static size_t tk_item_prefix(const char *item)
+{
+	return tk_is_glob(item) ? strcspn(item, "*?[\\") : strlen(item);
+}
+
+/* Is the run of item @i's prefix inside that of another item? */
+static bool tk_item_covered(const struct tk_walk *w, int i)
+{
+	size_t len = tk_item_prefix(w->items[i]), l;
+	int j;
+
+	for (j = 0; j < w->nitems; j++) {
+		l = tk_item_prefix(w->items[j]);
+		if (j == i || w->items[j][0] == '!' || l > len ||
+		    (l == len && j > i))
+			continue;
+		if (!strncmp(w->items[j], w->items[i], l))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The vmlinux symbols the items may take.  Names that begin alike are
+ * neighbours in kallsyms' sorted index, so when every item has a literal
+ * start, only those runs are walked (a run inside another once); an item
+ * that starts with a wildcard takes a walk of every symbol.
+ */
+static void tk_walk_vmlinux(struct tk_walk *w)
+{
+	char prefix[KSYM_NAME_LEN];
+	size_t len;
+	int i;
+
+	for (i = 0; i < w->nitems; i++) {
+		if (w->items[i][0] != '!' && !tk_item_prefix(w->items[i])) {
+			kallsyms_on_each_symbol(tk_walk_symbol, w);
+			return;
+		}
+	}
+	for (i = 0; i < w->nitems && !w->err; i++) {
+		len = tk_item_prefix(w->items[i]);
+		/* a prefix too long for a symbol name matches nothing */
+		if (w->items[i][0] == '!' || len >= sizeof(prefix) ||
+		    tk_item_covered(w, i))
+			continue;
+		memcpy(prefix, w->items[i], len);
+		prefix[len] = '\0';
+		kallsyms_on_each_prefix_symbol(tk_walk_symbol, prefix, w);
+	}
+}
+
 /* Move the names of the settled candidates into @f, packed. */
 static int tk_walk_result(struct tk_walk *w, struct tk_found *f)
 {
@@ -447,7 +503,7 @@ int tk_find_places(const char *module, const char *pattern,
 		w.mod = f->mod;
 		module_kallsyms_on_each_symbol(module, tk_walk_symbol, &w);
 	} else {
-		kallsyms_on_each_symbol(tk_walk_symbol, &w);
+		tk_walk_vmlinux(&w);
 	}
 	ret = w.err;
 	if (ret)
