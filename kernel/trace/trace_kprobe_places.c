@@ -25,9 +25,9 @@
  * One walk of kallsyms collects the candidates; the clones of a NAME are
  * dropped afterwards if NAME itself turned up.  In vmlinux the walk
  * visits only the names that begin as an item does (NAME, or a glob's
- * text before its first wildcard), when every item has such a start.
- * The result is sorted by address, and its names are packed in one
- * buffer.  With MOD:, the result holds a reference on the module, so
+ * text before its first wildcard), when every positive item has such a
+ * start.  The result is sorted by address, and its names are packed in
+ * one buffer.  With MOD:, the result holds a reference on the module, so
  * that the addresses stay those of the functions until the probes are
  * registered (tk_found_release()).
  *
@@ -428,14 +428,13 @@ static bool tk_item_covered(const struct tk_walk *w, int i)
 
 /*
  * The vmlinux symbols the items may take.  Names that begin alike are
- * neighbours in kallsyms' sorted index, so when every item has a literal
- * start, only those runs are walked (a run inside another once); an item
- * that starts with a wildcard takes a walk of every symbol.
+ * neighbours in kallsyms' sorted index, so when every positive item has
+ * a literal start, only those runs are walked (a run inside another
+ * once); an item that starts with a wildcard takes a walk of every
+ * symbol.
  */
 static void tk_walk_vmlinux(struct tk_walk *w)
 {
-	char prefix[KSYM_NAME_LEN];
-	size_t len;
 	int i;
 
 	for (i = 0; i < w->nitems; i++) {
@@ -445,14 +444,10 @@ static void tk_walk_vmlinux(struct tk_walk *w)
 		}
 	}
 	for (i = 0; i < w->nitems && !w->err; i++) {
-		len = tk_item_prefix(w->items[i]);
-		/* a prefix too long for a symbol name matches nothing */
-		if (w->items[i][0] == '!' || len >= sizeof(prefix) ||
-		    tk_item_covered(w, i))
+		if (w->items[i][0] == '!' || tk_item_covered(w, i))
 			continue;
-		memcpy(prefix, w->items[i], len);
-		prefix[len] = '\0';
-		kallsyms_on_each_prefix_symbol(tk_walk_symbol, prefix, w);
+		kallsyms_on_each_prefix_symbol(tk_walk_symbol, w->items[i],
+					       tk_item_prefix(w->items[i]), w);
 	}
 }
 
