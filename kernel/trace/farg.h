@@ -59,6 +59,21 @@ struct farg_caps {
 	bool on_func_entry;	/* placed on a function entry: $argN, BTF */
 	const char *func;	/* probed function (BTF lookup), or NULL */
 	const char *module;	/* module of @func, or NULL for vmlinux */
+	/*
+	 * A probe in user code (uprobes): %REG, $stack and $retval are the
+	 * task's; $stackN, +OFFS(), @ADDR and strings read user memory;
+	 * @+OFFS reads at OFFS in the probed file, which the probe has at
+	 * @file_offset; no $argN, BTF names, @SYM, symbol or symstr.
+	 */
+	bool user;
+	unsigned long file_offset;
+	/* Not every register is saved at this site (fprobe, tprobe): no %REG. */
+	bool no_regs;
+	/*
+	 * $argN is parameter N + @arg_shift of @func: a tracepoint probe sits
+	 * on a stub whose first parameter is the tracepoint's data pointer.
+	 */
+	unsigned int arg_shift;
 };
 
 /*
@@ -183,7 +198,8 @@ void farg_set_save_entry(const struct farg_set *set, struct pt_regs *regs,
  * Fill one record, in one pass over the arguments: the fixed block at
  * @ent + @args_off and, for dynamic sets, the strings after it, never
  * past @ent + @room.  @edata is the saved entry data of a return probe,
- * or NULL.  Returns the record's total size (head included), which for a
+ * or for a user probe (caps.user) a pointer to the user address where it
+ * hit, or NULL.  Returns the record's total size (head included), which for a
  * set that is not dynamic is always @args_off + farg_set_size().
  *
  * A fetch that faults leaves its field marked, and it prints "(fault)".

@@ -34,7 +34,7 @@ int farg_btf_query(struct farg_pc *pc)
 	const struct btf_param *param;
 	const struct btf_type *proto;
 	struct btf *btf;
-	s32 nr = 0;
+	s32 nr = 0, shift;
 
 	if (pc->btf)
 		return 0;
@@ -53,6 +53,11 @@ int farg_btf_query(struct farg_pc *pc)
 		pc->params = param;
 		pc->nr_params = nr;
 	}
+	/* a tracepoint stub's leading parameters are none of the arguments */
+	shift = min_t(s32, pc->caps->arg_shift, pc->nr_params);
+	if (pc->params)
+		pc->params += shift;
+	pc->nr_params -= shift;
 	return 0;
 }
 
@@ -200,9 +205,9 @@ static int farg_btf_param(struct farg_pc *pc, const char *name, u32 *tid)
 		if (!pname || strcmp(pname, name))
 			continue;
 		if (farg_at_entry(pc)) {
-			farg_use_src(pc, FARG_SRC_ARG, i);
+			farg_use_src(pc, FARG_SRC_ARG, i + pc->caps->arg_shift);
 		} else {
-			off = farg_use_entry(pc, i);
+			off = farg_use_entry(pc, i + pc->caps->arg_shift);
 			if (off < 0)
 				return off;
 			farg_use_src(pc, FARG_SRC_EDATA, off);

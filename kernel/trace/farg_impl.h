@@ -46,6 +46,7 @@ enum farg_src {
 	FARG_SRC_IMM,		/* \IMM, @ADDR, @SYM: @param = the value */
 	FARG_SRC_COMM,		/* $comm (only with FARG_ST_COMM) */
 	FARG_SRC_DATA,		/* \"str" (only with FARG_ST_DATA) */
+	FARG_SRC_FILE,		/* @+OFFS: *edata + @param (OFFS - probe's) */
 };
 
 /* What is stored in the record, per element. */
@@ -231,6 +232,7 @@ void farg_use_src(struct farg_pc *pc, enum farg_src src, unsigned long param);
 int farg_fail(struct farg_pc *pc, int pos, enum farg_err_code code);
 bool farg_at_entry(const struct farg_pc *pc);
 bool farg_at_return(const struct farg_pc *pc);
+bool farg_at_kernel_func(const struct farg_pc *pc);
 int farg_push_deref(struct farg_pc *pc, long off, bool user);
 int farg_use_entry(struct farg_pc *pc, unsigned int argnum);
 const struct farg_type *farg_find_type(const char *name);

@@ -79,15 +79,32 @@ static void farg_test_regs(char *line)
 static void farg_test_regs(char *line) { }
 #endif
 
-enum farg_test_site { FT_PROBE, FT_ENTRY, FT_RETURN };
+/*
+ * Where the probe sits, as the front ends say it in struct farg_caps: a
+ * kprobe mid-function, at a function entry or return; a uprobe and a
+ * uretprobe (at file offset FT_FILE_OFFSET); an fprobe entry (no %REG);
+ * a tracepoint probe on its stub (no %REG, $argN shifted by one).
+ */
+enum farg_test_site {
+	FT_PROBE, FT_ENTRY, FT_RETURN, FT_USER, FT_USER_RET, FT_FPROBE,
+	FT_TPOINT,
+};
+
+#define FT_FILE_OFFSET	0x1000
 
 static struct farg_caps farg_test_caps(enum farg_test_site site,
 				       const char *func)
 {
+	bool user = site == FT_USER || site == FT_USER_RET;
 	struct farg_caps caps = {
-		.is_return = site == FT_RETURN,
-		.on_func_entry = site == FT_ENTRY,
+		.is_return = site == FT_RETURN || site == FT_USER_RET,
+		.on_func_entry = site == FT_ENTRY || site == FT_FPROBE ||
+				 site == FT_TPOINT,
 		.func = func,
+		.user = user,
+		.file_offset = user ? FT_FILE_OFFSET : 0,
+		.no_regs = site == FT_FPROBE || site == FT_TPOINT,
+		.arg_shift = site == FT_TPOINT,
 	};
 	return caps;
 }
@@ -205,6 +222,23 @@ static const struct farg_err_case farg_err_cases[] = {
 	E(FT_ENTRY, NULL,
 	  "+0(%di):u64[64] +0(%di):u64[64] +0(%di):u64[64] +0(%di):u64[64] "
 	  "+0(%di):u64[64] +0(%di):u64[64] +0(^%di):u64[64]", EVENT_TOO_BIG),
+	/* what a uprobe may not read */
+	E(FT_USER, NULL, "^@vfs_read", SYM_ON_UPROBE),
+	E(FT_USER, NULL, "+8(^@jiffies)", SYM_ON_UPROBE),
+	E(FT_USER, NULL, "^@+0x1z", BAD_FILE_OFFS),
+	E(FT_USER, NULL, "%di ^$arg1", NOFENTRY_ARGS),
+	E(FT_USER_RET, NULL, "^$arg1", NOFENTRY_ARGS),
+	E(FT_USER_RET, NULL, "^$arg*", BAD_VAR),
+	E(FT_USER, NULL, "^$arg0", BAD_ARG_NUM),
+	E(FT_USER, NULL, "^$retval", RETVAL_ON_PROBE),
+	E(FT_USER_RET, NULL, "^file", NOSUP_BTFARG),
+	E(FT_USER, NULL, "%di:^symbol", BAD_TYPE),
+	E(FT_USER, NULL, "+0(%di):^symstr", BAD_TYPE),
+	E(FT_USER, NULL, "%di:^%pd", BAD_TYPE),
+	E(FT_USER, NULL, "x=%si:^%pD", BAD_TYPE),
+	/* fprobes and tracepoint probes name no register */
+	E(FT_FPROBE, NULL, "^%di", BAD_VAR),
+	E(FT_TPOINT, NULL, "+0(^%si)", BAD_VAR),
 };
 
 /* BTF of vfs_read(file, buf, count, pos), kfree(object), void kfree() */
@@ -566,6 +600,82 @@ static void farg_test_user(struct kunit *test)
 		    " a=(fault)");
 }
 
+/* The compiled store of argument @i, and whether deref @d reads user memory. */
+static void farg_expect_store(struct kunit *test, const struct farg_set *set,
+			      int i, enum farg_store store, u16 umask)
+{
+	KUNIT_EXPECT_EQ_MSG(test, set->args[i].store, store, "argument %d", i);
+	KUNIT_EXPECT_EQ_MSG(test, set->args[i].umask, umask, "argument %d", i);
+}
+
+/*
+ * A uprobe reads user memory wherever it reads memory: every dereference,
+ * @ADDR, $stackN, the words a string is read from and the strings
+ * themselves; @+OFFS is the probed file's mapping at OFFS, relative to the
+ * probe's own place in it.
+ */
+static void farg_test_uprobe(struct kunit *test)
+{
+	struct farg_set *set;
+
+	set = farg_test_parse(test, FT_USER, NULL,
+			      "a=+8(%di):u32 b=+0(+16(%di)):string c=@0x1000:x64 d=$stack2 e=@+0x1010:u16 f=%di:u64 g=+0(%di):u8[4] h=$stack");
+	farg_expect_store(test, set, 0, FARG_ST_UMEM, 0);
+	KUNIT_EXPECT_EQ(test, set->args[0].nderef, 0);
+	farg_expect_store(test, set, 1, FARG_ST_USTR, BIT(0));
+	farg_expect_store(test, set, 2, FARG_ST_UMEM, 0);
+	farg_expect_store(test, set, 3, FARG_ST_UMEM, 0);
+	KUNIT_EXPECT_EQ(test, set->args[3].off, (long)(2 * sizeof(long)));
+	KUNIT_EXPECT_EQ(test, set->args[4].src, FARG_SRC_FILE);
+	KUNIT_EXPECT_EQ(test, set->args[4].param, 0x10);
+	farg_expect_store(test, set, 4, FARG_ST_UMEM, 0);
+	farg_expect_store(test, set, 5, FARG_ST_RAW, 0);
+	farg_expect_store(test, set, 6, FARG_ST_UMEM, 0);
+	farg_expect_store(test, set, 7, FARG_ST_RAW, 0);
+
+	/*
+	 * A uretprobe: $retval is a plain register, never BTF-typed (kfree's
+	 * would be void); a string at an immediate is a user string.
+	 */
+	set = farg_test_parse(test, FT_USER_RET, "kfree", "r=$retval s=\\4096:string");
+	farg_expect_store(test, set, 0, FARG_ST_RAW, 0);
+	farg_expect_store(test, set, 1, FARG_ST_USTR, 0);
+}
+
+/* @+OFFS at hit time: from where the probe hit, which @edata gives. */
+static void farg_test_file_offset(struct kunit *test)
+{
+	struct farg_set *set;
+	struct pt_regs regs = {};
+	unsigned long uaddr, hit;
+	struct farg_rec r;
+
+	uaddr = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			      MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	if (IS_ERR_VALUE(uaddr) || !uaddr)
+		kunit_skip(test, "no user memory");
+	KUNIT_ASSERT_EQ(test, 0, put_user(0xbeefu, (u16 __user *)(uaddr + 0x40)));
+	/* the probe is at file offset 0x1000, mapped at uaddr + 0x20 */
+	hit = uaddr + 0x20;
+	set = farg_test_parse(test, FT_USER, NULL, "v=@+0x1020:x16 w=@+-16:x16");
+	r = farg_test_run(test, set, &regs, &hit, 1024);
+	KUNIT_EXPECT_EQ(test, get_unaligned((u16 *)(r.buf + HEAD)), 0xbeef);
+	KUNIT_EXPECT_EQ(test, set->args[1].param, -16UL - FT_FILE_OFFSET);
+}
+
+/* A tracepoint probe's $argN is the stub's parameter N + 1. */
+static void farg_test_tpoint(struct kunit *test)
+{
+	struct pt_regs regs = {};
+
+	regs.FT_DI = 0xdead;		/* the tracepoint's data pointer */
+	regs.FT_SI = 7;
+	regs.FT_DX = 9;
+	farg_expect(test, FT_TPOINT, NULL, "a=$arg1 b=$arg2:s32", &regs,
+		    " a=0x7 b=9");
+	farg_expect(test, FT_FPROBE, NULL, "a=$arg1", &regs, " a=0xdead");
+}
+
 static void farg_test_symbols(struct kunit *test)
 {
 	unsigned long addr = (unsigned long)kfree;
@@ -874,6 +984,9 @@ static struct kunit_case farg_test_cases[] = {
 	KUNIT_CASE(farg_test_guard_page),
 	KUNIT_CASE(farg_test_room),
 	KUNIT_CASE(farg_test_user),
+	KUNIT_CASE(farg_test_uprobe),
+	KUNIT_CASE(farg_test_file_offset),
+	KUNIT_CASE(farg_test_tpoint),
 	KUNIT_CASE(farg_test_symbols),
 	KUNIT_CASE(farg_test_entry),
 	KUNIT_CASE(farg_test_btf),

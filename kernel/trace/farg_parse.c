@@ -112,6 +112,12 @@ bool farg_at_entry(const struct farg_pc *pc)
 	return pc->caps->on_func_entry && !pc->caps->is_return;
 }
 
+/* Where $argN and BTF names mean something: a kernel function's ends. */
+bool farg_at_kernel_func(const struct farg_pc *pc)
+{
+	return !pc->caps->user && (farg_at_entry(pc) || farg_at_return(pc));
+}
+
 bool farg_at_return(const struct farg_pc *pc)
 {
 	return pc->caps->is_return;
@@ -148,6 +154,12 @@ const struct farg_type *farg_find_type(const char *name)
 	return NULL;
 }
 
+/* symbol and symstr print kernel symbols: nothing a user probe reads */
+static bool farg_type_is_kernel_only(const struct farg_type *type)
+{
+	return !strcmp(type->name, "symbol") || !strcmp(type->name, "symstr");
+}
+
 /* One more slot of the argument's program; the base ABI allows 15. */
 static int farg_take_step(struct farg_pc *pc)
 {
@@ -156,16 +168,22 @@ static int farg_take_step(struct farg_pc *pc)
 	return 0;
 }
 
-int farg_push_deref(struct farg_pc *pc, long off, bool user)
+/* A dereference that is part of its source, and takes no slot. */
+static void farg_add_deref(struct farg_pc *pc, long off, bool user)
 {
 	int n = pc->arg->nderef;
 
-	if (farg_take_step(pc))
-		return -EINVAL;
 	pc->derefs[n] = off;
 	if (user)
 		pc->umask |= BIT(n);
 	pc->arg->nderef = n + 1;
+}
+
+int farg_push_deref(struct farg_pc *pc, long off, bool user)
+{
+	if (farg_take_step(pc))
+		return -EINVAL;
+	farg_add_deref(pc, off, user);
 	return 0;
 }
 
@@ -203,12 +221,13 @@ static int farg_parse_argn(struct farg_pc *pc, const char *num)
 		return farg_fail(pc, pc->offset, FARG_ERR_BAD_VAR);
 	if (!n || n > FARG_STACK_SLOTS)
 		return farg_fail(pc, pc->offset, FARG_ERR_BAD_ARG_NUM);
+	if (!farg_at_kernel_func(pc))
+		return farg_fail(pc, pc->offset, FARG_ERR_NOFENTRY_ARGS);
+	n += pc->caps->arg_shift;
 	if (farg_at_entry(pc)) {
 		farg_use_src(pc, FARG_SRC_ARG, n - 1);
 		return 0;
 	}
-	if (!farg_at_return(pc))
-		return farg_fail(pc, pc->offset, FARG_ERR_NOFENTRY_ARGS);
 	off = farg_use_entry(pc, n - 1);
 	if (off < 0)
 		return off;
@@ -226,7 +245,7 @@ static int farg_parse_var(struct farg_pc *pc, char *arg)
 	if (str_has_prefix(name, "retval")) {
 		if (!farg_at_return(pc))
 			return farg_fail(pc, pc->offset, FARG_ERR_RETVAL_ON_PROBE);
-		if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
+		if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) && !pc->caps->user)
 			return farg_btf_var(pc, arg);
 		farg_use_src(pc, FARG_SRC_RETVAL, 0);
 		return 0;
@@ -239,6 +258,12 @@ static int farg_parse_var(struct farg_pc *pc, char *arg)
 		}
 		if (!isdigit(name[len]) || kstrtoul(name + len, 10, &n))
 			return farg_fail(pc, pc->offset, FARG_ERR_BAD_VAR);
+		if (pc->caps->user) {	/* a word of the user stack, any */
+			farg_use_src(pc, FARG_SRC_STACKP, 0);
+			farg_add_deref(pc, (long)((unsigned int)n * sizeof(long)),
+				       true);
+			return 0;
+		}
 		if (n > FARG_STACK_SLOTS)
 			return farg_fail(pc, pc->offset, FARG_ERR_BAD_STACK_NUM);
 		farg_use_src(pc, FARG_SRC_STACK, n);
@@ -254,17 +279,36 @@ static int farg_parse_var(struct farg_pc *pc, char *arg)
 	return farg_fail(pc, pc->offset, FARG_ERR_BAD_VAR);
 }
 
+/*
+ * @+OFFS of a user probe: the word at OFFS in the probed file's mapping,
+ * found from where the probe (at @file_offset in the file) hit.
+ */
+static int farg_parse_file(struct farg_pc *pc, char *arg)
+{
+	long off;
+
+	if (!pc->caps->user)
+		return farg_fail(pc, pc->offset, FARG_ERR_FILE_ON_KPROBE);
+	if (kstrtol(arg + 2, 0, &off))
+		return farg_fail(pc, pc->offset, FARG_ERR_BAD_FILE_OFFS);
+	farg_use_src(pc, FARG_SRC_FILE,
+		     (unsigned long)off - pc->caps->file_offset);
+	return farg_push_deref(pc, 0, true);
+}
+
 /* @ADDR, @SYM[+|-offs]: the word at an address. */
 static int farg_parse_mem(struct farg_pc *pc, char *arg)
 {
 	unsigned long addr;
 
 	if (arg[1] == '+')
-		return farg_fail(pc, pc->offset, FARG_ERR_FILE_ON_KPROBE);
+		return farg_parse_file(pc, arg);
 	if (isdigit(arg[1])) {
 		if (kstrtoul(arg + 1, 0, &addr))
 			return farg_fail(pc, pc->offset, FARG_ERR_BAD_MEM_ADDR);
 		farg_use_src(pc, FARG_SRC_IMM, addr);
+	} else if (pc->caps->user) {
+		return farg_fail(pc, pc->offset, FARG_ERR_SYM_ON_UPROBE);
 	} else {
 		pc->arg->symbol = kstrdup(arg + 1, GFP_KERNEL);
 		if (!pc->arg->symbol)
@@ -274,7 +318,7 @@ static int farg_parse_mem(struct farg_pc *pc, char *arg)
 		if (farg_take_step(pc))
 			return -EINVAL;
 	}
-	return farg_push_deref(pc, 0, false);
+	return farg_push_deref(pc, 0, pc->caps->user);
 }
 
 /* \IMM or \"STR" */
@@ -353,7 +397,7 @@ static int farg_parse_deref(struct farg_pc *pc, char *arg)
 	if (!pc->arg->nderef && (pc->arg->src == FARG_SRC_COMM ||
 				 pc->arg->src == FARG_SRC_DATA))
 		return farg_fail(pc, pc->offset, FARG_ERR_COMM_CANT_DEREF);
-	ret = farg_push_deref(pc, off, user);
+	ret = farg_push_deref(pc, off, user || pc->caps->user);
 	pc->last_type = NULL;	/* a raw offset loses the BTF type */
 	return ret;
 }
@@ -367,6 +411,8 @@ static int farg_parse_fetch(struct farg_pc *pc, char *arg)
 	case '$':
 		return farg_parse_var(pc, arg);
 	case '%':
+		if (pc->caps->no_regs)
+			return farg_fail(pc, pc->offset, FARG_ERR_BAD_VAR);
 		reg = regs_query_register_offset(arg + 1);
 		if (reg < 0)
 			return farg_fail(pc, pc->offset, FARG_ERR_BAD_REG_NAME);
@@ -381,7 +427,7 @@ static int farg_parse_fetch(struct farg_pc *pc, char *arg)
 		return farg_parse_imm(pc, arg);
 	}
 	if (isalpha(arg[0]) || arg[0] == '_') {
-		if (!farg_at_entry(pc) && !farg_at_return(pc))
+		if (!farg_at_kernel_func(pc))
 			return farg_fail(pc, pc->offset, FARG_ERR_NOSUP_BTFARG);
 		return farg_btf_var(pc, arg);
 	}
@@ -447,7 +493,7 @@ static int farg_split_type(struct farg_pc *pc, char *arg, char **tname,
 	} else {
 		a->type = farg_find_type(t);
 	}
-	if (!a->type)
+	if (!a->type || (pc->caps->user && farg_type_is_kernel_only(a->type)))
 		return farg_fail(pc, pc->offset + toff, FARG_ERR_BAD_TYPE);
 	return toff;
 }
@@ -516,7 +562,7 @@ static int farg_finish_string(struct farg_pc *pc, unsigned int count, int pos)
 {
 	struct farg_arg *a = pc->arg;
 	bool symstr = !strcmp(a->type->name, "symstr");
-	bool ustring = !strcmp(a->type->name, "ustring");
+	bool ustring = !strcmp(a->type->name, "ustring") || pc->caps->user;
 	bool deref = a->nderef > 0;
 	bool last_user = deref && (pc->umask & BIT(a->nderef - 1));
 

@@ -371,6 +371,8 @@ static __always_inline unsigned long farg_source(const struct farg_arg *a,
 		return edata ? *(const unsigned long *)(edata + a->param) : 0;
 	case FARG_SRC_COMM:
 		return (unsigned long)current->comm;
+	case FARG_SRC_FILE:	/* @edata: where the user probe hit */
+		return edata ? *(const unsigned long *)edata + a->param : 0;
 	default:	/* IMM and DATA */
 		return READ_ONCE(a->param);
 	}

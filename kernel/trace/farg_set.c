@@ -86,11 +86,13 @@ static int farg_scan_vararg(struct farg_pc *pc, int argc,
 	int i, found = 0;
 
 	*star = -1;
+	if (pc->caps->user)	/* no $arg expansion: the words say what is wrong */
+		return 0;
 	for (i = 0; i < argc; i++) {
 		if (!str_has_prefix(argv[i], "$arg"))
 			continue;
 		pc->word = i;
-		if (!farg_at_entry(pc) && !farg_at_return(pc))
+		if (!farg_at_kernel_func(pc))
 			return farg_fail(pc, 0, FARG_ERR_NOFENTRY_ARGS);
 		found = 1;
 		if (isdigit(argv[i][4]))
@@ -184,8 +186,11 @@ static int farg_expand_btf(struct farg_pc *pc, int argc,
 	return 0;
 }
 
-/* Stage 1b: "[NAME=]FETCH:%pd" and ":%pD" are dentry and file names. */
-static int farg_expand_dentry(struct farg_words *w)
+/*
+ * Stage 1b: "[NAME=]FETCH:%pd" and ":%pD" are dentry and file names, of
+ * the kernel; a user probe has none, and finds the type unknown.
+ */
+static int farg_expand_dentry(struct farg_pc *pc, struct farg_words *w)
 {
 	const size_t name = offsetof(struct dentry, d_name.name);
 	const size_t dentry = offsetof(struct file, f_path.dentry);
@@ -196,6 +201,8 @@ static int farg_expand_dentry(struct farg_words *w)
 	for (i = 0; i < w->n; i++) {
 		word = w->word[i];
 		if (!glob_match("*:%p[dD]", word))
+			continue;
+		if (pc->caps->user)	/* no kernel names: an unknown type */
 			continue;
 		eq = strchr(word, '=');
 		nlen = eq ? eq + 1 - word : 0;
@@ -399,7 +406,7 @@ struct farg_set *farg_set_parse(const struct farg_caps *caps, int argc,
 	ret = farg_expand_btf(&pc, argc, argv, &w);
 	if (ret)
 		goto out_free_words;
-	ret = farg_expand_dentry(&w);
+	ret = farg_expand_dentry(&pc, &w);
 	if (ret)
 		goto out_free_words;
 	pc.set = farg_set_alloc(w.n);
