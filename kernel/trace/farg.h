@@ -74,6 +74,14 @@ struct farg_caps {
 	 * on a stub whose first parameter is the tracepoint's data pointer.
 	 */
 	unsigned int arg_shift;
+	/*
+	 * An event probe (eprobes): it fires on a record of @event, which the
+	 * front end passes as @edata.  $NAME reads the record's field NAME;
+	 * there are no registers, stack, $retval, $argN or BTF names.  The
+	 * front end holds a reference on @event while a set parsed for it
+	 * lives: the set keeps the fields' offsets and sizes.
+	 */
+	struct trace_event_call *event;
 };
 
 /*
@@ -198,8 +206,9 @@ void farg_set_save_entry(const struct farg_set *set, struct pt_regs *regs,
  * Fill one record, in one pass over the arguments: the fixed block at
  * @ent + @args_off and, for dynamic sets, the strings after it, never
  * past @ent + @room.  @edata is the saved entry data of a return probe,
- * or for a user probe (caps.user) a pointer to the user address where it
- * hit, or NULL.  Returns the record's total size (head included), which for a
+ * for a user probe (caps.user) a pointer to the user address where it
+ * hit, for an event probe (caps.event) the event's record, or NULL.
+ * @regs may be NULL for an event probe.  Returns the record's total size (head included), which for a
  * set that is not dynamic is always @args_off + farg_set_size().
  *
  * A fetch that faults leaves its field marked, and it prints "(fault)".

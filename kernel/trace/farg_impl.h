@@ -47,7 +47,31 @@ enum farg_src {
 	FARG_SRC_COMM,		/* $comm (only with FARG_ST_COMM) */
 	FARG_SRC_DATA,		/* \"str" (only with FARG_ST_DATA) */
 	FARG_SRC_FILE,		/* @+OFFS: *edata + @param (OFFS - probe's) */
+	FARG_SRC_FIELD,		/* $FIELD of the record @edata: see below */
 };
+
+/*
+ * How an event probe reads a field of the record it fires on.  @param of
+ * FARG_SRC_FIELD is FARG_FIELD(offset of the field, one of these).
+ * Numbers are widened to a long (signed ones with their sign); a string
+ * field gives the address of its text, which a string type then reads.
+ */
+enum farg_field_kind {
+	FARG_FIELD_U8,
+	FARG_FIELD_S8,
+	FARG_FIELD_U16,
+	FARG_FIELD_S16,
+	FARG_FIELD_U32,
+	FARG_FIELD_S32,
+	FARG_FIELD_LONG,	/* 8 bytes, or anything else (an array) */
+	FARG_FIELD_TEXT,	/* char[N]: the text is the field itself */
+	FARG_FIELD_DATA_LOC,	/* __data_loc: offset from the record's start */
+	FARG_FIELD_REL_LOC,	/* __rel_loc: offset from the field's end */
+};
+
+#define FARG_FIELD_KIND_BITS	4
+#define FARG_FIELD(offset, kind) \
+	((unsigned long)(offset) << FARG_FIELD_KIND_BITS | (kind))
 
 /* What is stored in the record, per element. */
 enum farg_store {

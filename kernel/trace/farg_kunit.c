@@ -27,6 +27,7 @@
 #include <linux/unaligned.h>
 #include <linux/vmalloc.h>
 
+#include "trace.h"
 #include "farg_impl.h"
 
 /*
@@ -87,10 +88,47 @@ static void farg_test_regs(char *line) { }
  */
 enum farg_test_site {
 	FT_PROBE, FT_ENTRY, FT_RETURN, FT_USER, FT_USER_RET, FT_FPROBE,
-	FT_TPOINT,
+	FT_TPOINT, FT_EVENT,
 };
 
 #define FT_FILE_OFFSET	0x1000
+
+/*
+ * FT_EVENT: an event probe on a pretend event with one field of each
+ * kind.  Its record (farg_test_event_rec()) is 72 bytes: the fields, then
+ * the texts of "name" (at 56) and "rname" (at 64).  A field named "comm"
+ * hides $comm, as fields come first.
+ */
+static struct ftrace_event_field farg_test_fields[] = {
+	{ .name = "pid", .type = "int", .offset = 8, .size = 4, .is_signed = 1 },
+	{ .name = "flags", .type = "unsigned char", .offset = 12, .size = 1 },
+	{ .name = "neg", .type = "short", .offset = 14, .size = 2, .is_signed = 1 },
+	{ .name = "name", .type = "__data_loc char[]", .offset = 16, .size = 4,
+	  .filter_type = FILTER_DYN_STRING },
+	{ .name = "rname", .type = "__rel_loc char[]", .offset = 20, .size = 4,
+	  .filter_type = FILTER_RDYN_STRING },
+	{ .name = "comm", .type = "char[16]", .offset = 24, .size = 16,
+	  .filter_type = FILTER_STATIC_STRING },
+	{ .name = "ptr", .type = "const char *", .offset = 40, .size = 8,
+	  .filter_type = FILTER_PTR_STRING },
+	{ .name = "val", .type = "u64", .offset = 48, .size = 8 },
+};
+
+static struct trace_event_class farg_test_event_class;
+static struct trace_event_call farg_test_event = {
+	.class = &farg_test_event_class,
+};
+
+static struct trace_event_call *farg_test_event_call(void)
+{
+	int i;
+
+	INIT_LIST_HEAD(&farg_test_event_class.fields);
+	for (i = 0; i < ARRAY_SIZE(farg_test_fields); i++)
+		list_add_tail(&farg_test_fields[i].link,
+			      &farg_test_event_class.fields);
+	return &farg_test_event;
+}
 
 static struct farg_caps farg_test_caps(enum farg_test_site site,
 				       const char *func)
@@ -105,6 +143,7 @@ static struct farg_caps farg_test_caps(enum farg_test_site site,
 		.file_offset = user ? FT_FILE_OFFSET : 0,
 		.no_regs = site == FT_FPROBE || site == FT_TPOINT,
 		.arg_shift = site == FT_TPOINT,
+		.event = site == FT_EVENT ? farg_test_event_call() : NULL,
 	};
 	return caps;
 }
@@ -239,6 +278,16 @@ static const struct farg_err_case farg_err_cases[] = {
 	/* fprobes and tracepoint probes name no register */
 	E(FT_FPROBE, NULL, "^%di", BAD_VAR),
 	E(FT_TPOINT, NULL, "+0(^%si)", BAD_VAR),
+	E(FT_EVENT, NULL, "^%di", BAD_VAR),
+	E(FT_EVENT, NULL, "+0(^%si):string", BAD_VAR),
+	E(FT_EVENT, NULL, "^$stack", BAD_VAR),
+	E(FT_EVENT, NULL, "^$stack1", BAD_VAR),
+	E(FT_EVENT, NULL, "^$retval", BAD_VAR),
+	E(FT_EVENT, NULL, "^$arg1", BAD_VAR),
+	E(FT_EVENT, NULL, "$pid ^$foo", BAD_VAR),
+	E(FT_EVENT, NULL, "arg=^dfd", NOSUP_BTFARG),
+	E(FT_EVENT, NULL, "^@+10", FILE_ON_KPROBE),
+	E(FT_EVENT, NULL, "$pid:^bogus", BAD_TYPE),
 };
 
 /* BTF of vfs_read(file, buf, count, pos), kfree(object), void kfree() */
@@ -676,6 +725,52 @@ static void farg_test_tpoint(struct kunit *test)
 	farg_expect(test, FT_FPROBE, NULL, "a=$arg1", &regs, " a=0xdead");
 }
 
+/* The pretend record of FT_EVENT, filled in. */
+static u8 *farg_test_event_rec(struct kunit *test)
+{
+	u8 *rec = kunit_kzalloc(test, 72, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	put_unaligned(-5, (s32 *)(rec + 8));
+	rec[12] = 0xf0;
+	put_unaligned(-2, (s16 *)(rec + 14));
+	put_unaligned(6 << 16 | 56, (u32 *)(rec + 16));	/* "hello" at 56 */
+	put_unaligned(4 << 16 | 40, (u32 *)(rec + 20));	/* 24 + 40 = 64 */
+	strscpy(rec + 24, "fixed", 16);
+	put_unaligned((unsigned long)"pointed", (unsigned long *)(rec + 40));
+	put_unaligned(0x1122334455667788ULL, (u64 *)(rec + 48));
+	strscpy(rec + 56, "hello", 8);
+	strscpy(rec + 64, "rel", 8);
+	return rec;
+}
+
+/*
+ * An event probe reads the fields of the record it fires on: numbers by
+ * their size and sign, strings of every kind of string field, a field
+ * that hides $comm, and a dereference of a pointer field.
+ */
+static void farg_test_event_fields(struct kunit *test)
+{
+	u8 *rec = farg_test_event_rec(test);
+	struct farg_set *set;
+	struct farg_rec r;
+
+	set = farg_test_parse(test, FT_EVENT, NULL,
+			      "p=$pid:s32 f=$flags:u8 n=$neg:s16 w=$pid v=$val");
+	r = farg_test_run(test, set, NULL, rec, 1024);
+	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+			   " p=-5 f=240 n=-2 w=0xfffffffffffffffb v=0x1122334455667788");
+
+	set = farg_test_parse(test, FT_EVENT, NULL,
+			      "a=$name:string b=$rname:string c=$comm:string d=$ptr:string e=+1($ptr):string g=+0($val):u8");
+	r = farg_test_run(test, set, NULL, rec, 1024);
+	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+			   " a=\"hello\" b=\"rel\" c=\"fixed\" d=\"pointed\" e=\"ointed\" g=(fault)");
+	KUNIT_EXPECT_EQ(test, set->args[0].src, FARG_SRC_FIELD);
+	KUNIT_EXPECT_EQ(test, set->args[0].param,
+			FARG_FIELD(16, FARG_FIELD_DATA_LOC));
+}
+
 static void farg_test_symbols(struct kunit *test)
 {
 	unsigned long addr = (unsigned long)kfree;
@@ -987,6 +1082,7 @@ static struct kunit_case farg_test_cases[] = {
 	KUNIT_CASE(farg_test_uprobe),
 	KUNIT_CASE(farg_test_file_offset),
 	KUNIT_CASE(farg_test_tpoint),
+	KUNIT_CASE(farg_test_event_fields),
 	KUNIT_CASE(farg_test_symbols),
 	KUNIT_CASE(farg_test_entry),
 	KUNIT_CASE(farg_test_btf),

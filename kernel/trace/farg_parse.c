@@ -235,12 +235,59 @@ static int farg_parse_argn(struct farg_pc *pc, const char *num)
 	return 0;
 }
 
+/* How $NAME reads the record field @f: by its size, or as a string. */
+static enum farg_field_kind farg_field_kind(const struct ftrace_event_field *f)
+{
+	switch (f->filter_type) {
+	case FILTER_DYN_STRING:
+		return FARG_FIELD_DATA_LOC;
+	case FILTER_RDYN_STRING:
+		return FARG_FIELD_REL_LOC;
+	case FILTER_STATIC_STRING:
+		return FARG_FIELD_TEXT;
+	}
+	switch (f->size) {
+	case 1:
+		return f->is_signed ? FARG_FIELD_S8 : FARG_FIELD_U8;
+	case 2:
+		return f->is_signed ? FARG_FIELD_S16 : FARG_FIELD_U16;
+	case 4:
+		return f->is_signed ? FARG_FIELD_S32 : FARG_FIELD_U32;
+	}
+	return FARG_FIELD_LONG;
+}
+
+/*
+ * $NAME of an event probe: the field NAME of the record (not a common_
+ * one), else $comm; nothing else is a variable there.
+ */
+static int farg_parse_event_var(struct farg_pc *pc, const char *name)
+{
+	struct ftrace_event_field *f;
+
+	list_for_each_entry(f, trace_get_fields(pc->caps->event), link) {
+		if (strcmp(f->name, name))
+			continue;
+		farg_use_src(pc, FARG_SRC_FIELD,
+			     FARG_FIELD(f->offset, farg_field_kind(f)));
+		return 0;
+	}
+	if (!strcmp(name, "comm") || !strcmp(name, "COMM")) {
+		farg_use_src(pc, FARG_SRC_COMM, 0);
+		return 0;
+	}
+	return farg_fail(pc, pc->offset, FARG_ERR_BAD_VAR);
+}
+
 /* $-variables; @arg points at the '$'. */
 static int farg_parse_var(struct farg_pc *pc, char *arg)
 {
 	const char *name = arg + 1;
 	unsigned long n;
 	int len;
+
+	if (pc->caps->event)
+		return farg_parse_event_var(pc, name);
 
 	if (str_has_prefix(name, "retval")) {
 		if (!farg_at_return(pc))
@@ -411,7 +458,7 @@ static int farg_parse_fetch(struct farg_pc *pc, char *arg)
 	case '$':
 		return farg_parse_var(pc, arg);
 	case '%':
-		if (pc->caps->no_regs)
+		if (pc->caps->no_regs || pc->caps->event)
 			return farg_fail(pc, pc->offset, FARG_ERR_BAD_VAR);
 		reg = regs_query_register_offset(arg + 1);
 		if (reg < 0)
@@ -554,7 +601,7 @@ static bool farg_src_is_value(const struct farg_arg *a)
 {
 	return a->src == FARG_SRC_REG || a->src == FARG_SRC_STACK ||
 	       a->src == FARG_SRC_RETVAL || a->src == FARG_SRC_ARG ||
-	       a->src == FARG_SRC_EDATA;
+	       a->src == FARG_SRC_EDATA || a->src == FARG_SRC_FIELD;
 }
 
 /* string, ustring, symstr: which store reads them, and from where */
@@ -570,7 +617,8 @@ static int farg_finish_string(struct farg_pc *pc, unsigned int count, int pos)
 		if (deref ? last_user : !farg_src_is_value(a))
 			return farg_fail(pc, pos, FARG_ERR_BAD_SYMSTRING);
 	} else if (!deref && a->src != FARG_SRC_IMM &&
-		   a->src != FARG_SRC_COMM && a->src != FARG_SRC_DATA) {
+		   a->src != FARG_SRC_COMM && a->src != FARG_SRC_DATA &&
+		   a->src != FARG_SRC_FIELD) {
 		return farg_fail(pc, pos, FARG_ERR_BAD_STRING);
 	}
 	/* a store slot of its own unless it replaces the last dereference */

@@ -352,6 +352,36 @@ static __always_inline unsigned long farg_stack_slot(struct pt_regs *regs,
 	return regs_get_kernel_stack_nth(regs, n);
 }
 
+/* $FIELD: the field of the record @rec that @param describes. */
+static __always_inline unsigned long farg_field(const void *rec,
+						unsigned long param)
+{
+	const u8 *p = rec + (param >> FARG_FIELD_KIND_BITS);
+
+	switch (param & (BIT(FARG_FIELD_KIND_BITS) - 1)) {
+	case FARG_FIELD_U8:
+		return *p;
+	case FARG_FIELD_S8:
+		return (long)*(const s8 *)p;
+	case FARG_FIELD_U16:
+		return get_unaligned((const u16 *)p);
+	case FARG_FIELD_S16:
+		return (long)(s16)get_unaligned((const u16 *)p);
+	case FARG_FIELD_U32:
+		return get_unaligned((const u32 *)p);
+	case FARG_FIELD_S32:
+		return (long)(s32)get_unaligned((const u32 *)p);
+	case FARG_FIELD_TEXT:
+		return (unsigned long)p;
+	case FARG_FIELD_DATA_LOC:
+		return (unsigned long)rec + (get_unaligned((const u32 *)p) & 0xffff);
+	case FARG_FIELD_REL_LOC:
+		return (unsigned long)p + sizeof(u32) +
+		       (get_unaligned((const u32 *)p) & 0xffff);
+	}
+	return get_unaligned((const unsigned long *)p);
+}
+
 static __always_inline unsigned long farg_source(const struct farg_arg *a,
 						 struct pt_regs *regs,
 						 const void *edata)
@@ -373,6 +403,8 @@ static __always_inline unsigned long farg_source(const struct farg_arg *a,
 		return (unsigned long)current->comm;
 	case FARG_SRC_FILE:	/* @edata: where the user probe hit */
 		return edata ? *(const unsigned long *)edata + a->param : 0;
+	case FARG_SRC_FIELD:	/* @edata: the record the event probe fired on */
+		return farg_field(edata, a->param);
 	default:	/* IMM and DATA */
 		return READ_ONCE(a->param);
 	}

@@ -86,7 +86,8 @@ static int farg_scan_vararg(struct farg_pc *pc, int argc,
 	int i, found = 0;
 
 	*star = -1;
-	if (pc->caps->user)	/* no $arg expansion: the words say what is wrong */
+	/* no $arg expansion: the words say what is wrong */
+	if (pc->caps->user || pc->caps->event)
 		return 0;
 	for (i = 0; i < argc; i++) {
 		if (!str_has_prefix(argv[i], "$arg"))

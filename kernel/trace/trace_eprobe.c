@@ -1,0 +1,884 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_eprobe.c - event probes: an event made of the fields of another.
+ *
+ *   e[:[GROUP/][EVENT]] SYS.EVENT|SYS/EVENT [ARGS] [if FILTER]
+ *
+ * written to dynamic_events defines events/GROUP/EVENT (default group
+ * "eprobes", default name the attached event's), whose records hold ARGS
+ * fetched from each record of the attached event SYS/EVENT: $FIELD is a
+ * field of that record, +OFFS($FIELD) a dereference of it, and so on, as
+ * the fetch library (farg.h, caps.event) compiles them.  An eprobe may sit
+ * on any event but kprobe, uprobe and event probe events, and on events
+ * the ftrace core does not let users enable.
+ *
+ * Mechanism.  Enabling an eprobe in a trace instance hangs a trigger on
+ * the attached event's file of that instance and turns on its trigger
+ * mode: the attached event then builds its record (in the instance's
+ * buffer, or only in the per-CPU scratch event if it is not enabled
+ * itself), runs its triggers on it, and ours writes the eprobe's record
+ * from it.  FILTER, compiled against the attached event, is the trigger's
+ * filter, so the trigger core drops what does not match before we run.
+ *
+ * Objects.  One struct tep_event per definition: the trace_event_call,
+ * the compiled arguments, a reference on the attached event (so that it
+ * cannot go while an eprobe reads it) and the list of its enabled files.
+ * Each enabled file has a struct tep_link that embeds the trigger.
+ *
+ * Locking.  Definitions are parsed under dyn_event_ops_mutex; events are
+ * added, removed, enabled and disabled under event_mutex.  The hit path
+ * runs inside the attached event's commit, with preemption off, and
+ * takes no lock: its link lives until a tracepoint grace period after
+ * the trigger left the attached event's list.
+ *
+ * Every hit that passes the filters either writes a record or is counted
+ * as dropped; eprobe_profile shows both counts per event.
+ */
+#include <linux/list.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/ring_buffer.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/tracefs.h>
+
+#include "trace.h"
+#include "trace_dynevent.h"
+#include "trace_output.h"
+#include "farg.h"
+
+#define TEP_DEFAULT_GROUP	"eprobes"
+#define TEP_NAME_LEN		MAX_EVENT_NAME_LEN
+#define TEP_HEAD		sizeof(struct trace_entry)
+/* one record of the default ring buffer fits; one per context level */
+#define TEP_SCRATCH_SIZE	PAGE_SIZE
+#define TEP_SCRATCH_LEVELS	4
+
+/* ------------------------------------------------------------ errors */
+
+/*
+ * error_log entries under "event_probe": our codes, then the fetch
+ * library's (farg_errors.h), in one table.
+ */
+#define TEP_ERRORS							\
+	E(BAD_CMD,		"Expected e[:[GROUP/][EVENT]]")		\
+	E(NO_GROUP_NAME,	"Group name is empty")			\
+	E(GROUP_TOO_LONG,	"Group name is too long")		\
+	E(BAD_GROUP_NAME,	"Group name must be a C identifier")	\
+	E(NO_EVENT_NAME,	"Event name is empty")			\
+	E(EVENT_TOO_LONG,	"Event name is too long")		\
+	E(BAD_EVENT_NAME,	"Event name must be a C identifier")	\
+	E(NO_EVENT_INFO,	"Expected the attached event as SYSTEM.EVENT") \
+	E(BAD_ATTACH_EVENT,	"No such event to attach to (or not one an eprobe can use)") \
+	E(NO_EP_FILTER,		"Expected a filter after 'if'")		\
+	E(EVENT_EXIST,		"Another event already has this group/name")
+
+#define E(code, msg)	TEP_ERR_##code,
+enum tep_err_code {
+	TEP_ERRORS
+	TEP_ERR_FARG_FIRST	/* FARG code c is TEP_ERR_FARG_FIRST + c - 1 */
+};
+#undef E
+
+#define E(code, msg)		msg,
+#define FARG_ERROR(code, msg)	msg,
+static const char *tep_err_text[] = {
+	TEP_ERRORS
+#include "farg_errors.h"
+};
+#undef FARG_ERROR
+#undef E
+
+/* The words of one definition, as error_log shows them. */
+struct tep_parse {
+	int argc;
+	const char **argv;
+};
+
+/* One entry: the words joined by spaces, the caret at @pos of @word. */
+static void tep_error(const struct tep_parse *p, int word, int pos,
+		      unsigned int code)
+{
+	unsigned int len = 0, caret = 0;
+	char *cmd, *s;
+	int i;
+
+	for (i = 0; i < p->argc; i++) {
+		if (i == word)
+			caret = len + pos;
+		len += strlen(p->argv[i]) + 1;
+	}
+	if (word >= p->argc)		/* a missing word: past the end */
+		caret = len;
+	cmd = kmalloc(len + 1, GFP_KERNEL);
+	if (!cmd || WARN_ON_ONCE(code >= ARRAY_SIZE(tep_err_text)))
+		goto out_free;
+	for (i = 0, s = cmd; i < p->argc; i++)
+		s += sprintf(s, "%s%s", i ? " " : "", p->argv[i]);
+	tracing_log_err(NULL, "event_probe", cmd, tep_err_text, code, caret);
+out_free:
+	kfree(cmd);
+}
+
+/* ------------------------------------------------------------ objects */
+
+/* What the hits of one event came to, per CPU. */
+struct tep_counts {
+	unsigned long hits;
+	unsigned long dropped;	/* records the ring buffer refused */
+};
+
+struct tep_event {
+	struct trace_event_call call;
+	struct trace_event_class class;
+	struct dyn_event devent;
+	/* read by the hit path; fixed while the event exists */
+	struct farg_set *args;
+	unsigned int rec_size;		/* head + fixed block */
+	bool dynamic;			/* strings follow the fixed block */
+	struct tep_counts __percpu *counts;
+	/* the attached event, referenced; its name as the user wrote it */
+	struct trace_event_call *target;
+	char *filter;			/* the words after "if", or NULL */
+	struct list_head links;		/* struct tep_link; event_mutex */
+};
+
+/* The eprobe is on in @file: a trigger on @target, @file's instance's. */
+struct tep_link {
+	struct event_trigger_data trigger;
+	struct tep_event *ev;
+	struct trace_event_file *file;
+	struct trace_event_file *target;
+	bool hooked;			/* on @target's trigger list */
+	struct list_head node;		/* in ev->links */
+};
+
+static struct dyn_event_operations tep_dyn_ops;
+
+static struct tep_event *tep_of_devent(struct dyn_event *dev)
+{
+	return container_of(dev, struct tep_event, devent);
+}
+
+static struct tep_event *tep_of_call(struct trace_event_call *call)
+{
+	return container_of(call, struct tep_event, call);
+}
+
+static const char *tep_target_system(const struct tep_event *ev)
+{
+	return ev->target->class->system;
+}
+
+/* ----------------------------------------------------------- hit path */
+
+static char __percpu *tep_scratch;
+static DEFINE_MUTEX(tep_scratch_lock);
+
+/* The scratch for strings exists once any eprobe with strings is on. */
+static int tep_scratch_reserve(void)
+{
+	char __percpu *buf;
+
+	guard(mutex)(&tep_scratch_lock);
+	if (tep_scratch)
+		return 0;
+	buf = __alloc_percpu(TEP_SCRATCH_SIZE * TEP_SCRATCH_LEVELS,
+			     sizeof(u64));
+	if (!buf)
+		return -ENOMEM;
+	WRITE_ONCE(tep_scratch, buf);
+	return 0;
+}
+
+/*
+ * This CPU's scratch for the context we run in: an interrupt may fire an
+ * eprobe of its own between our fetch and our copy, never one of ours.
+ */
+static __always_inline void *tep_scratch_here(void)
+{
+	return this_cpu_ptr(tep_scratch) +
+	       interrupt_context_level() * TEP_SCRATCH_SIZE;
+}
+
+/*
+ * The trigger: @rec is the attached event's record, about to be committed
+ * (or discarded if that event is only soft-enabled).
+ */
+static void tep_hit(struct event_trigger_data *data, struct trace_buffer *buffer,
+		    void *rec, struct ring_buffer_event *rbe)
+{
+	struct tep_link *link = container_of(data, struct tep_link, trigger);
+	struct trace_event_file *file = link->file;
+	struct tep_event *ev = link->ev;
+	struct trace_event_buffer fb;
+	unsigned int size = ev->rec_size;
+	void *scratch = NULL;
+	void *ent;
+
+	if (unlikely(!rec) || trace_trigger_soft_disabled(file))
+		return;
+	this_cpu_inc(ev->counts->hits);
+	if (ev->dynamic) {
+		scratch = tep_scratch_here();
+		size = farg_set_fetch(ev->args, NULL, rec, scratch, TEP_HEAD,
+				      TEP_SCRATCH_SIZE);
+	}
+	ent = trace_event_buffer_reserve(&fb, file, size);
+	if (unlikely(!ent)) {
+		this_cpu_inc(ev->counts->dropped);
+		return;
+	}
+	if (scratch)
+		memcpy(ent + TEP_HEAD, scratch + TEP_HEAD, size - TEP_HEAD);
+	else
+		farg_set_fetch(ev->args, NULL, rec, ent, TEP_HEAD, size);
+	trace_event_buffer_commit(&fb);
+}
+
+/*
+ * The trigger core frees the triggers of an instance that is going away
+ * (it has unhooked ours already, and a hit may still be running): leave
+ * the link to tep_disable(), after a grace period.
+ */
+static void tep_trigger_free(struct event_trigger_data *data)
+{
+	struct tep_link *link = container_of(data, struct tep_link, trigger);
+
+	link->hooked = false;
+}
+
+static int tep_trigger_print(struct seq_file *m, struct event_trigger_data *data)
+{
+	return 0;	/* EVENT_TRIGGER_FL_PROBE: the trigger file hides it */
+}
+
+static struct event_command tep_trigger_cmd = {
+	.name		= "eprobe",
+	.trigger_type	= ETT_EVENT_EPROBE,
+	.flags		= EVENT_CMD_FL_NEEDS_REC,
+	.trigger	= tep_hit,
+	.print		= tep_trigger_print,
+	.free		= tep_trigger_free,
+};
+
+/* ------------------------------------------------------------- on/off */
+
+static struct tep_link *tep_find_link(struct tep_event *ev,
+				      struct trace_event_file *file)
+{
+	struct tep_link *link;
+
+	list_for_each_entry(link, &ev->links, node)
+		if (link->file == file)
+			return link;
+	return NULL;
+}
+
+/* The filter of "if FILTER", compiled for @file's instance. */
+static int tep_link_filter(struct tep_link *link)
+{
+	struct tep_event *ev = link->ev;
+	struct event_filter *filter = NULL;
+	int ret;
+
+	if (!ev->filter)
+		return 0;
+	ret = create_event_filter(link->file->tr, ev->target, ev->filter,
+				  false, &filter);
+	if (ret) {
+		free_event_filter(filter);
+		return ret;
+	}
+	RCU_INIT_POINTER(link->trigger.filter, filter);
+	return 0;
+}
+
+static int tep_enable(struct tep_event *ev, struct trace_event_file *file)
+{
+	struct trace_event_file *target;
+	struct tep_link *link;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	target = find_event_file(file->tr, tep_target_system(ev),
+				 trace_event_name(ev->target));
+	if (!target)
+		return -ENOENT;
+	if (ev->dynamic) {
+		ret = tep_scratch_reserve();
+		if (ret)
+			return ret;
+	}
+	link = kzalloc(sizeof(*link), GFP_KERNEL);
+	if (!link)
+		return -ENOMEM;
+	link->ev = ev;
+	link->file = file;
+	link->target = target;
+	link->trigger.cmd_ops = &tep_trigger_cmd;
+	link->trigger.flags = EVENT_TRIGGER_FL_PROBE;
+	link->trigger.count = -1;
+	link->trigger.private_data = link;
+	INIT_LIST_HEAD(&link->trigger.list);
+	INIT_LIST_HEAD(&link->trigger.named_list);
+	ret = tep_link_filter(link);
+	if (ret)
+		goto err_free_link;
+
+	list_add_tail_rcu(&link->trigger.list, &target->triggers);
+	ret = trace_event_trigger_enable_disable(target, 1);
+	if (ret)
+		goto err_unhook;
+	update_cond_flag(target);
+	link->hooked = true;
+	list_add_tail(&link->node, &ev->links);
+	return 0;
+
+err_unhook:
+	list_del_rcu(&link->trigger.list);
+	update_cond_flag(target);
+	tracepoint_synchronize_unregister();
+	free_event_filter(rcu_access_pointer(link->trigger.filter));
+err_free_link:
+	kfree(link);
+	return ret;
+}
+
+static int tep_disable(struct tep_event *ev, struct trace_event_file *file)
+{
+	struct tep_link *link;
+
+	lockdep_assert_held(&event_mutex);
+	link = tep_find_link(ev, file);
+	if (!link)
+		return -ENOENT;
+	list_del(&link->node);
+	if (link->hooked) {
+		list_del_rcu(&link->trigger.list);
+		trace_event_trigger_enable_disable(link->target, 0);
+		update_cond_flag(link->target);
+	}
+	/* no hit runs on the link past this */
+	tracepoint_synchronize_unregister();
+	free_event_filter(rcu_access_pointer(link->trigger.filter));
+	kfree(link);
+	return 0;
+}
+
+/* class->reg, under event_mutex.  Perf may open an eprobe: it gets nothing. */
+static int tep_reg(struct trace_event_call *call, enum trace_reg type,
+		   void *data)
+{
+	struct tep_event *ev = tep_of_call(call);
+
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		return tep_enable(ev, data);
+	case TRACE_REG_UNREGISTER:
+		return tep_disable(ev, data);
+	default:
+		return 0;
+	}
+}
+
+/* ------------------------------------------------------------ the event */
+
+/* "EVENT: (SYS.EVENT) NAME=VALUE ..." */
+static enum print_line_t tep_print(struct trace_iterator *iter, int flags,
+				   struct trace_event *event)
+{
+	struct tep_event *ev = container_of(event, struct tep_event, call.event);
+	struct trace_seq *s = &iter->seq;
+
+	trace_seq_printf(s, "%s: (%s.%s)", trace_event_name(&ev->call),
+			 tep_target_system(ev), trace_event_name(ev->target));
+	farg_set_print(ev->args, s, iter->ent, TEP_HEAD);
+	trace_seq_putc(s, '\n');
+	return trace_handle_return(s);
+}
+
+static struct trace_event_functions tep_event_funcs = {
+	.trace = tep_print,
+};
+
+static int tep_define_fields(struct trace_event_call *call)
+{
+	return farg_set_define_fields(tep_of_call(call)->args, call, TEP_HEAD);
+}
+
+static struct trace_event_fields tep_fields[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = tep_define_fields },
+	{}
+};
+
+/* "\" NAME=FMT...\", REC->NAME...": no head, unlike kprobe events. */
+static int tep_set_print_fmt(struct tep_event *ev)
+{
+	size_t fmt_len, args_len;
+	char *fmt, *args;
+	int ret = -ENOMEM;
+
+	farg_set_print_fmt_len(ev->args, &fmt_len, &args_len);
+	fmt = kzalloc(fmt_len + 1, GFP_KERNEL);
+	args = kzalloc(args_len + 1, GFP_KERNEL);
+	if (!fmt || !args)
+		goto out_free;
+	ret = farg_set_print_fmt(ev->args, fmt, fmt_len + 1, args, args_len + 1);
+	if (ret)
+		goto out_free;
+	ev->call.print_fmt = kasprintf(GFP_KERNEL, "\"%s\"%s", fmt, args);
+	if (!ev->call.print_fmt)
+		ret = -ENOMEM;
+out_free:
+	kfree(args);
+	kfree(fmt);
+	return ret;
+}
+
+/* Free an event that is not (or no longer) published.  NULL is fine. */
+static void tep_event_free(struct tep_event *ev)
+{
+	if (!ev)
+		return;
+	WARN_ON_ONCE(!list_empty(&ev->links));
+	if (ev->target)
+		trace_event_put_ref(ev->target);
+	farg_set_free(ev->args);
+	free_percpu(ev->counts);
+	kfree(ev->call.print_fmt);
+	kfree(ev->call.name);
+	kfree(ev->class.system);
+	kfree(ev->filter);
+	kfree(ev);
+}
+
+static struct tep_event *tep_event_alloc(const char *group, const char *name)
+{
+	struct tep_event *ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+
+	if (!ev)
+		return NULL;
+	INIT_LIST_HEAD(&ev->links);
+	INIT_LIST_HEAD(&ev->class.fields);
+	dyn_event_init(&ev->devent, &tep_dyn_ops);
+	ev->class.system = kstrdup(group, GFP_KERNEL);
+	ev->call.name = kstrdup(name, GFP_KERNEL);
+	ev->counts = alloc_percpu(struct tep_counts);
+	if (!ev->class.system || !ev->call.name || !ev->counts) {
+		tep_event_free(ev);
+		return NULL;
+	}
+	ev->class.reg = tep_reg;
+	ev->class.fields_array = tep_fields;
+	ev->call.class = &ev->class;
+	ev->call.event.funcs = &tep_event_funcs;
+	ev->call.flags = TRACE_EVENT_FL_EPROBE;
+	return ev;
+}
+
+/* ------------------------------------------------------------- parsing */
+
+/* A definition up to its arguments; the strings point into the buffers. */
+struct tep_def {
+	const char *group;
+	const char *event;		/* NULL: the attached event's name */
+	char group_buf[TEP_NAME_LEN];
+	char event_buf[TEP_NAME_LEN];
+	char sys[TEP_NAME_LEN];		/* the attached event */
+	char name[TEP_NAME_LEN];
+	int nargs;			/* argument words, from word 2 */
+	char *filter;			/* joined words after "if", or NULL */
+};
+
+/*
+ * "[GROUP/|GROUP.][EVENT]" at byte @at of word @word.  Fills @group and
+ * @event ("" when absent); returns 0 or the error code of the name.
+ */
+static int tep_split_name(const char *text, char *group, char *event,
+			  int *bad)
+{
+	const char *sep = strchr(text, '/') ?: strchr(text, '.');
+	size_t len;
+
+	*bad = 0;
+	group[0] = event[0] = '\0';
+	if (sep) {
+		len = sep - text;
+		if (!len)
+			return TEP_ERR_NO_GROUP_NAME;
+		if (len >= TEP_NAME_LEN)
+			return TEP_ERR_GROUP_TOO_LONG;
+		memcpy(group, text, len);
+		group[len] = '\0';
+		if (!is_good_system_name(group))
+			return TEP_ERR_BAD_GROUP_NAME;
+		*bad = len + 1;
+		text = sep + 1;
+	}
+	len = strlen(text);
+	if (!len)
+		return sep ? 0 : TEP_ERR_NO_EVENT_NAME;
+	if (len >= TEP_NAME_LEN)
+		return TEP_ERR_EVENT_TOO_LONG;
+	if (!is_good_name(text))
+		return TEP_ERR_BAD_EVENT_NAME;
+	strscpy(event, text, TEP_NAME_LEN);
+	return 0;
+}
+
+/* Word 0, "e[...][:NAME]", and word 1, "SYS.EVENT" or "SYS/EVENT". */
+static int tep_parse_names(const struct tep_parse *p, struct tep_def *def)
+{
+	const char *colon = strchr(p->argv[0], ':');
+	int code, bad;
+
+	def->group = TEP_DEFAULT_GROUP;
+	if (colon) {
+		code = tep_split_name(colon + 1, def->group_buf, def->event_buf,
+				      &bad);
+		if (code) {
+			tep_error(p, 0, colon + 1 - p->argv[0] + bad, code);
+			return -EINVAL;
+		}
+		if (def->group_buf[0])
+			def->group = def->group_buf;
+		if (def->event_buf[0])
+			def->event = def->event_buf;
+	}
+	code = tep_split_name(p->argv[1], def->sys, def->name, &bad);
+	if (code || !def->sys[0] || !def->name[0]) {
+		tep_error(p, 1, 0, TEP_ERR_NO_EVENT_INFO);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "ARGS... if FILTER...": count the arguments, join the filter. */
+static int tep_parse_filter(const struct tep_parse *p, struct tep_def *def)
+{
+	size_t len = 0;
+	char *s;
+	int i;
+
+	for (i = 2; i < p->argc && strcmp(p->argv[i], "if"); i++)
+		;
+	def->nargs = i - 2;
+	if (i == p->argc)
+		return 0;
+	if (i + 1 == p->argc) {
+		tep_error(p, p->argc, 0, TEP_ERR_NO_EP_FILTER);
+		return -EINVAL;
+	}
+	for (i++; i < p->argc; i++)
+		len += strlen(p->argv[i]) + 1;
+	def->filter = s = kmalloc(len, GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	for (i = def->nargs + 3; i < p->argc; i++)
+		s += sprintf(s, "%s%s", s == def->filter ? "" : " ", p->argv[i]);
+	return 0;
+}
+
+/*
+ * The event SYS/NAME an eprobe may attach to, with a reference taken, or
+ * NULL.  Not kprobe, uprobe or event probe events, nor events users
+ * cannot enable.  Under event_mutex.
+ */
+static struct trace_event_call *tep_get_target(const char *sys,
+					       const char *name)
+{
+	const unsigned int refused = TRACE_EVENT_FL_IGNORE_ENABLE |
+		TRACE_EVENT_FL_KPROBE | TRACE_EVENT_FL_UPROBE |
+		TRACE_EVENT_FL_EPROBE;
+	struct trace_event_call *call;
+	const char *n;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (call->flags & refused)
+			continue;
+		n = trace_event_name(call);
+		if (!n || !call->class->system || strcmp(n, name) ||
+		    strcmp(call->class->system, sys))
+			continue;
+		return trace_event_try_get_ref(call) ? call : NULL;
+	}
+	return NULL;
+}
+
+/* The filter must compile against the attached event (error_log says why). */
+static int tep_check_filter(struct tep_event *ev)
+{
+	struct event_filter *filter = NULL;
+	int ret;
+
+	if (!ev->filter)
+		return 0;
+	ret = create_event_filter(top_trace_array(), ev->target, ev->filter,
+				  true, &filter);
+	free_event_filter(filter);
+	return ret ? -EINVAL : 0;
+}
+
+/* Compile the arguments; an error is logged at its word and byte. */
+static int tep_parse_args(const struct tep_parse *p, struct tep_def *def,
+			  struct tep_event *ev)
+{
+	struct farg_caps caps = { .event = ev->target };
+	struct farg_err err = {};
+	struct farg_set *set;
+	int ret;
+
+	set = farg_set_parse(&caps, def->nargs, p->argv + 2, &err);
+	if (IS_ERR(set)) {
+		if (err.code)
+			tep_error(p, err.word + 2, err.pos,
+				  TEP_ERR_FARG_FIRST + err.code - 1);
+		return PTR_ERR(set);
+	}
+	ev->args = set;
+	ret = farg_set_resolve(set);	/* @SYM: no entry, as before */
+	if (ret)
+		return ret;
+	ev->dynamic = farg_set_is_dynamic(set);
+	ev->rec_size = TEP_HEAD + farg_set_size(set);
+	return tep_set_print_fmt(ev);
+}
+
+/* Is any event, of any kind, named @group/@name?  Under event_mutex. */
+static bool tep_name_taken(const char *group, const char *name)
+{
+	struct trace_event_call *call;
+	const char *n;
+
+	list_for_each_entry(call, &ftrace_events, list) {
+		n = trace_event_name(call);
+		if (n && call->class->system && !strcmp(n, name) &&
+		    !strcmp(call->class->system, group))
+			return true;
+	}
+	return false;
+}
+
+/* Publish @ev: events/GROUP/EVENT and a line in dynamic_events. */
+static int tep_publish(const struct tep_parse *p, struct tep_event *ev)
+{
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (tep_name_taken(ev->class.system, ev->call.name)) {
+		tep_error(p, 0, 0, TEP_ERR_EVENT_EXIST);
+		return -EEXIST;
+	}
+	if (!register_trace_event(&ev->call.event))
+		return -ENODEV;
+	ret = trace_add_event_call(&ev->call);
+	if (ret) {
+		unregister_trace_event(&ev->call.event);
+		return ret;
+	}
+	dyn_event_add(&ev->devent, &ev->call);
+	return 0;
+}
+
+static int tep_create_parsed(const struct tep_parse *p, struct tep_def *def)
+{
+	struct tep_event *ev;
+	int ret;
+
+	ev = tep_event_alloc(def->group, def->event ?: def->name);
+	if (!ev)
+		return -ENOMEM;
+	ev->filter = def->filter;
+	def->filter = NULL;
+
+	mutex_lock(&event_mutex);
+	ev->target = tep_get_target(def->sys, def->name);
+	if (!ev->target) {
+		tep_error(p, 1, 0, TEP_ERR_BAD_ATTACH_EVENT);
+		ret = -ENOENT;
+		goto err_unlock;
+	}
+	ret = tep_check_filter(ev);
+	if (!ret)
+		ret = tep_parse_args(p, def, ev);
+	if (!ret)
+		ret = tep_publish(p, ev);
+	if (ret)
+		goto err_unlock;
+	mutex_unlock(&event_mutex);
+	return 0;
+
+err_unlock:
+	mutex_unlock(&event_mutex);
+	tep_event_free(ev);
+	return ret;
+}
+
+/*
+ * dyn_event .create: a line of dynamic_events.  -ECANCELED when it is not
+ * an eprobe definition, to let the next parser try.
+ */
+static int tep_create(const char *raw)
+{
+	struct tep_def def = {};
+	struct tep_parse p;
+	int ret;
+
+	if (raw[0] != 'e')
+		return -ECANCELED;
+	p.argv = (const char **)argv_split(GFP_KERNEL, raw, &p.argc);
+	if (!p.argv)
+		return -ENOMEM;
+	ret = -ECANCELED;
+	if (p.argc < 2)
+		goto out_free;
+	ret = tep_parse_names(&p, &def);
+	if (!ret)
+		ret = tep_parse_filter(&p, &def);
+	if (!ret && def.nargs > FARG_MAX_ARGS)
+		ret = -E2BIG;
+	if (!ret)
+		ret = tep_create_parsed(&p, &def);
+out_free:
+	kfree(def.filter);
+	argv_free((char **)p.argv);
+	return ret;
+}
+
+/* ---------------------------------------------------------- dyn_event */
+
+/* "e:GROUP/EVENT SYS.EVENT NAME=TEXT..." (the filter is not shown) */
+static int tep_show(struct seq_file *m, struct dyn_event *dev)
+{
+	struct tep_event *ev = tep_of_devent(dev);
+
+	seq_printf(m, "e:%s/%s %s.%s", ev->class.system, ev->call.name,
+		   tep_target_system(ev), trace_event_name(ev->target));
+	farg_set_show(ev->args, m);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static bool tep_busy(struct dyn_event *dev)
+{
+	return !list_empty(&tep_of_devent(dev)->links);
+}
+
+/* Delete one eprobe (event_mutex held).  -EBUSY while it is on or open. */
+static int tep_free(struct dyn_event *dev)
+{
+	struct tep_event *ev = tep_of_devent(dev);
+	int ret;
+
+	if (!list_empty(&ev->links))
+		return -EBUSY;
+	ret = trace_remove_event_call(&ev->call);
+	if (ret)
+		return ret;
+	dyn_event_remove(dev);
+	tep_event_free(ev);
+	return 0;
+}
+
+/*
+ * "-:[GROUP/]EVENT [SYS.EVENT [ARGS...]]": the attached event, if given,
+ * as SYS.EVENT or SYS/EVENT, then the first arguments as listed.
+ */
+static bool tep_match(const char *system, const char *event, int argc,
+		      const char **argv, struct dyn_event *dev)
+{
+	struct tep_event *ev = tep_of_devent(dev);
+	const char *sys = tep_target_system(ev);
+	const char *name = trace_event_name(ev->target);
+	size_t len = strlen(sys);
+
+	if (event[0] && strcmp(ev->call.name, event))
+		return false;
+	if (system && strcmp(ev->class.system, system))
+		return false;
+	if (argc < 1)
+		return true;
+	if (strncmp(argv[0], sys, len) ||
+	    (argv[0][len] != '.' && argv[0][len] != '/') ||
+	    strcmp(argv[0] + len + 1, name))
+		return false;
+	return farg_set_match_words(ev->args, argc - 1, argv + 1);
+}
+
+static struct dyn_event_operations tep_dyn_ops = {
+	.create = tep_create,
+	.show = tep_show,
+	.is_busy = tep_busy,
+	.free = tep_free,
+	.match = tep_match,
+};
+
+/* -------------------------------------------------------- eprobe_profile */
+
+/* "  GROUP/EVENT  hits  dropped" per eprobe. */
+static int tep_profile_show(struct seq_file *m, void *v)
+{
+	struct dyn_event *dev = v;
+	struct tep_event *ev;
+	unsigned long hits = 0, dropped = 0;
+	int cpu;
+
+	if (dev->ops != &tep_dyn_ops)
+		return 0;
+	ev = tep_of_devent(dev);
+	for_each_possible_cpu(cpu) {
+		hits += per_cpu_ptr(ev->counts, cpu)->hits;
+		dropped += per_cpu_ptr(ev->counts, cpu)->dropped;
+	}
+	seq_printf(m, "  %-44s %15lu %15lu\n", trace_event_name(&ev->call),
+		   hits, dropped);
+	return 0;
+}
+
+static const struct seq_operations tep_profile_seq_ops = {
+	.start = dyn_event_seq_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = tep_profile_show,
+};
+
+static int tep_profile_open(struct inode *inode, struct file *file)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	if (ret)
+		return ret;
+	ret = tracing_check_open_get_tr(NULL);
+	if (ret)
+		return ret;
+	return seq_open(file, &tep_profile_seq_ops);
+}
+
+static const struct file_operations tep_profile_fops = {
+	.open = tep_profile_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+/* Early, so that boot-time definitions can use eprobes before tracefs. */
+static __init int tep_init(void)
+{
+	return dyn_event_register(&tep_dyn_ops);
+}
+core_initcall(tep_init);
+
+static __init int tep_init_files(void)
+{
+	int ret = tracing_init_dentry();
+
+	if (ret)
+		return 0;
+	trace_create_file("eprobe_profile", TRACE_MODE_READ, NULL, NULL,
+			  &tep_profile_fops);
+	return 0;
+}
+fs_initcall(tep_init_files);
