@@ -161,7 +161,7 @@ static u64 kpbench_loop(const char *what, unsigned long n,
 			kpbench_fixup(&kpbench_cell);
 	} else if (!strcmp(what, "trace")) {
 		for (i = 0; i < n; i++)
-			trace_kpbench_hit(i);
+			trace_kpbench_hit((long)&kpbench_cell);
 	} else {
 		return 0;
 	}

@@ -146,6 +146,7 @@ struct scenario {
 	const char *info;	/* "info" name of the offset, or NULL */
 	const char *filter;	/* filter for every event, or NULL */
 	int optimize;		/* debug.kprobes-optimization: 0, 1 or -1 (leave) */
+	const char *file;	/* where @defs go: NULL for kprobe_events */
 };
 
 #ifdef __x86_64__
@@ -178,6 +179,10 @@ static const struct scenario scenarios[] = {
 	{ "filter_rejects", "target",
 	  { "p:kpb/f kpbench_target a=" A1 " b=" A2 " c=+0(" A3 "):u64 comm=$comm" },
 	  NULL, "common_pid == 1" },
+	/* an event probe on the static tracepoint, reading through its field */
+	{ "eprobe_field", "trace",
+	  { "e:kpb/ep kpbench.kpbench_hit v=+0($a):u64" }, NULL, NULL, -1,
+	  "dynamic_events" },
 };
 
 static unsigned long info_offset(const char *name)
@@ -227,7 +232,11 @@ static void run_scenario(const struct scenario *s, unsigned long long base_ns)
 	unsigned long long ns;
 	int i;
 
+	char file[64];
+
+	snprintf(file, sizeof(file), TR "%s", s->file ? s->file : "kprobe_events");
 	put(TR "kprobe_events", "", 1);
+	put(TR "dynamic_events", "", 1);
 	if (s->optimize >= 0)
 		put("/proc/sys/debug/kprobes-optimization", s->optimize ? "1" : "0", 1);
 	for (i = 0; i < 3 && s->defs[i]; i++) {
@@ -235,9 +244,9 @@ static void run_scenario(const struct scenario *s, unsigned long long base_ns)
 			snprintf(def, sizeof(def), s->defs[i], info_offset(s->info));
 		else
 			snprintf(def, sizeof(def), "%s", s->defs[i]);
-		if (put(TR "kprobe_events", def, 0)) {
+		if (put(file, def, 0)) {
 			printf("# %s: definition refused; skipped\n", s->key);
-			put(TR "kprobe_events", "", 1);
+			put(TR "dynamic_events", "", 1);
 			return;
 		}
 	}
@@ -252,7 +261,7 @@ static void run_scenario(const struct scenario *s, unsigned long long base_ns)
 	}
 	ns = best_ns(s->what);
 	must(TR "events/kpb/enable", "0", 1);
-	put(TR "kprobe_events", "", 1);
+	put(TR "dynamic_events", "", 1);
 	report(s->key, (double)(ns - base_ns) / loops, "ns/hit");
 	put("/proc/sys/debug/kprobes-optimization", "1", 1);
 }
@@ -290,6 +299,8 @@ static void hit_costs(void)
 			run_scenario(s, base_mid);
 		else if (!strcmp(s->what, "fixup"))
 			run_scenario(s, base_fixup);
+		else if (!strcmp(s->what, "trace"))
+			run_scenario(s, base_trace);
 		else
 			run_scenario(s, base_target);
 	}
