@@ -257,17 +257,29 @@ static enum farg_field_kind farg_field_kind(const struct ftrace_event_field *f)
 	return FARG_FIELD_LONG;
 }
 
-/*
- * $NAME of an event probe: the field NAME of the record (not a common_
- * one), else $comm; nothing else is a variable there.
- */
-static int farg_parse_event_var(struct farg_pc *pc, const char *name)
+/* The field @name of an event probe's record (not a common_ one), or NULL. */
+static struct ftrace_event_field *farg_event_field(const struct farg_pc *pc,
+						   const char *name)
 {
 	struct ftrace_event_field *f;
 
-	list_for_each_entry(f, trace_get_fields(pc->caps->event), link) {
-		if (strcmp(f->name, name))
-			continue;
+	if (!pc->caps->event)
+		return NULL;
+	list_for_each_entry(f, trace_get_fields(pc->caps->event), link)
+		if (!strcmp(f->name, name))
+			return f;
+	return NULL;
+}
+
+/*
+ * $NAME of an event probe: the field NAME of the record, else $comm;
+ * nothing else is a variable there.
+ */
+static int farg_parse_event_var(struct farg_pc *pc, const char *name)
+{
+	struct ftrace_event_field *f = farg_event_field(pc, name);
+
+	if (f) {
 		farg_use_src(pc, FARG_SRC_FIELD,
 			     FARG_FIELD(f->offset, farg_field_kind(f)));
 		return 0;
@@ -530,9 +542,12 @@ static int farg_split_type(struct farg_pc *pc, char *arg, char **tname,
 	toff = t ? t - arg : 0;
 	*tname = t;
 
-	/* $comm and immediate strings are strings, and never arrays */
-	if (!strcmp(arg, "$comm") || !strcmp(arg, "$COMM") ||
-	    !strncmp(arg, "\\\"", 2)) {
+	/*
+	 * $comm and immediate strings are strings, and never arrays (an event
+	 * probe's record may have a field named comm, of its own type).
+	 */
+	if (((!strcmp(arg, "$comm") || !strcmp(arg, "$COMM")) &&
+	     !farg_event_field(pc, arg + 1)) || !strncmp(arg, "\\\"", 2)) {
 		if (*count || (t && strcmp(t, "string")))
 			return farg_fail(pc, pc->offset + toff,
 					 FARG_ERR_NEED_STRING_TYPE);

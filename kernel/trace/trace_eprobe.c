@@ -31,10 +31,21 @@
  * takes no lock: its link lives until a tracepoint grace period after
  * the trigger left the attached event's list.
  *
- * Every hit that passes the filters either writes a record or is counted
- * as dropped; eprobe_profile shows both counts per event.
+ * Counting.  eprobe_profile shows, per eprobe, its hits (attached records
+ * that passed the "if" filter while the eprobe was on in some instance)
+ * and the drops among them: a record the ring buffer refused while the
+ * instance was recording, or a hit nested deeper than the scratch levels.
+ * A record the eprobe's own event filter discards is neither.
+ *
+ * Instances.  Removing an instance frees the triggers of its events
+ * (clear_event_triggers()) before it disables its events: our .free only
+ * marks the link unhooked, and tep_disable() frees it after a grace
+ * period.  A trigger freed there may disable an eprobe whose link is on
+ * the same list, which is why that loop takes the list's head each time
+ * (patches/0025).
  */
 #include <linux/list.h>
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/ring_buffer.h>
@@ -138,8 +149,13 @@ struct tep_event {
 	unsigned int rec_size;		/* head + fixed block */
 	bool dynamic;			/* strings follow the fixed block */
 	struct tep_counts __percpu *counts;
-	/* the attached event, referenced; its name as the user wrote it */
+	/*
+	 * The attached event, referenced (it cannot go while we exist), and
+	 * its names, kept for listing and for finding it in an instance.
+	 */
 	struct trace_event_call *target;
+	char *target_sys;
+	char *target_name;
 	char *filter;			/* the words after "if", or NULL */
 	struct list_head links;		/* struct tep_link; event_mutex */
 };
@@ -166,14 +182,10 @@ static struct tep_event *tep_of_call(struct trace_event_call *call)
 	return container_of(call, struct tep_event, call);
 }
 
-static const char *tep_target_system(const struct tep_event *ev)
-{
-	return ev->target->class->system;
-}
-
 /* ----------------------------------------------------------- hit path */
 
 static char __percpu *tep_scratch;
+static DEFINE_PER_CPU(unsigned int, tep_nesting);
 static DEFINE_MUTEX(tep_scratch_lock);
 
 /* The scratch for strings exists once any eprobe with strings is on. */
@@ -193,13 +205,67 @@ static int tep_scratch_reserve(void)
 }
 
 /*
- * This CPU's scratch for the context we run in: an interrupt may fire an
- * eprobe of its own between our fetch and our copy, never one of ours.
+ * A scratch of this CPU for one hit, or NULL.  Hits nest: an interrupt,
+ * or an event a fetch fires (a page fault's), may run an eprobe between
+ * our fetch and our copy; each level has a scratch of its own, and a hit
+ * nested deeper than TEP_SCRATCH_LEVELS is dropped (and counted).
+ * Preemption is off: the attached event's record is reserved.
  */
-static __always_inline void *tep_scratch_here(void)
+static __always_inline void *tep_scratch_get(void)
 {
-	return this_cpu_ptr(tep_scratch) +
-	       interrupt_context_level() * TEP_SCRATCH_SIZE;
+	unsigned int level = __this_cpu_inc_return(tep_nesting) - 1;
+
+	if (unlikely(level >= TEP_SCRATCH_LEVELS))
+		return NULL;
+	barrier();
+	return this_cpu_ptr(tep_scratch) + level * TEP_SCRATCH_SIZE;
+}
+
+static __always_inline void tep_scratch_put(void)
+{
+	barrier();
+	__this_cpu_dec(tep_nesting);
+}
+
+/*
+ * A record the buffer refused: a drop, unless the instance does not
+ * record now (tracing off, a CPU or task it does not trace).
+ */
+static noinline void tep_refused(struct tep_event *ev,
+				 struct trace_event_file *file)
+{
+	struct trace_array *tr = file->tr;
+
+	if (!ring_buffer_record_is_on(tr->array_buffer.buffer) ||
+	    !cpumask_test_cpu(raw_smp_processor_id(), tr->tracing_cpumask) ||
+	    trace_event_ignore_this_pid(file))
+		return;
+	this_cpu_inc(ev->counts->dropped);
+}
+
+/* Fill and commit the record of one hit, its strings through @scratch. */
+static __always_inline void tep_write(struct tep_event *ev,
+				      struct trace_event_file *file,
+				      void *rec, void *scratch)
+{
+	struct trace_event_buffer fb;
+	unsigned int size = ev->rec_size;
+	void *ent;
+
+	if (scratch)
+		size = farg_set_fetch(ev->args, NULL, rec, scratch, TEP_HEAD,
+			min_t(unsigned long, TEP_SCRATCH_SIZE,
+			      ring_buffer_max_event_size(file->tr->array_buffer.buffer)));
+	ent = trace_event_buffer_reserve(&fb, file, size);
+	if (unlikely(!ent)) {
+		tep_refused(ev, file);
+		return;
+	}
+	if (scratch)
+		memcpy(ent + TEP_HEAD, scratch + TEP_HEAD, size - TEP_HEAD);
+	else
+		farg_set_fetch(ev->args, NULL, rec, ent, TEP_HEAD, size);
+	trace_event_buffer_commit(&fb);
 }
 
 /*
@@ -212,29 +278,21 @@ static void tep_hit(struct event_trigger_data *data, struct trace_buffer *buffer
 	struct tep_link *link = container_of(data, struct tep_link, trigger);
 	struct trace_event_file *file = link->file;
 	struct tep_event *ev = link->ev;
-	struct trace_event_buffer fb;
-	unsigned int size = ev->rec_size;
-	void *scratch = NULL;
-	void *ent;
+	void *scratch;
 
 	if (unlikely(!rec) || trace_trigger_soft_disabled(file))
 		return;
 	this_cpu_inc(ev->counts->hits);
-	if (ev->dynamic) {
-		scratch = tep_scratch_here();
-		size = farg_set_fetch(ev->args, NULL, rec, scratch, TEP_HEAD,
-				      TEP_SCRATCH_SIZE);
-	}
-	ent = trace_event_buffer_reserve(&fb, file, size);
-	if (unlikely(!ent)) {
-		this_cpu_inc(ev->counts->dropped);
+	if (!ev->dynamic) {
+		tep_write(ev, file, rec, NULL);
 		return;
 	}
-	if (scratch)
-		memcpy(ent + TEP_HEAD, scratch + TEP_HEAD, size - TEP_HEAD);
+	scratch = tep_scratch_get();
+	if (likely(scratch))
+		tep_write(ev, file, rec, scratch);
 	else
-		farg_set_fetch(ev->args, NULL, rec, ent, TEP_HEAD, size);
-	trace_event_buffer_commit(&fb);
+		this_cpu_inc(ev->counts->dropped);
+	tep_scratch_put();
 }
 
 /*
@@ -302,8 +360,7 @@ static int tep_enable(struct tep_event *ev, struct trace_event_file *file)
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	target = find_event_file(file->tr, tep_target_system(ev),
-				 trace_event_name(ev->target));
+	target = find_event_file(file->tr, ev->target_sys, ev->target_name);
 	if (!target)
 		return -ENOENT;
 	if (ev->dynamic) {
@@ -327,16 +384,19 @@ static int tep_enable(struct tep_event *ev, struct trace_event_file *file)
 	if (ret)
 		goto err_free_link;
 
+	/* the record must be built for us before the first call */
 	list_add_tail_rcu(&link->trigger.list, &target->triggers);
+	update_cond_flag(target);
 	ret = trace_event_trigger_enable_disable(target, 1);
 	if (ret)
 		goto err_unhook;
-	update_cond_flag(target);
 	link->hooked = true;
 	list_add_tail(&link->node, &ev->links);
 	return 0;
 
 err_unhook:
+	/* the trigger mode counts the attempt even when it fails */
+	trace_event_trigger_enable_disable(target, 0);
 	list_del_rcu(&link->trigger.list);
 	update_cond_flag(target);
 	tracepoint_synchronize_unregister();
@@ -393,7 +453,7 @@ static enum print_line_t tep_print(struct trace_iterator *iter, int flags,
 	struct trace_seq *s = &iter->seq;
 
 	trace_seq_printf(s, "%s: (%s.%s)", trace_event_name(&ev->call),
-			 tep_target_system(ev), trace_event_name(ev->target));
+			 ev->target_sys, ev->target_name);
 	farg_set_print(ev->args, s, iter->ent, TEP_HEAD);
 	trace_seq_putc(s, '\n');
 	return trace_handle_return(s);
@@ -451,6 +511,8 @@ static void tep_event_free(struct tep_event *ev)
 	kfree(ev->call.name);
 	kfree(ev->class.system);
 	kfree(ev->filter);
+	kfree(ev->target_sys);
+	kfree(ev->target_name);
 	kfree(ev);
 }
 
@@ -584,7 +646,9 @@ static int tep_parse_filter(const struct tep_parse *p, struct tep_def *def)
 /*
  * The event SYS/NAME an eprobe may attach to, with a reference taken, or
  * NULL.  Not kprobe, uprobe or event probe events, nor events users
- * cannot enable.  Under event_mutex.
+ * cannot enable; not user events either, which their process may delete
+ * whatever holds them, nor the events of a module that is not live (its
+ * init may still fail, and free them).  Under event_mutex.
  */
 static struct trace_event_call *tep_get_target(const char *sys,
 					       const char *name)
@@ -603,6 +667,10 @@ static struct trace_event_call *tep_get_target(const char *sys,
 		if (!n || !call->class->system || strcmp(n, name) ||
 		    strcmp(call->class->system, sys))
 			continue;
+		/* user events have no flag: their groups are user_events* */
+		if (str_has_prefix(sys, "user_events") ||
+		    (call->module && !module_is_live(call->module)))
+			return NULL;
 		return trace_event_try_get_ref(call) ? call : NULL;
 	}
 	return NULL;
@@ -693,6 +761,12 @@ static int tep_create_parsed(const struct tep_parse *p, struct tep_def *def)
 		return -ENOMEM;
 	ev->filter = def->filter;
 	def->filter = NULL;
+	ev->target_sys = kstrdup(def->sys, GFP_KERNEL);
+	ev->target_name = kstrdup(def->name, GFP_KERNEL);
+	if (!ev->target_sys || !ev->target_name) {
+		tep_event_free(ev);
+		return -ENOMEM;
+	}
 
 	mutex_lock(&event_mutex);
 	ev->target = tep_get_target(def->sys, def->name);
@@ -727,13 +801,11 @@ static int tep_create(const char *raw)
 	struct tep_parse p;
 	int ret;
 
-	if (raw[0] != 'e')
-		return -ECANCELED;
 	p.argv = (const char **)argv_split(GFP_KERNEL, raw, &p.argc);
 	if (!p.argv)
 		return -ENOMEM;
 	ret = -ECANCELED;
-	if (p.argc < 2)
+	if (p.argc < 2 || p.argv[0][0] != 'e')
 		goto out_free;
 	ret = tep_parse_names(&p, &def);
 	if (!ret)
@@ -756,7 +828,7 @@ static int tep_show(struct seq_file *m, struct dyn_event *dev)
 	struct tep_event *ev = tep_of_devent(dev);
 
 	seq_printf(m, "e:%s/%s %s.%s", ev->class.system, ev->call.name,
-		   tep_target_system(ev), trace_event_name(ev->target));
+		   ev->target_sys, ev->target_name);
 	farg_set_show(ev->args, m);
 	seq_putc(m, '\n');
 	return 0;
@@ -773,7 +845,7 @@ static int tep_free(struct dyn_event *dev)
 	struct tep_event *ev = tep_of_devent(dev);
 	int ret;
 
-	if (!list_empty(&ev->links))
+	if (!list_empty(&ev->links) || trace_event_dyn_busy(&ev->call))
 		return -EBUSY;
 	ret = trace_remove_event_call(&ev->call);
 	if (ret)
@@ -791,8 +863,8 @@ static bool tep_match(const char *system, const char *event, int argc,
 		      const char **argv, struct dyn_event *dev)
 {
 	struct tep_event *ev = tep_of_devent(dev);
-	const char *sys = tep_target_system(ev);
-	const char *name = trace_event_name(ev->target);
+	const char *sys = ev->target_sys;
+	const char *name = ev->target_name;
 	size_t len = strlen(sys);
 
 	if (event[0] && strcmp(ev->call.name, event))
@@ -833,8 +905,9 @@ static int tep_profile_show(struct seq_file *m, void *v)
 		hits += per_cpu_ptr(ev->counts, cpu)->hits;
 		dropped += per_cpu_ptr(ev->counts, cpu)->dropped;
 	}
-	seq_printf(m, "  %-44s %15lu %15lu\n", trace_event_name(&ev->call),
-		   hits, dropped);
+	seq_printf(m, "  %s/%-*s %15lu %15lu\n", ev->class.system,
+		   (int)max_t(int, 1, 43 - (int)strlen(ev->class.system)),
+		   trace_event_name(&ev->call), hits, dropped);
 	return 0;
 }
 
