@@ -24,6 +24,12 @@ for a in $(/bin/busybox --list-full); do
 	[ -e "$ROOT/$a" ] || ln -s /bin/busybox "$ROOT/$a"
 done
 
+# /bin/sh is a copy, not a link: a probe on the shell's own code needs a
+# mapping named like a shell (dynevent/add_remove_uprobe.tc probes the
+# "r-xp .../sh" line of /proc/self/maps).
+rm -f "$ROOT/bin/sh"
+cp "$ROOT/bin/busybox" "$ROOT/bin/sh"
+
 cp "$TOP"/driver/guest/init "$ROOT/init"
 cp "$TOP"/driver/guest/*.sh "$ROOT/guest/"
 chmod +x "$ROOT/init" "$ROOT"/guest/*.sh

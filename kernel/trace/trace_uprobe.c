@@ -1,0 +1,959 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_uprobe.c - uprobe events: definitions, their lifetime, and the
+ * tracefs files uprobe_events, uprobe_profile and uprobe_misses.
+ *
+ * A definition is a line cut into words at blanks:
+ *
+ *   word 0  head   p[:NAME]  entry probe
+ *                  r[:NAME]  return probe
+ *           NAME   [GROUP/|GROUP.][EVENT]; no NAME, or an empty EVENT
+ *                  after GROUP/, makes "p_BASE_0xOFFS" up, BASE being the
+ *                  file's name cut at its first '.', '-' or '_' (always
+ *                  'p', also for return probes); GROUP is "uprobes"
+ *   word 1  place  PATH:OFFS[%return][(REFCTR)]
+ *                  PATH has a '/'; OFFS and REFCTR are numbers in any C
+ *                  base; %return makes a return probe; REFCTR is the file
+ *                  offset of the semaphore (USDT) the core counts up while
+ *                  the probe is armed, and must agree with every other
+ *                  probe on the same place
+ *   word 2+ args   handed to farg_set_parse() with caps.user set
+ *
+ * A line whose head is not 'p'/'r', or whose place has no '/', or no digit
+ * after its last ':', is not ours: -ECANCELED (dynamic_events then offers
+ * it to no one else; uprobe_events turns it into -EINVAL).  Every other
+ * refusal writes one error_log entry under "trace_uprobe", the caret under
+ * the bad byte as the ftrace selftests expect.
+ *
+ * Nothing touches the probed file when a probe is defined: the event's
+ * probes are registered with the uprobes core when it is first enabled,
+ * and unregistered when it is last disabled (trace_uprobe_event.c).
+ * A probe added to an enabled event is registered at once.
+ *
+ * Context: process, may sleep.  Creation and deletion take event_mutex;
+ * the parser keeps its state in its parse context only.
+ */
+#define pr_fmt(fmt)	"trace_uprobe: " fmt
+
+#include <linux/bpf.h>
+#include <linux/ctype.h>
+#include <linux/namei.h>
+#include <linux/perf_event.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trace_uprobe_internal.h"
+
+#define TU_ERROR(code, msg)	TU_ERR_##code,
+enum tu_err_code {
+#include "trace_uprobe_errors.h"
+	TU_ERR_FARG_FIRST	/* FARG code c is TU_ERR_FARG_FIRST + c - 1 */
+};
+#undef TU_ERROR
+
+/* error_log's messages, by code */
+#define TU_ERROR(code, msg)	msg,
+#define FARG_ERROR(code, msg)	msg,
+static const char *tu_err_text[] = {
+#include "trace_uprobe_errors.h"
+#include "farg_errors.h"
+};
+#undef FARG_ERROR
+#undef TU_ERROR
+
+static struct dyn_event_operations tu_dyn_ops;
+
+/* ---------------------------------------------------------- error_log */
+
+/* The words of one definition, as argv_split() cut them. */
+struct tu_parse {
+	int argc;
+	const char **argv;
+};
+
+/* Byte where word @word starts in the joined line (or just past it). */
+static unsigned int tu_word_start(const struct tu_parse *p, int word)
+{
+	unsigned int start = 0;
+	int i;
+
+	for (i = 0; i < word && i < p->argc; i++)
+		start += strlen(p->argv[i]) + 1;
+	return start;
+}
+
+/* Log @code with the words joined, the caret at byte @pos of @word. */
+static void tu_error(const struct tu_parse *p, int word, int pos,
+		     enum tu_err_code code)
+{
+	unsigned int len = tu_word_start(p, p->argc), caret;
+	char *cmd, *s;
+	int i;
+
+	if (WARN_ON_ONCE(code >= ARRAY_SIZE(tu_err_text)) || !p->argc)
+		return;
+	cmd = kmalloc(len, GFP_KERNEL);
+	if (!cmd)
+		return;
+	for (i = 0, s = cmd; i < p->argc; i++)
+		s += sprintf(s, "%s%s", i ? " " : "", p->argv[i]);
+	caret = tu_word_start(p, word) + (word < p->argc ? pos : 0);
+	tracing_log_err(NULL, "trace_uprobe", cmd, tu_err_text, code, caret);
+	kfree(cmd);
+}
+
+/* ----------------------------------------------------------- probes */
+
+/* The next probe of ours on the dyn_event list after @tp (NULL: first). */
+static struct tu_probe *tu_probe_after(struct tu_probe *tp)
+{
+	struct list_head *pos = tp ? &tp->devent.list : &dyn_event_list;
+
+	for (pos = pos->next; pos != &dyn_event_list; pos = pos->next) {
+		struct dyn_event *dev = list_entry(pos, struct dyn_event, list);
+
+		if (dev->ops == &tu_dyn_ops)
+			return container_of(dev, struct tu_probe, devent);
+	}
+	return NULL;
+}
+
+#define for_each_tu_probe(tp)						\
+	for ((tp) = tu_probe_after(NULL); (tp); (tp) = tu_probe_after(tp))
+
+static struct tu_probe *tu_probe_of(struct dyn_event *dev)
+{
+	return dev->ops == &tu_dyn_ops ?
+	       container_of(dev, struct tu_probe, devent) : NULL;
+}
+
+/*
+ * A new probe on @path (held: the probe takes the reference) at @offset.
+ * It owns @set from now on, also when this fails.
+ */
+struct tu_probe *tu_probe_new(const char *filename, struct path *path,
+			      unsigned long offset, unsigned long ref_ctr,
+			      bool is_return, struct farg_set *set)
+{
+	struct tu_probe *tp;
+
+	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
+	if (!tp)
+		goto out_free_set;
+	tp->filename = kstrdup(filename, GFP_KERNEL);
+	tp->counts = alloc_percpu(struct tu_counts);
+	if (!tp->filename || !tp->counts)
+		goto out_free_probe;
+	tp->args = set;
+	tp->has_args = farg_set_count(set) > 0;
+	tp->is_return = is_return;
+	tp->offset = offset;
+	tp->ref_ctr_offset = ref_ctr;
+	tp->rec_size = farg_set_size(set) +
+		       (is_return ? sizeof(struct tu_return_head) :
+				    sizeof(struct tu_entry_head));
+	tp->consumer.handler = tu_handler;
+	if (is_return)
+		tp->consumer.ret_handler = tu_ret_handler;
+	INIT_LIST_HEAD(&tp->sibling);
+	dyn_event_init(&tp->devent, &tu_dyn_ops);
+	tp->path = *path;
+	path->dentry = NULL;
+	path->mnt = NULL;
+	return tp;
+
+out_free_probe:
+	free_percpu(tp->counts);
+	kfree(tp->filename);
+	kfree(tp);
+out_free_set:
+	farg_set_free(set);
+	return NULL;
+}
+
+/* Free a probe that is on no event (or whose set went with its event). */
+void tu_probe_free(struct tu_probe *tp)
+{
+	if (!tp)
+		return;
+	WARN_ON_ONCE(tp->uprobe);
+	farg_set_free(tp->args);
+	path_put(&tp->path);
+	free_percpu(tp->counts);
+	kfree(tp->filename);
+	kfree(tp);
+}
+
+static unsigned long tu_probe_count(const struct tu_probe *tp, bool dropped)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct tu_counts *c = per_cpu_ptr(tp->counts, cpu);
+
+		n += dropped ? c->dropped : c->hits;
+	}
+	return n;
+}
+
+/* ----------------------------------------------------------- the place */
+
+/* A definition, parsed up to its argument words. */
+struct tu_def {
+	bool is_return;
+	const char *group;
+	const char *event;
+	char *filename;			/* PATH, kmalloc'ed */
+	struct path path;
+	unsigned long offset;
+	unsigned long ref_ctr;
+	char group_buf[TU_NAME_LEN];
+	char event_buf[TU_NAME_LEN];
+};
+
+static void tu_def_release(struct tu_def *def)
+{
+	path_put(&def->path);
+	kfree(def->filename);
+}
+
+/*
+ * The probed file, symlinks followed.  Returns 0 with @path held for a
+ * regular file, 1 (nothing held) for anything else, or the lookup error.
+ */
+static int tu_find_file(const char *name, struct path *path)
+{
+	int ret = kern_path(name, LOOKUP_FOLLOW, path);
+
+	if (ret || d_is_reg(path->dentry))
+		return ret;
+	path_put(path);
+	*path = (struct path){};
+	return 1;
+}
+
+/* Is word 1 a place of ours: a '/' and a digit after the last ':'? */
+static bool tu_place_is_ours(const char *word)
+{
+	const char *colon = strrchr(word, ':');
+
+	return strchr(word, '/') && colon && isdigit(colon[1]);
+}
+
+/* "(REFCTR)" at @brace in word 1, which it ends; cut off at @brace. */
+static int tu_parse_refctr(const struct tu_parse *p, struct tu_def *def,
+			   char *word, char *brace)
+{
+	char *close = strchr(brace, ')');
+
+	if (!close) {
+		tu_error(p, 1, strlen(p->argv[1]), TU_ERR_REFCNT_OPEN_BRACE);
+		return -EINVAL;
+	}
+	if (close[1]) {
+		tu_error(p, 1, close + 1 - word, TU_ERR_BAD_REFCNT_SUFFIX);
+		return -EINVAL;
+	}
+	*close = '\0';
+	if (kstrtoul(brace + 1, 0, &def->ref_ctr)) {
+		tu_error(p, 1, brace + 1 - word, TU_ERR_BAD_REFCNT);
+		return -EINVAL;
+	}
+	*brace = '\0';
+	return 0;
+}
+
+/* "OFFS[%return]" at @offs in word 1 (a copy, @word). */
+static int tu_parse_offset(const struct tu_parse *p, struct tu_def *def,
+			   char *word, char *offs)
+{
+	char *pct = strchr(offs, '%');
+
+	if (pct) {
+		if (strcmp(pct, "%return")) {
+			tu_error(p, 1, pct - word, TU_ERR_BAD_ADDR_SUFFIX);
+			return -EINVAL;
+		}
+		def->is_return = true;
+		*pct = '\0';
+	}
+	if (kstrtoul(offs, 0, &def->offset)) {
+		tu_error(p, 1, offs - word, TU_ERR_BAD_UPROBE_OFFS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Word 1: the file (which must exist and be regular), offset, ref-ctr. */
+static int tu_parse_place(const struct tu_parse *p, struct tu_def *def)
+{
+	char *word, *colon, *brace;
+	int ret;
+
+	word = kstrdup(p->argv[1], GFP_KERNEL);
+	if (!word)
+		return -ENOMEM;
+	colon = strrchr(word, ':');
+	*colon = '\0';
+	def->filename = kstrdup(word, GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!def->filename)
+		goto out_free;
+
+	ret = tu_find_file(def->filename, &def->path);
+	if (ret) {
+		tu_error(p, 1, 0, ret < 0 ? TU_ERR_FILE_NOT_FOUND :
+					    TU_ERR_NO_REGULAR_FILE);
+		ret = ret < 0 ? ret : -EINVAL;
+		goto out_free;
+	}
+	brace = strchr(colon + 1, '(');
+	if (brace) {
+		ret = tu_parse_refctr(p, def, word, brace);
+		if (ret)
+			goto out_free;
+	}
+	ret = tu_parse_offset(p, def, word, colon + 1);
+out_free:
+	kfree(word);
+	return ret;
+}
+
+/* "[GROUP/|GROUP.][EVENT]" from byte 2 of word 0. */
+static int tu_parse_name(const struct tu_parse *p, struct tu_def *def)
+{
+	const char *name = p->argv[0] + 2, *sep;
+	int at = 2;
+	size_t len;
+
+	sep = strchr(name, '/') ?: strchr(name, '.');
+	if (sep) {
+		len = sep - name;
+		if (!len || len >= TU_NAME_LEN) {
+			tu_error(p, 0, at, len ? TU_ERR_GROUP_TOO_LONG :
+						 TU_ERR_NO_GROUP_NAME);
+			return -EINVAL;
+		}
+		memcpy(def->group_buf, name, len);
+		def->group_buf[len] = '\0';
+		if (!is_good_system_name(def->group_buf)) {
+			tu_error(p, 0, at, TU_ERR_BAD_GROUP_NAME);
+			return -EINVAL;
+		}
+		def->group = def->group_buf;
+		at += len + 1;
+		name = sep + 1;
+	}
+	len = strlen(name);
+	if (!len) {
+		if (sep)
+			return 0;	/* "GROUP/": a made-up event name */
+		tu_error(p, 0, at, TU_ERR_NO_EVENT_NAME);
+		return -EINVAL;
+	}
+	if (len >= TU_NAME_LEN || !is_good_name(name)) {
+		tu_error(p, 0, at, len >= TU_NAME_LEN ? TU_ERR_EVENT_TOO_LONG :
+							TU_ERR_BAD_EVENT_NAME);
+		return -EINVAL;
+	}
+	strscpy(def->event_buf, name, TU_NAME_LEN);
+	def->event = def->event_buf;
+	return 0;
+}
+
+/* "p_BASE_0xOFFS": BASE is the file name up to its first '.', '-', '_'. */
+static void tu_default_name(struct tu_def *def)
+{
+	const char *base = strrchr(def->filename, '/');
+
+	base = base ? base + 1 : def->filename;
+	snprintf(def->event_buf, TU_NAME_LEN, "p_%.*s_0x%lx",
+		 (int)strcspn(base, ".-_"), base, def->offset);
+	def->event = def->event_buf;
+}
+
+/* Words 0 and 1.  -ECANCELED, with nothing logged, when not ours. */
+static int tu_parse_def(const struct tu_parse *p, struct tu_def *def)
+{
+	const char *head = p->argv[0];
+	int ret;
+
+	if ((head[0] != 'p' && head[0] != 'r') || p->argc < 2 ||
+	    !tu_place_is_ours(p->argv[1]))
+		return -ECANCELED;
+	if (p->argc - 2 > FARG_MAX_ARGS)
+		return -E2BIG;
+	def->is_return = head[0] == 'r';
+	ret = tu_parse_place(p, def);
+	if (ret)
+		return ret;
+	if (head[1] == ':') {
+		ret = tu_parse_name(p, def);
+		if (ret)
+			return ret;
+	}
+	if (!def->group)
+		def->group = TU_DEFAULT_GROUP;
+	if (!def->event)
+		tu_default_name(def);
+	return 0;
+}
+
+/* ---------------------------------------------------------- creating */
+
+static struct tu_event *tu_find_event(const char *group, const char *name)
+{
+	struct tu_probe *tp;
+
+	for_each_tu_probe(tp) {
+		struct trace_event_call *call = &tp->event->call;
+
+		if (!strcmp(trace_event_name(call), name) &&
+		    !strcmp(call->class->system, group))
+			return tp->event;
+	}
+	return NULL;
+}
+
+/*
+ * The uprobes core keeps one reference counter per place: every probe on
+ * one inode and offset must name the same one.
+ */
+static bool tu_ref_ctr_conflicts(const struct tu_probe *new)
+{
+	struct inode *inode = tu_probe_inode(new);
+	struct tu_probe *tp;
+
+	for_each_tu_probe(tp) {
+		if (tu_probe_inode(tp) == inode && tp->offset == new->offset &&
+		    tp->ref_ctr_offset != new->ref_ctr_offset) {
+			pr_warn("Reference counter offset mismatch.\n");
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Is any event, of any kind, named @group/@name? */
+static bool tu_event_name_taken(const char *group, const char *name)
+{
+	struct trace_event_call *call;
+
+	list_for_each_entry(call, &ftrace_events, list) {
+		const char *n = trace_event_name(call);
+
+		if (call->class->system && n &&
+		    !strcmp(call->class->system, group) && !strcmp(n, name))
+			return true;
+	}
+	return false;
+}
+
+/* Add @tp to the existing event @ev, after the multiprobe checks. */
+static int tu_join_event(const struct tu_parse *p, struct tu_event *ev,
+			 struct tu_probe *tp)
+{
+	struct tu_probe *sib;
+	int idx;
+
+	if (ev->is_return != tp->is_return) {
+		tu_error(p, 0, 0, TU_ERR_DIFF_PROBE_TYPE);
+		return -EEXIST;
+	}
+	idx = farg_set_mismatch(ev->layout, tp->args);
+	if (idx >= 0) {
+		tu_error(p, idx + 2, 0, TU_ERR_DIFF_ARG_TYPE);
+		return -EEXIST;
+	}
+	list_for_each_entry(sib, &ev->probes, sibling) {
+		if (tu_probe_inode(sib) == tu_probe_inode(tp) &&
+		    sib->offset == tp->offset &&
+		    farg_set_same_text(sib->args, tp->args)) {
+			tu_error(p, 0, 0, TU_ERR_SAME_PROBE);
+			return -EEXIST;
+		}
+	}
+	tp->event = ev;
+	list_add_tail(&tp->sibling, &ev->probes);
+	dyn_event_add(&tp->devent, &ev->call);
+	return 0;
+}
+
+/* Make @tp the first probe of a new event named by @def, and publish it. */
+static int tu_start_event(const struct tu_parse *p, const struct tu_def *def,
+			  struct tu_probe *tp)
+{
+	struct tu_event *ev;
+	int ret;
+
+	if (tu_event_name_taken(def->group, def->event)) {
+		tu_error(p, 0, 0, TU_ERR_EVENT_EXIST);
+		return -EEXIST;
+	}
+	ev = tu_event_new(def->group, def->event, tp);
+	if (!ev)
+		return -ENOMEM;
+	ret = -ENODEV;
+	if (!register_trace_event(&ev->call.event))
+		goto out_free_event;
+	ret = trace_add_event_call(&ev->call);
+	if (ret) {
+		unregister_trace_event(&ev->call.event);
+		goto out_free_event;
+	}
+	ev->published = true;
+	dyn_event_add(&tp->devent, &ev->call);
+	return 0;
+
+out_free_event:
+	pr_warn("Failed to register probe event(%d)\n", ret);
+	list_del_init(&tp->sibling);
+	tp->args = NULL;	/* it went with the event */
+	tp->event = NULL;
+	tu_event_free(ev);
+	return ret;
+}
+
+/* Compile the arguments and build the probe of a parsed definition. */
+static struct tu_probe *tu_build_probe(const struct tu_parse *p,
+				       struct tu_def *def)
+{
+	struct farg_caps caps = {
+		.user = true,
+		.file_offset = def->offset,
+		.is_return = def->is_return,
+	};
+	struct farg_err err = {};
+	struct farg_set *set;
+	struct tu_probe *tp;
+
+	set = farg_set_parse(&caps, p->argc - 2, p->argv + 2, &err);
+	if (IS_ERR(set)) {
+		if (PTR_ERR(set) == -EINVAL && err.code != FARG_OK)
+			tu_error(p, err.word + 2, err.pos,
+				 TU_ERR_FARG_FIRST + err.code - 1);
+		return ERR_CAST(set);
+	}
+	tp = tu_probe_new(def->filename, &def->path, def->offset,
+			  def->ref_ctr, def->is_return, set);
+	return tp ?: ERR_PTR(-ENOMEM);
+}
+
+/* Create one probe from the words of a definition. */
+static int tu_create_words(const struct tu_parse *p)
+{
+	struct tu_def def = {};
+	struct tu_event *ev;
+	struct tu_probe *tp;
+	int ret;
+
+	ret = tu_parse_def(p, &def);
+	if (ret)
+		goto out_release;
+	tp = tu_build_probe(p, &def);
+	if (IS_ERR(tp)) {
+		ret = PTR_ERR(tp);
+		goto out_release;
+	}
+
+	mutex_lock(&event_mutex);
+	if (tu_ref_ctr_conflicts(tp)) {
+		ret = -EINVAL;
+	} else {
+		ev = tu_find_event(def.group, def.event);
+		ret = ev ? tu_join_event(p, ev, tp) :
+			   tu_start_event(p, &def, tp);
+		/* a new probe of an enabled event is armed at once */
+		if (!ret && ev && ev->flags)
+			ret = tu_probe_arm(tp, ev->flags & TU_EV_PERF);
+		if (ret && ev && !list_empty(&tp->sibling)) {
+			dyn_event_remove(&tp->devent);
+			list_del_init(&tp->sibling);
+		}
+	}
+	mutex_unlock(&event_mutex);
+	if (ret)
+		tu_probe_free(tp);
+out_release:
+	tu_def_release(&def);
+	return ret;
+}
+
+/* A definition line; -ECANCELED when it is not a uprobe's. */
+static int tu_create(const char *raw)
+{
+	struct tu_parse p = {};
+	char **argv;
+	int ret = 0;
+
+	argv = argv_split(GFP_KERNEL, raw, &p.argc);
+	if (!argv)
+		return -ENOMEM;
+	p.argv = (const char **)argv;
+	if (p.argc)
+		ret = tu_create_words(&p);
+	argv_free(argv);
+	return ret;
+}
+
+/* ---------------------------------------------------------- deleting */
+
+/*
+ * Delete one probe.  Its event goes with its last probe, unless in use
+ * (enabled, or held open by perf or a trace file).
+ */
+static int tu_probe_remove(struct tu_probe *tp)
+{
+	struct tu_event *ev = tp->event;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (list_is_singular(&ev->probes)) {
+		if (ev->flags || trace_event_dyn_busy(&ev->call))
+			return -EBUSY;
+		ret = trace_remove_event_call(&ev->call);
+		if (ret)
+			return ret;
+		ev->published = false;
+	} else if (tp->uprobe) {
+		/* a sibling of an enabled event: stop its hits first */
+		uprobe_unregister_nosync(tp->uprobe, &tp->consumer);
+		uprobe_unregister_sync();
+		tp->uprobe = NULL;
+	}
+	dyn_event_remove(&tp->devent);
+	list_del_init(&tp->sibling);
+	if (list_empty(&ev->probes)) {
+		if (tp->args == ev->layout)
+			tp->args = NULL;	/* goes with the event */
+		tu_event_free(ev);
+	} else if (tp->args == ev->layout) {
+		/* the fields point into it: the event keeps it */
+		tp->args = NULL;
+	}
+	tp->event = NULL;
+	tu_probe_free(tp);
+	return 0;
+}
+
+/* Delete every uprobe event; nothing at all if one is in use. */
+static int tu_remove_all(void)
+{
+	struct tu_probe *tp, *next;
+	int ret = 0;
+
+	mutex_lock(&event_mutex);
+	for_each_tu_probe(tp) {
+		if (tp->event->flags || trace_event_dyn_busy(&tp->event->call)) {
+			ret = -EBUSY;
+			goto out_unlock;
+		}
+	}
+	for (tp = tu_probe_after(NULL); tp; tp = next) {
+		next = tu_probe_after(tp);
+		ret = tu_probe_remove(tp);
+		if (ret)
+			break;
+	}
+	tracing_reset_all_online_cpus();
+out_unlock:
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+/* The place as listed: "PATH:0x%016lx" (with "(0x%lx)" for a ref-ctr). */
+static int tu_place_text(const struct tu_probe *tp, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s:0x%0*lx", tp->filename,
+			 (int)(2 * sizeof(void *)), tp->offset);
+
+	if (tp->ref_ctr_offset && n < len)
+		n += snprintf(buf + n, len - n, "(0x%lx)", tp->ref_ctr_offset);
+	return n;
+}
+
+/* Does @word name the place of @tp exactly as uprobe_events lists it? */
+static bool tu_place_matches(const struct tu_probe *tp, const char *word)
+{
+	size_t len = strlen(tp->filename) + 64;
+	bool same;
+	char *buf;
+
+	buf = kmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return false;
+	tu_place_text(tp, buf, len);
+	same = !strcmp(buf, word);
+	kfree(buf);
+	return same;
+}
+
+/* ---------------------------------------------------------- dyn_event */
+
+/*
+ * "-:[GROUP/]EVENT [PLACE [ARG...]]": an empty @event matches the whole
+ * @system; the words after the name, if any, repeat the listing.
+ */
+static bool tu_dyn_match(const char *system, const char *event,
+			 int argc, const char **argv, struct dyn_event *dev)
+{
+	struct tu_probe *tp = tu_probe_of(dev);
+	struct trace_event_call *call = &tp->event->call;
+
+	if (event[0] ? strcmp(trace_event_name(call), event) : !system)
+		return false;
+	if (system && strcmp(call->class->system, system))
+		return false;
+	if (!argc)
+		return true;
+	return tu_place_matches(tp, argv[0]) &&
+	       farg_set_match_words(tp->args, argc - 1, argv + 1);
+}
+
+static bool tu_dyn_is_busy(struct dyn_event *dev)
+{
+	return !!tu_probe_of(dev)->event->flags;
+}
+
+static int tu_dyn_free(struct dyn_event *dev)
+{
+	return tu_probe_remove(tu_probe_of(dev));
+}
+
+static int tu_dyn_show(struct seq_file *m, struct dyn_event *dev)
+{
+	struct tu_probe *tp = tu_probe_of(dev);
+	struct trace_event_call *call = &tp->event->call;
+
+	seq_printf(m, "%c:%s/%s %s:0x%0*lx", tp->is_return ? 'r' : 'p',
+		   call->class->system, trace_event_name(call), tp->filename,
+		   (int)(2 * sizeof(void *)), tp->offset);
+	if (tp->ref_ctr_offset)
+		seq_printf(m, "(0x%lx)", tp->ref_ctr_offset);
+	farg_set_show(tp->args, m);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+/* All methods but .create run under event_mutex. */
+static struct dyn_event_operations tu_dyn_ops = {
+	.create = tu_create,		.match = tu_dyn_match,
+	.show = tu_dyn_show,		.free = tu_dyn_free,
+	.is_busy = tu_dyn_is_busy,
+};
+
+/* ------------------------------------------------------------ tracefs */
+
+/* One line written to uprobe_events: a definition or a "-:" delete. */
+static int tu_run_command(const char *raw)
+{
+	int ret;
+
+	if (raw[0] == '-')
+		return dyn_event_release(raw, &tu_dyn_ops);
+	ret = tu_create(raw);
+	return ret == -ECANCELED ? -EINVAL : ret;
+}
+
+static int tu_list_show(struct seq_file *m, void *v)
+{
+	struct dyn_event *dev = v;
+
+	return tu_probe_of(dev) ? tu_dyn_show(m, dev) : 0;
+}
+
+static const struct seq_operations tu_list_seq_ops = {
+	.start = dyn_event_seq_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = tu_list_show,
+};
+
+static int tu_events_open(struct inode *inode, struct file *file)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	if (ret)
+		return ret;
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		ret = tu_remove_all();
+		if (ret)
+			return ret;
+	}
+	return seq_open(file, &tu_list_seq_ops);
+}
+
+static ssize_t tu_events_write(struct file *file, const char __user *buf,
+			       size_t count, loff_t *ppos)
+{
+	return trace_parse_run_command(file, buf, count, ppos, tu_run_command);
+}
+
+static const struct file_operations tu_events_fops = {
+	.owner = THIS_MODULE,
+	.open = tu_events_open,		.release = seq_release,
+	.read = seq_read,		.llseek = seq_lseek,
+	.write = tu_events_write,
+};
+
+/* uprobe_profile: "  PATH EVENT HITS", one line per probe. */
+static int tu_profile_show(struct seq_file *m, void *v)
+{
+	struct tu_probe *tp = tu_probe_of(v);
+
+	if (tp)
+		seq_printf(m, "  %s %-44s %15lu\n", tp->filename,
+			   trace_event_name(&tp->event->call),
+			   tu_probe_count(tp, false));
+	return 0;
+}
+
+static const struct seq_operations tu_profile_seq_ops = {
+	.start = dyn_event_seq_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = tu_profile_show,
+};
+
+/*
+ * uprobe_misses: per probe, in uprobe_profile's order, the hits that
+ * made no record because a ring buffer or perf refused it, and the
+ * records that hold a (fault).
+ */
+static int tu_misses_show(struct seq_file *m, void *v)
+{
+	struct tu_probe *tp;
+
+	if (v == &dyn_event_list) {
+		seq_printf(m, "#%-45s %11s %11s\n", "event", "dropped",
+			   "faults");
+		return 0;
+	}
+	tp = tu_probe_of(v);
+	if (tp)
+		seq_printf(m, "  %-44s %11lu %11lu\n",
+			   trace_event_name(&tp->event->call),
+			   tu_probe_count(tp, true), farg_set_faults(tp->args ?:
+							tp->event->layout));
+	return 0;
+}
+
+/* The list head first, for the header line; event_mutex until stop. */
+static void *tu_misses_start(struct seq_file *m, loff_t *pos)
+{
+	mutex_lock(&event_mutex);
+	return seq_list_start_head(&dyn_event_list, *pos);
+}
+
+static const struct seq_operations tu_misses_seq_ops = {
+	.start = tu_misses_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = tu_misses_show,
+};
+
+/* uprobe_profile and uprobe_misses: the seq_operations are the data. */
+static int tu_stats_open(struct inode *inode, struct file *file)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	return ret ? ret : seq_open(file, inode->i_private);
+}
+
+static const struct file_operations tu_stats_fops = {
+	.owner = THIS_MODULE,
+	.open = tu_stats_open,		.release = seq_release,
+	.read = seq_read,		.llseek = seq_lseek,
+};
+
+/* ------------------------------------------------------------- local */
+
+/*
+ * perf's uprobe PMU: a private event "uprobes/DUMMY_EVENT" with one probe
+ * and no arguments, on no list and in no tracefs directory.
+ */
+struct trace_event_call *create_local_trace_uprobe(char *name,
+						   unsigned long offs,
+						   unsigned long ref_ctr_offset,
+						   bool is_return)
+{
+	struct farg_caps caps = { .user = true, .is_return = is_return };
+	struct farg_err err = {};
+	struct farg_set *set;
+	struct tu_probe *tp;
+	struct tu_event *ev;
+	struct path path;
+	int ret;
+
+	ret = tu_find_file(name, &path);
+	if (ret)
+		return ERR_PTR(ret > 0 ? -EINVAL : ret);
+	set = farg_set_parse(&caps, 0, NULL, &err);
+	if (IS_ERR(set)) {
+		path_put(&path);
+		return ERR_CAST(set);
+	}
+	tp = tu_probe_new(name, &path, offs, ref_ctr_offset, is_return, set);
+	path_put(&path);	/* NULL when the probe took it */
+	if (!tp)
+		return ERR_PTR(-ENOMEM);
+	ev = tu_event_new(TU_DEFAULT_GROUP, "DUMMY_EVENT", tp);
+	if (!ev) {
+		tu_probe_free(tp);
+		return ERR_PTR(-ENOMEM);
+	}
+	return &ev->call;
+}
+
+void destroy_local_trace_uprobe(struct trace_event_call *event_call)
+{
+	struct tu_event *ev = tu_event_of(event_call);
+	struct tu_probe *tp = tu_event_primary(ev);
+
+	if (WARN_ON_ONCE(!tp))
+		return;
+	list_del_init(&tp->sibling);
+	tp->args = NULL;	/* the event's layout */
+	tp->event = NULL;
+	tu_event_free(ev);
+	tu_probe_free(tp);
+}
+
+/* ------------------------------------------------------------- BPF */
+
+int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
+			const char **filename, u64 *probe_offset,
+			u64 *probe_addr, bool perf_type_tracepoint)
+{
+	struct tu_probe *tp = tu_event_primary(tu_event_of(event->tp_event));
+
+	if (!tp)
+		return -EINVAL;
+	*fd_type = tp->is_return ? BPF_FD_TYPE_URETPROBE : BPF_FD_TYPE_UPROBE;
+	*filename = tp->filename;
+	*probe_offset = tp->offset;
+	*probe_addr = 0;
+	return 0;
+}
+
+/* ------------------------------------------------------------- init */
+
+static __init int tu_init(void)
+{
+	int ret = dyn_event_register(&tu_dyn_ops);
+
+	if (ret)
+		return ret;
+	if (tracing_init_dentry())
+		return 0;
+	trace_create_file("uprobe_events", TRACE_MODE_WRITE, NULL, NULL,
+			  &tu_events_fops);
+	trace_create_file("uprobe_profile", TRACE_MODE_READ, NULL,
+			  (void *)&tu_profile_seq_ops, &tu_stats_fops);
+	trace_create_file("uprobe_misses", TRACE_MODE_READ, NULL,
+			  (void *)&tu_misses_seq_ops, &tu_stats_fops);
+	return 0;
+}
+fs_initcall(tu_init);

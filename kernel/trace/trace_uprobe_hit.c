@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_uprobe_hit.c - what runs when a uprobe event's probe is hit, and
+ * perf's side of uprobe events (BPF programs, the mm filter).
+ *
+ *   uprobes core, in the probed task (preemptible, may sleep)
+ *        |
+ *   tu_handler(uc, regs)                 tu_ret_handler(uc, func, regs)
+ *        |  count the hit; perf only:        |
+ *        |  not a wanted mm -> REMOVE        |
+ *        +-------------- tu_hit() -----------+
+ *              publish {probe, hit address} in current->utask->vaddr
+ *              perf: run the BPF programs (they may sleep)
+ *              preemption off:
+ *                fetch the arguments once, into this CPU's scratch
+ *                trace files (RCU list): reserve, copy, commit
+ *                perf: perf buffer, copy, submit
+ *
+ * The fetch library reads user memory without faulting (farg.h): a
+ * string or value on a page the task has not touched yet reads as
+ * "(fault)" rather than being paged in.  That keeps the whole record
+ * build in one preempt-off section on a per-CPU scratch buffer, with no
+ * lock and no allocation.  Trace files and perf exclude each other
+ * (trace_uprobe_event.c), so one fetch serves every record of a hit.
+ *
+ * A hit whose record a ring buffer or perf refuses is counted in
+ * tu_counts::dropped (uprobe_misses shows it); uprobe_profile counts
+ * hits, entry hits only for return probes as the base ABI does.
+ */
+#include <linux/bpf.h>
+#include <linux/filter.h>
+#include <linux/perf_event.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate_trace.h>
+#include <linux/ring_buffer.h>
+#include <linux/sched/mm.h>
+
+#include "trace_uprobe_internal.h"
+
+/* Set once, before the first probe is registered; never freed. */
+static char __percpu *tu_scratch;
+static DEFINE_MUTEX(tu_scratch_lock);
+
+int tu_scratch_reserve(void)
+{
+	char __percpu *buf;
+
+	if (READ_ONCE(tu_scratch))
+		return 0;
+	mutex_lock(&tu_scratch_lock);
+	if (!tu_scratch) {
+		buf = __alloc_percpu(TU_RECORD_MAX, sizeof(u64));
+		if (buf)
+			WRITE_ONCE(tu_scratch, buf);
+	}
+	mutex_unlock(&tu_scratch_lock);
+	return tu_scratch ? 0 : -ENOMEM;
+}
+
+/* Where the probe hit, as the record head wants it. */
+struct tu_site {
+	unsigned long addr;	/* hit address, or the function's entry */
+	unsigned long ret_ip;	/* return probes: where it returns to */
+};
+
+/* ---------------------------------------------------------------- trace */
+
+/*
+ * The ring buffer of @file refused the record: a drop, unless the user
+ * asked for none (recording off, CPU masked out, task filtered out).
+ */
+static void tu_refused(struct tu_probe *tp, struct trace_event_file *file)
+{
+	struct trace_array *tr = file->tr;
+
+	if (!ring_buffer_record_is_on(tr->array_buffer.buffer) ||
+	    !cpumask_test_cpu(smp_processor_id(), tr->tracing_cpumask) ||
+	    trace_event_ignore_this_pid(file))
+		return;
+	this_cpu_inc(tp->counts->dropped);
+}
+
+/* One record per trace file, copied from @rec (@size bytes). */
+static void tu_trace(struct tu_probe *tp, const void *rec, unsigned int size,
+		     struct pt_regs *regs)
+{
+	unsigned int skip = sizeof(struct trace_entry);
+	struct trace_event_buffer fbuffer;
+	struct tu_link *link;
+	void *ent;
+
+	list_for_each_entry_rcu(link, &tp->event->links, node) {
+		struct trace_event_file *file = link->file;
+
+		if (trace_trigger_soft_disabled(file))
+			continue;
+		ent = trace_event_buffer_reserve(&fbuffer, file, size);
+		if (!ent) {
+			tu_refused(tp, file);
+			continue;
+		}
+		fbuffer.regs = regs;
+		/* the reserve wrote the trace_entry; the rest is ours */
+		memcpy(ent + skip, rec + skip, size - skip);
+		trace_event_buffer_commit(&fbuffer);
+	}
+}
+
+/* ----------------------------------------------------------------- perf */
+
+/* Perf records are padded so that size + the u32 length word is 8-aligned. */
+static unsigned int tu_perf_size(unsigned int size)
+{
+	return ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
+}
+
+static void tu_perf(struct tu_probe *tp, const void *rec, unsigned int size,
+		    struct pt_regs *regs)
+{
+	struct trace_event_call *call = &tp->event->call;
+	unsigned int padded = tu_perf_size(size);
+	struct hlist_head *head;
+	void *ent;
+	int rctx;
+
+	head = this_cpu_ptr(call->perf_events);
+	if (hlist_empty(head))
+		return;
+	if (WARN_ONCE(padded > PERF_MAX_TRACE_SIZE,
+		      "uprobe event record too big for perf\n"))
+		goto out_drop;
+	ent = perf_trace_buf_alloc(padded, NULL, &rctx);
+	if (!ent)
+		goto out_drop;
+	memcpy(ent + sizeof(struct trace_entry),
+	       rec + sizeof(struct trace_entry),
+	       size - sizeof(struct trace_entry));
+	memset(ent + size, 0, padded - size);
+	perf_trace_buf_submit(ent, padded, rctx, call->event.type, 1, regs,
+			      head, NULL);
+	return;
+out_drop:
+	this_cpu_inc(tp->counts->dropped);
+}
+
+/* The BPF programs on the event; false when they drop the record. */
+static bool tu_run_bpf(struct tu_probe *tp, struct pt_regs *regs)
+{
+	struct trace_event_call *call = &tp->event->call;
+	u32 keep;
+
+	if (!bpf_prog_array_valid(call))
+		return true;
+	rcu_read_lock_trace();
+	keep = bpf_prog_run_array_uprobe(rcu_dereference_check(call->prog_array,
+						rcu_read_lock_trace_held()),
+					 regs, bpf_prog_run);
+	rcu_read_unlock_trace();
+	return keep;
+}
+
+/* ----------------------------------------------------------- the hit */
+
+/* Build the record in this CPU's scratch; returns its size. */
+static unsigned int tu_build(struct tu_probe *tp, const struct tu_site *site,
+			     struct pt_regs *regs, void *rec)
+{
+	struct tu_event *ev = tp->event;
+
+	if (ev->is_return) {
+		struct tu_return_head *h = rec;
+
+		h->func = site->addr;
+		h->ret_ip = site->ret_ip;
+	} else {
+		((struct tu_entry_head *)rec)->ip = site->addr;
+	}
+	if (!tp->has_args)
+		return tp->rec_size;
+	return farg_set_fetch(tp->args, regs, (void *)&site->addr, rec,
+			      ev->head_size, TU_RECORD_MAX);
+}
+
+static void tu_hit(struct tu_probe *tp, const struct tu_site *site,
+		   struct pt_regs *regs)
+{
+	struct uprobe_dispatch_data udd = { .bp_addr = site->addr };
+	unsigned int users = READ_ONCE(tp->event->flags);
+	unsigned int size;
+	void *rec;
+
+	/* bpf_get_func_ip() reads bp_addr through utask->vaddr */
+	current->utask->vaddr = (unsigned long)&udd;
+	if ((users & TU_EV_PERF) && !tu_run_bpf(tp, regs))
+		users &= ~TU_EV_PERF;
+	if (!users)
+		return;
+
+	preempt_disable();
+	rec = this_cpu_ptr(tu_scratch);
+	size = tu_build(tp, site, regs, rec);
+	rcu_read_lock();
+	if (users & TU_EV_TRACE)
+		tu_trace(tp, rec, size, regs);
+	rcu_read_unlock();
+	if (users & TU_EV_PERF)
+		tu_perf(tp, rec, size, regs);
+	preempt_enable();
+}
+
+int tu_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct tu_probe *tp = container_of(uc, struct tu_probe, consumer);
+	struct tu_site site = { .addr = instruction_pointer(regs) };
+
+	this_cpu_inc(tp->counts->hits);
+	if ((READ_ONCE(tp->event->flags) & TU_EV_PERF) &&
+	    !tu_perf_filter_mm(uc, current->mm))
+		return UPROBE_HANDLER_REMOVE;
+	if (!tp->is_return)
+		tu_hit(tp, &site, regs);
+	return 0;
+}
+
+int tu_ret_handler(struct uprobe_consumer *uc, unsigned long func,
+		   struct pt_regs *regs)
+{
+	struct tu_probe *tp = container_of(uc, struct tu_probe, consumer);
+	struct tu_site site = {
+		.addr = func,
+		.ret_ip = instruction_pointer(regs),
+	};
+
+	tu_hit(tp, &site, regs);
+	return 0;
+}
+
+/* ------------------------------------------------------ the mm filter */
+
+/* Is a task-bound perf event of @f on @mm?  @f->lock held. */
+static bool tu_filter_has_mm(struct tu_perf_filter *f, struct mm_struct *mm)
+{
+	struct perf_event *event;
+
+	list_for_each_entry(event, &f->events, hw.tp_list)
+		if (event->hw.target->mm == mm)
+			return true;
+	return false;
+}
+
+/* uprobe_consumer.filter of perf's consumers: does perf want @mm? */
+bool tu_perf_filter_mm(struct uprobe_consumer *uc, struct mm_struct *mm)
+{
+	struct tu_probe *tp = container_of(uc, struct tu_probe, consumer);
+	struct tu_perf_filter *f = &tp->event->filter;
+	bool want;
+
+	if (READ_ONCE(f->nr_systemwide))
+		return true;
+	read_lock(&f->lock);
+	want = tu_filter_has_mm(f, mm);
+	read_unlock(&f->lock);
+	return want;
+}
+
+/*
+ * Add @event to the filter.  True when the filter covered its target
+ * already (nothing for the core to install): a system-wide event exists,
+ * or the target's mm is wanted already, or the event is inherited or
+ * enabled on exec (the new mm gets the breakpoints when it maps the file).
+ */
+static bool tu_filter_add(struct tu_perf_filter *f, struct perf_event *event)
+{
+	bool covered;
+
+	write_lock(&f->lock);
+	if (event->hw.target) {
+		covered = f->nr_systemwide || event->parent ||
+			  event->attr.enable_on_exec ||
+			  tu_filter_has_mm(f, event->hw.target->mm);
+		list_add(&event->hw.tp_list, &f->events);
+	} else {
+		covered = f->nr_systemwide;
+		f->nr_systemwide++;
+	}
+	write_unlock(&f->lock);
+	return covered;
+}
+
+/* Take @event out; true when what it wanted is still wanted. */
+static bool tu_filter_remove(struct tu_perf_filter *f, struct perf_event *event)
+{
+	bool covered;
+
+	write_lock(&f->lock);
+	if (event->hw.target) {
+		list_del(&event->hw.tp_list);
+		covered = f->nr_systemwide ||
+			  (event->hw.target->flags & PF_EXITING) ||
+			  tu_filter_has_mm(f, event->hw.target->mm);
+	} else {
+		f->nr_systemwide--;
+		covered = f->nr_systemwide;
+	}
+	write_unlock(&f->lock);
+	return covered;
+}
+
+/* Let the core re-ask the filter about every mm, for each probe. */
+static int tu_event_apply(struct tu_event *ev, bool add)
+{
+	struct tu_probe *tp;
+	int ret = 0;
+
+	list_for_each_entry(tp, &ev->probes, sibling) {
+		if (!tp->uprobe)
+			continue;
+		ret = uprobe_apply(tp->uprobe, &tp->consumer, add);
+		if (ret)
+			break;
+	}
+	return ret;
+}
+
+/* PERF_OPEN, PERF_CLOSE and the rest: event_mutex held. */
+int tu_event_reg_perf(struct tu_event *ev, enum trace_reg type, void *data)
+{
+	struct perf_event *event = data;
+	int ret;
+
+	switch (type) {
+	case TRACE_REG_PERF_OPEN:
+		if (tu_filter_add(&ev->filter, event))
+			return 0;
+		ret = tu_event_apply(ev, true);
+		if (ret && !tu_filter_remove(&ev->filter, event))
+			tu_event_apply(ev, false);
+		return ret;
+	case TRACE_REG_PERF_CLOSE:
+		if (!tu_filter_remove(&ev->filter, event))
+			tu_event_apply(ev, false);
+		return 0;
+	default:
+		return 0;	/* add, del: nothing to do */
+	}
+}

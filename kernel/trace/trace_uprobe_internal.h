@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * trace_uprobe_internal.h - the uprobe event layer, shared between its files.
+ *
+ * Terms (Documentation/trace/uprobetracer.rst has the user's view):
+ *
+ *   definition  one line written to uprobe_events or dynamic_events,
+ *               "p:grp/name PATH:OFFS[(REFCTR)] args..." or "-:grp/name".
+ *   probe       what one definition arms: a consumer on the uprobe at
+ *               (inode, offset), plus the compiled fetch arguments.
+ *               Struct tu_probe; one line in uprobe_events.
+ *   event       events/<grp>/<name>: one trace_event_call, with one probe
+ *               or more of the same argument names and types.  Struct
+ *               tu_event.
+ *   record      a head (trace_entry, then the hit address, or the
+ *               function and return addresses) and the argument block
+ *               the fetch library fills.
+ *
+ * The files:
+ *   trace_uprobe.c        definitions, lifetime, dyn_event ops, the tracefs
+ *                         files, local events for perf's uprobe PMU
+ *   trace_uprobe_event.c  the trace_event_call: fields, format, output,
+ *                         registering with the uprobes core on enable
+ *   trace_uprobe_hit.c    the uprobe consumer handlers, trace records, perf
+ *                         and BPF, the perf mm filter, local perf events
+ *
+ * Locking: event_mutex serializes every change to probes and events and
+ * guards the dyn_event list.  Nothing a hit reads changes while the probe
+ * is registered with the uprobes core, except the event's flags and file
+ * links (RCU) and the perf filter (its own rwlock).  The handlers run in
+ * the probed task, preemptible; they hold no lock but RCU and keep
+ * preemption off only while they use this CPU's scratch buffer.
+ */
+#ifndef _KERNEL_TRACE_TRACE_UPROBE_INTERNAL_H
+#define _KERNEL_TRACE_TRACE_UPROBE_INTERNAL_H
+
+#include <linux/list.h>
+#include <linux/namei.h>
+#include <linux/rcupdate.h>
+#include <linux/seq_file.h>
+#include <linux/spinlock.h>
+#include <linux/uprobes.h>
+
+#include "trace.h"
+#include "trace_dynevent.h"
+#include "trace_probe.h"	/* struct uprobe_dispatch_data, local events */
+#include "farg.h"
+
+#define TU_DEFAULT_GROUP	"uprobes"
+#define TU_NAME_LEN		MAX_EVENT_NAME_LEN
+/* Largest record: one page, as the base ABI allows. */
+#define TU_RECORD_MAX		PAGE_SIZE
+
+/* Record heads. */
+struct tu_entry_head {
+	struct trace_entry ent;
+	unsigned long ip;		/* where the probe hit */
+};
+
+struct tu_return_head {
+	struct trace_entry ent;
+	unsigned long func;		/* the probed function */
+	unsigned long ret_ip;		/* where it returned to */
+};
+
+/* Event flags: who wants records.  Written under event_mutex. */
+#define TU_EV_TRACE	BIT(0)	/* trace files (links) */
+#define TU_EV_PERF	BIT(1)	/* perf events, BPF programs */
+
+/* A trace_event_file the event writes to; on tu_event.links. */
+struct tu_link {
+	struct list_head node;
+	struct trace_event_file *file;
+	struct rcu_head rcu;
+};
+
+/*
+ * Which tasks perf wants records from: any, when a perf event counts
+ * system-wide, else the mms of the tasks of @events.  @lock guards both;
+ * the consumer filter reads them under it.
+ */
+struct tu_perf_filter {
+	rwlock_t lock;
+	unsigned int nr_systemwide;
+	struct list_head events;	/* perf_event.hw.tp_list */
+};
+
+/* One event.  Allocated with its first probe, freed with its last. */
+struct tu_event {
+	struct trace_event_call call;
+	struct trace_event_class class;
+	unsigned int flags;		/* TU_EV_*; event_mutex to write */
+	struct list_head links;		/* tu_link; RCU for the hit path */
+	struct list_head probes;	/* tu_probe.sibling; event_mutex */
+	/* fields and output; adopted from the first probe, freed with us */
+	struct farg_set *layout;
+	unsigned int head_size;		/* argument block offset */
+	bool is_return;
+	bool published;			/* in ftrace_events; event_mutex */
+	struct tu_perf_filter filter;
+};
+
+/* What hits count, per CPU. */
+struct tu_counts {
+	unsigned long hits;
+	unsigned long dropped;	/* records a ring or perf buffer refused */
+};
+
+/*
+ * One probe.  The fields above @devent are what a hit reads; they do not
+ * change while the consumer is registered.
+ */
+struct tu_probe {
+	struct uprobe_consumer consumer;
+	struct tu_event *event;
+	struct farg_set *args;		/* may be @event->layout */
+	unsigned int rec_size;		/* head + fixed block */
+	bool has_args;
+	unsigned long offset;		/* in the file */
+	struct tu_counts __percpu *counts;
+
+	/* control: event_mutex */
+	struct dyn_event devent;	/* on the dyn_event list unless local */
+	struct list_head sibling;	/* in @event->probes */
+	char *filename;			/* as the user wrote it */
+	struct path path;		/* holds the inode */
+	unsigned long ref_ctr_offset;	/* 0: none */
+	bool is_return;
+	struct uprobe *uprobe;		/* registered, or NULL */
+};
+
+static inline struct tu_event *tu_event_of(struct trace_event_call *call)
+{
+	return container_of(call, struct tu_event, call);
+}
+
+static inline struct tu_probe *tu_event_primary(struct tu_event *ev)
+{
+	return list_first_entry_or_null(&ev->probes, struct tu_probe, sibling);
+}
+
+static inline struct inode *tu_probe_inode(const struct tu_probe *tp)
+{
+	return d_real_inode(tp->path.dentry);
+}
+
+/* trace_uprobe.c */
+struct tu_probe *tu_probe_new(const char *filename, struct path *path,
+			      unsigned long offset, unsigned long ref_ctr,
+			      bool is_return, struct farg_set *set);
+void tu_probe_free(struct tu_probe *tp);
+
+/* trace_uprobe_event.c */
+struct tu_event *tu_event_new(const char *group, const char *name,
+			      struct tu_probe *first);
+void tu_event_free(struct tu_event *ev);
+int tu_event_reg(struct trace_event_call *call, enum trace_reg type,
+		 void *data);
+int tu_probe_arm(struct tu_probe *tp, bool perf);
+
+/* trace_uprobe_hit.c */
+int tu_scratch_reserve(void);
+int tu_handler(struct uprobe_consumer *uc, struct pt_regs *regs);
+int tu_ret_handler(struct uprobe_consumer *uc, unsigned long func,
+		   struct pt_regs *regs);
+bool tu_perf_filter_mm(struct uprobe_consumer *uc, struct mm_struct *mm);
+int tu_event_reg_perf(struct tu_event *ev, enum trace_reg type, void *data);
+
+#endif /* _KERNEL_TRACE_TRACE_UPROBE_INTERNAL_H */
