@@ -174,6 +174,14 @@ int tf_probe_register(struct tf_probe *tp)
 	if (ret)
 		return ret;
 	tf_probe_sync_enable(tp);
+	/*
+	 * A t: probe registers again each time its module comes back.  After
+	 * an unregistration (or a failed registration) the fprobe core has
+	 * freed the ftrace_ops' filter hash but left it pointed to, and a new
+	 * filter would be built on top of it: start from a clean ops, as a
+	 * new probe does.  Nothing uses the old one any more.
+	 */
+	memset(&tp->fp.ops, 0, sizeof(tp->fp.ops));
 	if (tp->is_tprobe) {
 		stub = (unsigned long)tp->tpoint->tpoint->probestub;
 		ret = register_fprobe_ips(&tp->fp, &stub, 1);
