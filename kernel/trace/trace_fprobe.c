@@ -469,11 +469,11 @@ static int tf_probe_remove(struct tf_probe *tp)
 	dyn_event_remove(&tp->devent);
 	tf_probe_disarm(tp);
 	list_del_init(&tp->sibling);
-	if (list_empty(&ev->probes)) {
-		if (tp->args == ev->layout)
-			tp->args = NULL;	/* goes with the event */
+	/* the event's layout is the event's, whichever probe brought it */
+	if (tp->args == ev->layout)
+		tp->args = NULL;
+	if (list_empty(&ev->probes))
 		tf_event_free(ev);
-	}
 	tp->event = NULL;
 	tf_probe_free(tp);
 	return 0;
