@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_fprobe.c - fprobe events (f:) and tracepoint probes (t:): their
+ * probes, registration with the fprobe core, creation and deletion
+ * through dynamic_events, and fprobe_profile.
+ *
+ * User's guide: Documentation/trace/fprobetrace.rst.  Terms and the map
+ * of this layer's files: trace_fprobe_internal.h.
+ *
+ * Life of a probe:
+ *
+ *   definition --parse--> tf_def + farg_set --> tf_probe
+ *        |                                          |
+ *        |            first probe of its name: a new tf_event, published
+ *        |            as events/<group>/<event>; else it joins the event
+ *        v                                          v
+ *   dynamic_events line             registered with the fprobe core at
+ *                                   once, soft-disabled while the event
+ *                                   is off; a t: probe whose module is
+ *                                   not loaded waits for it
+ *
+ * Invariants:
+ *   - Every probe on the dyn_event list belongs to a published event, and
+ *     every event has at least one probe, all of one kind (f: entry,
+ *     f: exit, t:) and one argument layout.
+ *   - A probe's fprobe is registered iff @registered.  What a hit reads
+ *     is set before registration and unchanged until unregistration,
+ *     which waits for running handlers; only then is anything freed.
+ *   - Deleting never leaves an event half-removed: an event in use (on,
+ *     open, or used by perf) refuses, before anything is changed.
+ *
+ * fprobe_profile, read-only: "  EVENT  HITS  MISSES" per probe, as
+ * kprobe_profile has it.  MISSES counts every hit that made no record
+ * where one was asked for: the fprobe core's misses (recursion, no free
+ * return hook) and the hit path's drops (tf_counts::dropped).
+ *
+ * Locking: event_mutex covers all of the above; see the header.
+ */
+#define pr_fmt(fmt)	"trace_fprobe: " fmt
+
+#include <linux/security.h>
+#include <linux/slab.h>
+
+#include "trace_fprobe_internal.h"
+
+static struct dyn_event_operations tf_dyn_ops;
+
+static struct tf_probe *tf_probe_of(struct dyn_event *dev)
+{
+	return dev->ops == &tf_dyn_ops ?
+		container_of(dev, struct tf_probe, devent) : NULL;
+}
+
+static struct tf_probe *tf_probe_next(struct list_head *node)
+{
+	for (node = node->next; node != &dyn_event_list; node = node->next) {
+		struct tf_probe *tp;
+
+		tp = tf_probe_of(list_entry(node, struct dyn_event, list));
+		if (tp)
+			return tp;
+	}
+	return NULL;
+}
+
+/* The first of our probes on the dyn_event list; event_mutex. */
+struct tf_probe *tf_probe_first(void)
+{
+	return tf_probe_next(&dyn_event_list);
+}
+
+struct tf_probe *tf_probe_after(struct tf_probe *tp)
+{
+	return tf_probe_next(&tp->devent.list);
+}
+
+/* ------------------------------------------------------------ probes */
+
+static bool tf_probe_is_return(const struct tf_probe *tp)
+{
+	return tp->fp.exit_handler != NULL;
+}
+
+static unsigned long tf_probe_hits(const struct tf_probe *tp)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += per_cpu_ptr(tp->counts, cpu)->hits;
+	return n;
+}
+
+static unsigned long tf_probe_missed(const struct tf_probe *tp)
+{
+	unsigned long n = tp->missed_before;
+	int cpu;
+
+	if (tp->registered)
+		n += READ_ONCE(tp->fp.nmissed);
+	for_each_possible_cpu(cpu)
+		n += per_cpu_ptr(tp->counts, cpu)->dropped;
+	return n;
+}
+
+/* A probe for @def, owning @set; not on any list, not registered. */
+static struct tf_probe *tf_probe_new(const struct tf_def *def,
+				     struct farg_set *set)
+{
+	unsigned int head = def->is_return ?
+			    sizeof(struct fexit_trace_entry_head) :
+			    sizeof(struct fentry_trace_entry_head);
+	struct tf_probe *tp;
+
+	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
+	if (!tp)
+		return NULL;
+	tp->symbol = kstrdup(def->symbol, GFP_KERNEL);
+	tp->counts = alloc_percpu(struct tf_counts);
+	if (!tp->symbol || !tp->counts) {
+		free_percpu(tp->counts);
+		kfree(tp->symbol);
+		kfree(tp);
+		return NULL;
+	}
+	tp->is_tprobe = def->is_tprobe;
+	tp->args = set;
+	tp->rec_size = head + farg_set_size(set);
+	tp->has_args = farg_set_count(set) > 0;
+	tp->dynamic = farg_set_is_dynamic(set);
+	if (def->is_return) {
+		tp->fp.exit_handler = tf_exit_hit;
+		tp->fp.nr_maxactive = def->maxactive;
+		tp->fp.entry_data_size = farg_set_entry_size(set);
+		if (tp->fp.entry_data_size)
+			tp->fp.entry_handler = tf_entry_save;
+	} else {
+		tp->fp.entry_handler = tf_entry_hit;
+	}
+	tp->fp.flags = FPROBE_FL_DISABLED;
+	INIT_LIST_HEAD(&tp->sibling);
+	dyn_event_init(&tp->devent, &tf_dyn_ops);
+	return tp;
+}
+
+/* Free an unregistered probe that is on no list.  NULL is fine. */
+static void tf_probe_free(struct tf_probe *tp)
+{
+	if (!tp)
+		return;
+	WARN_ON_ONCE(tp->registered);
+	farg_set_free(tp->args);
+	free_percpu(tp->counts);
+	kfree(tp->symbol);
+	kfree(tp);
+}
+
+/*
+ * Register @tp's fprobe: on the functions SYM names, or on the stub of
+ * its attached tracepoint.  Soft-disabled unless the event is on.
+ */
+int tf_probe_register(struct tf_probe *tp)
+{
+	unsigned long stub;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (WARN_ON_ONCE(tp->registered))
+		return -EBUSY;
+	ret = security_locked_down(LOCKDOWN_KPROBES);
+	if (ret)
+		return ret;
+	ret = farg_set_resolve(tp->args);
+	if (ret)
+		return ret;
+	tf_probe_sync_enable(tp);
+	/*
+	 * A t: probe registers again each time its module comes back.  After
+	 * an unregistration (or a failed registration) the fprobe core has
+	 * freed the ftrace_ops' filter hash but left it pointed to, and a new
+	 * filter would be built on top of it: start from a clean ops, as a
+	 * new probe does.  Nothing uses the old one any more.
+	 */
+	memset(&tp->fp.ops, 0, sizeof(tp->fp.ops));
+	if (tp->is_tprobe) {
+		stub = (unsigned long)tp->tpoint->tpoint->probestub;
+		ret = register_fprobe_ips(&tp->fp, &stub, 1);
+	} else {
+		ret = register_fprobe(&tp->fp, tp->symbol, NULL);
+	}
+	if (!ret)
+		tp->registered = true;
+	return ret;
+}
+
+/* Unregister; returns when no handler of @tp runs any more. */
+void tf_probe_unregister(struct tf_probe *tp)
+{
+	lockdep_assert_held(&event_mutex);
+	if (!tp->registered)
+		return;
+	unregister_fprobe(&tp->fp);
+	/* the core restarts its count at the next registration */
+	tp->missed_before += READ_ONCE(tp->fp.nmissed);
+	tp->registered = false;
+}
+
+/* Register a new probe, or leave a t: probe waiting for its module. */
+static int tf_probe_arm(struct tf_probe *tp, struct tracepoint *tpoint,
+			struct module *mod)
+{
+	if (!tp->is_tprobe)
+		return tf_probe_register(tp);
+	if (!tpoint || (mod && !module_is_live(mod))) {
+		pr_info("%s: waiting for a module with this tracepoint\n",
+			tp->symbol);
+		return 0;
+	}
+	return tf_tp_attach(tp, tpoint, mod);
+}
+
+static void tf_probe_disarm(struct tf_probe *tp)
+{
+	if (tp->is_tprobe)
+		tf_tp_detach(tp);
+	else
+		tf_probe_unregister(tp);
+}
+
+/* -------------------------------------------------------------- events */
+
+static struct tf_event *tf_find_event(const char *group, const char *name)
+{
+	struct tf_probe *tp;
+
+	for_each_tf_probe(tp) {
+		struct trace_event_call *call = &tp->event->call;
+
+		if (!strcmp(trace_event_name(call), name) &&
+		    !strcmp(call->class->system, group))
+			return tp->event;
+	}
+	return NULL;
+}
+
+/* Register the new probe @tp; log what the fprobe core refused. */
+static int tf_arm_new(const struct tf_parse *p, struct tf_probe *tp,
+		      struct tracepoint *tpoint, struct module *mod)
+{
+	int ret = tf_probe_arm(tp, tpoint, mod);
+
+	switch (ret) {
+	case 0:
+	case -ENOMEM:
+	case -EEXIST:
+		break;
+	case -EILSEQ:
+		tf_parse_error(p, 1, 0, TF_ERR_BAD_INSN_BNDRY);
+		break;
+	case -ENOENT:
+		tf_parse_error(p, 1, 0, TF_ERR_BAD_PROBE_ADDR);
+		break;
+	default:
+		tf_parse_error(p, 1, 0, TF_ERR_FAIL_REG_PROBE);
+		break;
+	}
+	return ret;
+}
+
+/* Add @tp to the existing event @ev, after the multiprobe checks. */
+static int tf_join_event(const struct tf_parse *p, struct tf_event *ev,
+			 struct tf_probe *tp, struct tracepoint *tpoint,
+			 struct module *mod)
+{
+	struct tf_probe *sib;
+	int idx, ret;
+
+	if (ev->is_return != tf_probe_is_return(tp) ||
+	    ev->is_tprobe != tp->is_tprobe) {
+		tf_parse_error(p, 0, 0, TF_ERR_DIFF_PROBE_TYPE);
+		return -EEXIST;
+	}
+	idx = farg_set_mismatch(ev->layout, tp->args);
+	if (idx >= 0) {
+		tf_parse_error(p, idx + 2, 0, TF_ERR_DIFF_ARG_TYPE);
+		return -EEXIST;
+	}
+	list_for_each_entry(sib, &ev->probes, sibling) {
+		if (!strcmp(sib->symbol, tp->symbol) &&
+		    farg_set_same_text(sib->args, tp->args)) {
+			tf_parse_error(p, 0, 0, TF_ERR_SAME_PROBE);
+			return -EEXIST;
+		}
+	}
+	tp->event = ev;
+	list_add_tail(&tp->sibling, &ev->probes);
+	ret = tf_arm_new(p, tp, tpoint, mod);
+	if (ret) {
+		list_del_init(&tp->sibling);
+		tp->event = NULL;
+		return ret;
+	}
+	dyn_event_add(&tp->devent, &ev->call);
+	return 0;
+}
+
+/* Make @tp the first probe of a new event, and publish the event. */
+static int tf_start_event(const struct tf_parse *p, const struct tf_def *def,
+			  struct tf_probe *tp, struct tracepoint *tpoint,
+			  struct module *mod)
+{
+	struct tf_event *ev;
+	int ret;
+
+	ev = tf_event_new(def->group, def->event, tp);
+	if (!ev)
+		return -ENOMEM;
+	ret = tf_event_publish(ev);
+	if (ret) {
+		if (ret == -EEXIST)
+			tf_parse_error(p, 0, 0, TF_ERR_EVENT_EXIST);
+		else
+			pr_warn("Failed to register probe event(%d)\n", ret);
+		goto out_free_event;
+	}
+	ret = tf_arm_new(p, tp, tpoint, mod);
+	if (ret)
+		goto out_unpublish;
+	dyn_event_add(&tp->devent, &ev->call);
+	return 0;
+
+out_unpublish:
+	tf_event_unpublish(ev);
+out_free_event:
+	list_del_init(&tp->sibling);
+	tf_event_free(ev);
+	tp->event = NULL;
+	tp->args = NULL;	/* it went with the event */
+	return ret;
+}
+
+/* ------------------------------------------------------------ creating */
+
+/*
+ * The tracepoint of a t: definition, held in *@mod if in a module.  Not
+ * found: the probe waits for a module, or with no modules it is an error.
+ */
+static int tf_lookup_tpoint(const struct tf_parse *p, const struct tf_def *def,
+			    struct tracepoint **tpoint, struct module **mod)
+{
+	*tpoint = tf_tp_find(def->symbol, mod);
+	if (*tpoint || IS_ENABLED(CONFIG_MODULES))
+		return 0;
+	tf_parse_error(p, 1, 0, TF_ERR_NO_TRACEPOINT);
+	return -ENOENT;
+}
+
+/* Build the argument set and the probe of a parsed definition. */
+static struct tf_probe *tf_build_probe(const struct tf_parse *p,
+				       const struct tf_def *def,
+				       struct tracepoint *tpoint,
+				       struct module *mod)
+{
+	char stub[KSYM_NAME_LEN];
+	struct farg_caps caps = {
+		.is_return = def->is_return,
+		.on_func_entry = !def->is_return,
+		.func = def->symbol,
+		.module = mod ? mod->name : NULL,
+		.no_regs = true,
+		.arg_shift = def->is_tprobe,
+	};
+	struct farg_err err = {};
+	struct farg_set *set;
+	struct tf_probe *tp;
+
+	if (tpoint) {	/* a t: probe reads the parameters of the stub */
+		snprintf(stub, sizeof(stub), "__probestub_%s", tpoint->name);
+		caps.func = stub;
+	}
+	set = farg_set_parse(&caps, def->nargs, def->args, &err);
+	if (IS_ERR(set)) {
+		if (PTR_ERR(set) == -EINVAL && err.code != FARG_OK)
+			tf_parse_error(p, err.word + 2, err.pos,
+				       tf_err_farg(err.code));
+		return ERR_CAST(set);
+	}
+	if (farg_set_is_dynamic(set) && tf_scratch_reserve()) {
+		farg_set_free(set);
+		return ERR_PTR(-ENOMEM);
+	}
+	tp = tf_probe_new(def, set);
+	if (!tp) {
+		farg_set_free(set);
+		return ERR_PTR(-ENOMEM);
+	}
+	return tp;
+}
+
+static int tf_create_words(const struct tf_parse *p)
+{
+	struct tracepoint *tpoint = NULL;
+	struct module *mod = NULL;
+	struct tf_def def = {};
+	struct tf_event *ev;
+	struct tf_probe *tp;
+	int ret;
+
+	ret = tf_parse_def(p, &def);
+	if (!ret && def.is_tprobe)
+		ret = tf_lookup_tpoint(p, &def, &tpoint, &mod);
+	if (ret)
+		return ret;
+	tp = tf_build_probe(p, &def, tpoint, mod);
+	if (IS_ERR(tp)) {
+		ret = PTR_ERR(tp);
+		goto out_put;
+	}
+	mutex_lock(&event_mutex);
+	ev = tf_find_event(def.group, def.event);
+	if (ev)
+		ret = tf_join_event(p, ev, tp, tpoint, mod);
+	else
+		ret = tf_start_event(p, &def, tp, tpoint, mod);
+	mutex_unlock(&event_mutex);
+	if (ret)
+		tf_probe_free(tp);
+out_put:
+	module_put(mod);
+	return ret;
+}
+
+/* dyn_event .create: under dyn_event_ops_mutex; not ours: -ECANCELED. */
+static int tf_dyn_create(const char *raw)
+{
+	struct tf_parse p = {};
+	char **argv;
+	int ret = -ECANCELED;
+
+	argv = argv_split(GFP_KERNEL, raw, &p.argc);
+	if (!argv)
+		return -ENOMEM;
+	p.argv = (const char **)argv;
+	if (p.argc)
+		ret = tf_create_words(&p);
+	argv_free(argv);
+	return ret;
+}
+
+/* ------------------------------------------------------------ deleting */
+
+/*
+ * Delete one probe; the last one of an event takes the event with it,
+ * unless the event is in use.  event_mutex.
+ */
+static int tf_probe_remove(struct tf_probe *tp)
+{
+	struct tf_event *ev = tp->event;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (list_is_singular(&ev->probes)) {
+		if (tf_event_busy(ev))
+			return -EBUSY;
+		ret = tf_event_unpublish(ev);
+		if (ret)
+			return ret;
+	}
+	dyn_event_remove(&tp->devent);
+	tf_probe_disarm(tp);
+	list_del_init(&tp->sibling);
+	/* the event's layout is the event's, whichever probe brought it */
+	if (tp->args == ev->layout)
+		tp->args = NULL;
+	if (list_empty(&ev->probes))
+		tf_event_free(ev);
+	tp->event = NULL;
+	tf_probe_free(tp);
+	return 0;
+}
+
+/*
+ * "-:[GROUP/]EVENT [PLACE [ARG...]]": an empty @event matches the whole
+ * group, a NULL @system any group; PLACE must be SYM (or TRACEPOINT)
+ * exactly as written, the ARGs the first " NAME=TEXT"s of the listing.
+ */
+static bool tf_dyn_match(const char *system, const char *event,
+			 int argc, const char **argv, struct dyn_event *dev)
+{
+	struct tf_probe *tp = tf_probe_of(dev);
+	struct trace_event_call *call = &tp->event->call;
+
+	if (event[0] && strcmp(trace_event_name(call), event))
+		return false;
+	if (system && strcmp(call->class->system, system))
+		return false;
+	if (!argc)
+		return true;
+	if (strcmp(argv[0], tp->symbol))
+		return false;
+	return farg_set_match_words(tp->args, argc - 1, argv + 1);
+}
+
+static bool tf_dyn_is_busy(struct dyn_event *dev)
+{
+	return tf_event_busy(tf_probe_of(dev)->event);
+}
+
+static int tf_dyn_free(struct dyn_event *dev)
+{
+	return tf_probe_remove(tf_probe_of(dev));
+}
+
+/* "f[MAXACTIVE]:GRP/EVENT SYM[%return] ARGS" or "t:GRP/EVENT TP ARGS" */
+static int tf_dyn_show(struct seq_file *m, struct dyn_event *dev)
+{
+	struct tf_probe *tp = tf_probe_of(dev);
+	struct trace_event_call *call = &tp->event->call;
+	bool is_return = tf_probe_is_return(tp);
+
+	seq_putc(m, tp->is_tprobe ? 't' : 'f');
+	if (is_return && tp->fp.nr_maxactive)
+		seq_printf(m, "%d", tp->fp.nr_maxactive);
+	seq_printf(m, ":%s/%s %s%s", call->class->system,
+		   trace_event_name(call), tp->symbol,
+		   is_return ? "%return" : "");
+	farg_set_show(tp->args, m);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+/* How dynamic_events sees our probes: all but .create under event_mutex. */
+static struct dyn_event_operations tf_dyn_ops = {
+	.create = tf_dyn_create,	.match = tf_dyn_match,
+	.show = tf_dyn_show,		.free = tf_dyn_free,
+	.is_busy = tf_dyn_is_busy,
+};
+
+/* ------------------------------------------------------- fprobe_profile */
+
+static int tf_profile_show(struct seq_file *m, void *v)
+{
+	struct tf_probe *tp = tf_probe_of(v);
+
+	if (tp)
+		seq_printf(m, "  %-44s %15lu %15lu\n",
+			   trace_event_name(&tp->event->call),
+			   tf_probe_hits(tp), tf_probe_missed(tp));
+	return 0;
+}
+
+static const struct seq_operations tf_profile_seq_ops = {
+	.start = dyn_event_seq_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = tf_profile_show,
+};
+
+static int tf_profile_open(struct inode *inode, struct file *file)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	return ret ? ret : seq_open(file, &tf_profile_seq_ops);
+}
+
+static const struct file_operations tf_profile_fops = {
+	.owner = THIS_MODULE,
+	.open = tf_profile_open,	.release = seq_release,
+	.read = seq_read,		.llseek = seq_lseek,
+};
+
+/* ---------------------------------------------------------------- init */
+
+/* Early, so that definitions work before tracefs is up. */
+static __init int tf_init_early(void)
+{
+	int ret = dyn_event_register(&tf_dyn_ops);
+
+	return ret ?: tf_tp_init();
+}
+core_initcall(tf_init_early);
+
+static __init int tf_init_tracefs(void)
+{
+	if (tracing_init_dentry())
+		return 0;
+	trace_create_file("fprobe_profile", TRACE_MODE_READ, NULL, NULL,
+			  &tf_profile_fops);
+	return 0;
+}
+fs_initcall(tf_init_tracefs);

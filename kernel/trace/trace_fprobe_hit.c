@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_fprobe_hit.c - what runs when an fprobe event's function (or a
+ * tracepoint probe's stub) is entered or returns.
+ *
+ *   ftrace (function entry)                 rethook (function return)
+ *          |                                         |
+ *   fprobe core: recursion guard, soft-disable flag, return hook
+ *          |                                         |
+ *   tf_entry_hit(), or tf_entry_save()       tf_exit_hit()
+ *   for an exit probe reading entry values           |
+ *          +--------------------+--------------------+
+ *                               |  tf_hit(): count, then
+ *                               +-- each trace file (RCU list): reserve,
+ *                               |   write head + arguments, commit
+ *                               +-- perf: this CPU's perf events
+ *
+ * Nothing is allocated and no lock is taken.  Records with strings are
+ * fetched into a per-CPU scratch first (their size is known only after
+ * the fetch) and copied into the reservation.  Unlike kprobe handlers,
+ * fprobe handlers nest on a CPU: the fprobe core's recursion guard lets
+ * one handler run per context (task, softirq, irq, NMI, and one
+ * transition), so each CPU has TF_SCRATCH_DEPTH scratch buffers and a
+ * depth count; a hit nested deeper than that is dropped and counted.
+ *
+ * Every hit that should have made a record but did not is counted in
+ * tf_counts::dropped (no room in a ring buffer, no scratch, no perf
+ * buffer); with the fprobe core's own misses (fp.nmissed: recursion, no
+ * free return hook) it is the misses column of fprobe_profile.
+ *
+ * Every function here is NOKPROBE.
+ */
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/ring_buffer.h>
+
+#include "trace_fprobe_internal.h"
+
+#define TF_SCRATCH_SIZE		(2 * PAGE_SIZE)
+#define TF_SCRATCH_DEPTH	5
+
+/* Set once, under tf_scratch_lock, before a probe with strings is armed. */
+static char __percpu *tf_scratch[TF_SCRATCH_DEPTH];
+static DEFINE_PER_CPU(unsigned int, tf_scratch_depth);
+static DEFINE_MUTEX(tf_scratch_lock);
+
+/* Make sure the scratch buffers exist.  Process context, may sleep. */
+int tf_scratch_reserve(void)
+{
+	int i, ret = 0;
+
+	if (READ_ONCE(tf_scratch[TF_SCRATCH_DEPTH - 1]))
+		return 0;
+	mutex_lock(&tf_scratch_lock);
+	for (i = 0; i < TF_SCRATCH_DEPTH && !ret; i++) {
+		char __percpu *buf;
+
+		if (tf_scratch[i])
+			continue;
+		buf = __alloc_percpu(TF_SCRATCH_SIZE, sizeof(u64));
+		if (buf)
+			WRITE_ONCE(tf_scratch[i], buf);
+		else
+			ret = -ENOMEM;
+	}
+	mutex_unlock(&tf_scratch_lock);
+	return ret;
+}
+
+/* This CPU's next scratch buffer, or NULL when nested too deep. */
+static __always_inline void *tf_scratch_get(void)
+{
+	unsigned int depth = this_cpu_inc_return(tf_scratch_depth) - 1;
+
+	if (unlikely(depth >= TF_SCRATCH_DEPTH))
+		return NULL;
+	return this_cpu_ptr(READ_ONCE(tf_scratch[depth]));
+}
+
+static __always_inline void tf_scratch_put(void)
+{
+	this_cpu_dec(tf_scratch_depth);
+}
+
+/* What a hit passes down: where it is, and its registers. */
+struct tf_hit_ctx {
+	unsigned long ip;		/* entry: probed address; exit: function */
+	unsigned long ret_ip;		/* exit: return address */
+	struct pt_regs *regs;
+	void *edata;			/* exit: saved entry values, or NULL */
+	void *scratch;			/* dynamic sets only */
+};
+
+static __always_inline void tf_fill_head(const struct tf_probe *tp,
+					 const struct tf_hit_ctx *c, void *ent)
+{
+	if (tp->event->is_return) {
+		struct fexit_trace_entry_head *head = ent;
+
+		head->func = c->ip;
+		head->ret_ip = c->ret_ip;
+	} else {
+		((struct fentry_trace_entry_head *)ent)->ip = c->ip;
+	}
+}
+
+/*
+ * A ring buffer refused a record: a drop, unless recording is off (for
+ * the buffer or this CPU) or the file filters this task out.
+ */
+static noinline void tf_refused(struct tf_probe *tp,
+				struct trace_event_file *file)
+{
+	struct trace_array *tr = file->tr;
+
+	if (!ring_buffer_record_is_on(tr->array_buffer.buffer) ||
+	    !cpumask_test_cpu(raw_smp_processor_id(), tr->tracing_cpumask) ||
+	    trace_event_ignore_this_pid(file))
+		return;
+	raw_cpu_inc(tp->counts->dropped);
+}
+NOKPROBE_SYMBOL(tf_refused);
+
+/* One record in @file, through the generic event buffer code. */
+static void tf_write(struct tf_probe *tp, const struct tf_hit_ctx *c,
+		     struct trace_event_file *file)
+{
+	unsigned int off = tp->event->head_size, size = tp->rec_size;
+	struct trace_event_buffer fbuffer;
+	void *ent;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	if (c->scratch) {
+		unsigned int room = ring_buffer_max_event_size(
+					file->tr->array_buffer.buffer);
+
+		size = farg_set_fetch(tp->args, c->regs, c->edata, c->scratch,
+				      off, min_t(unsigned int, room,
+						 TF_SCRATCH_SIZE));
+	}
+	ent = trace_event_buffer_reserve(&fbuffer, file, size);
+	if (!ent) {
+		tf_refused(tp, file);
+		return;
+	}
+	fbuffer.regs = c->regs;
+	tf_fill_head(tp, c, ent);
+	if (c->scratch)
+		memcpy(ent + off, c->scratch + off, size - off);
+	else if (tp->has_args)
+		farg_set_fetch(tp->args, c->regs, c->edata, ent, off, size);
+	trace_event_buffer_commit(&fbuffer);
+}
+NOKPROBE_SYMBOL(tf_write);
+
+static void tf_trace(struct tf_probe *tp, struct tf_hit_ctx *c)
+{
+	struct tf_link *link;
+
+	if (tp->dynamic) {
+		c->scratch = tf_scratch_get();
+		if (unlikely(!c->scratch)) {
+			raw_cpu_inc(tp->counts->dropped);
+			goto out_put;
+		}
+	}
+	list_for_each_entry_rcu(link, &tp->event->links, node)
+		tf_write(tp, c, link->file);
+out_put:
+	if (tp->dynamic)
+		tf_scratch_put();
+}
+NOKPROBE_SYMBOL(tf_trace);
+
+#ifdef CONFIG_PERF_EVENTS
+/* Perf records are padded so that size + the u32 length word is 8-aligned. */
+static __always_inline unsigned int tf_perf_size(unsigned int size)
+{
+	return ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
+}
+
+/* Build the record in a perf buffer; strings may take all of it. */
+static void tf_perf(struct tf_probe *tp, struct tf_hit_ctx *c)
+{
+	struct trace_event_call *call = &tp->event->call;
+	unsigned int size = tp->rec_size, padded;
+	struct hlist_head *head;
+	void *ent;
+	int rctx;
+
+	head = this_cpu_ptr(call->perf_events);
+	if (hlist_empty(head))
+		return;
+	padded = tf_perf_size(tp->dynamic ? PERF_MAX_TRACE_SIZE - sizeof(u64) :
+					    size);
+	ent = perf_trace_buf_alloc(padded, NULL, &rctx);
+	if (!ent) {		/* perf nested too deep on this CPU */
+		raw_cpu_inc(tp->counts->dropped);
+		return;
+	}
+	tf_fill_head(tp, c, ent);
+	if (tp->has_args)
+		size = farg_set_fetch(tp->args, c->regs, c->edata, ent,
+				      tp->event->head_size,
+				      tp->dynamic ? padded : size);
+	if (tp->dynamic) {
+		padded = tf_perf_size(size);
+		memset(ent + size, 0, padded - size);
+	}
+	perf_trace_buf_submit(ent, padded, rctx, call->event.type, 1, c->regs,
+			      head, NULL);
+}
+NOKPROBE_SYMBOL(tf_perf);
+#else
+static inline void tf_perf(struct tf_probe *tp, struct tf_hit_ctx *c)
+{
+}
+#endif
+
+static __always_inline void tf_hit(struct tf_probe *tp, struct tf_hit_ctx *c)
+{
+	unsigned int users = READ_ONCE(tp->event->flags);
+
+	raw_cpu_inc(tp->counts->hits);
+	if (users & TF_EV_TRACE)
+		tf_trace(tp, c);
+	if (users & TF_EV_PERF)
+		tf_perf(tp, c);
+}
+
+/* fprobe entry handler of an entry probe: preemption off, maybe NMI. */
+int tf_entry_hit(struct fprobe *fp, unsigned long entry_ip,
+		 unsigned long ret_ip, struct pt_regs *regs, void *edata)
+{
+	struct tf_hit_ctx c = { .ip = entry_ip, .regs = regs };
+
+	tf_hit(container_of(fp, struct tf_probe, fp), &c);
+	return 0;
+}
+NOKPROBE_SYMBOL(tf_entry_hit);
+
+/* Entry handler of an exit probe: save what the exit reads of entry. */
+int tf_entry_save(struct fprobe *fp, unsigned long entry_ip,
+		  unsigned long ret_ip, struct pt_regs *regs, void *edata)
+{
+	struct tf_probe *tp = container_of(fp, struct tf_probe, fp);
+
+	if (unlikely(!edata))
+		return -ENOMEM;
+	farg_set_save_entry(tp->args, regs, edata);
+	return 0;
+}
+NOKPROBE_SYMBOL(tf_entry_save);
+
+/* fprobe exit handler: the function returns to @ret_ip. */
+void tf_exit_hit(struct fprobe *fp, unsigned long entry_ip,
+		 unsigned long ret_ip, struct pt_regs *regs, void *edata)
+{
+	struct tf_hit_ctx c = {
+		.ip = entry_ip, .ret_ip = ret_ip, .regs = regs, .edata = edata,
+	};
+
+	tf_hit(container_of(fp, struct tf_probe, fp), &c);
+}
+NOKPROBE_SYMBOL(tf_exit_hit);

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_fprobe_parse.c - the grammar of f: and t: definitions, up to
+ * their argument words (the fetch library parses those), and error_log.
+ *
+ *   word 0  head   f[MAXACTIVE][:NAME]   function entry or exit probe
+ *                  t[:NAME]              tracepoint probe
+ *           MAXACTIVE  1..4096, only for an exit probe
+ *           NAME   [GROUP/|GROUP.][EVENT], C identifiers shorter than
+ *                  64 bytes; an empty EVENT after the separator, or no
+ *                  NAME, asks for a made-up name:
+ *                    f  SYM__entry / SYM__exit    t  TRACEPOINT
+ *   word 1  place  f  SYM[%return], SYM an ftrace filter glob
+ *                  t  TRACEPOINT (letters, digits, '_')
+ *   word 2+ args   handed to farg_set_parse(); an f: probe that reads
+ *                  $retval in any of them is an exit probe even without
+ *                  %return, a t: probe must not read it
+ *
+ * The checks run in that order, so that when a line has several faults
+ * error_log names the one the base kernel names, with the caret at the
+ * same byte: the ftrace selftests compare both.  Subsystem
+ * "trace_fprobe" for both kinds.
+ *
+ * Context: process, under dyn_event_ops_mutex.  May sleep.
+ */
+#include <linux/ctype.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trace_fprobe_internal.h"
+
+/* error_log's messages, by code (tracing_log_err() takes them non-const) */
+#define TF_ERROR(code, msg)	msg,
+#define FARG_ERROR(code, msg)	msg,
+static const char *tf_err_text[] = {
+#include "trace_fprobe_errors.h"
+#include "farg_errors.h"
+};
+
+#undef FARG_ERROR
+#undef TF_ERROR
+
+/* Where word @word starts in the words joined by single spaces. */
+static unsigned int tf_word_start(const struct tf_parse *p, int word)
+{
+	unsigned int start = 0;
+	int i;
+
+	for (i = 0; i < word && i < p->argc; i++)
+		start += strlen(p->argv[i]) + 1;
+	return start;
+}
+
+void tf_parse_error(const struct tf_parse *p, int word, int pos,
+		    enum tf_err_code code)
+{
+	unsigned int len = tf_word_start(p, p->argc), caret;
+	char *cmd, *s;
+	int i;
+
+	if (WARN_ON_ONCE(code >= ARRAY_SIZE(tf_err_text)) || !p->argc)
+		return;
+	cmd = kmalloc(len, GFP_KERNEL);
+	if (!cmd)
+		return;
+	for (i = 0, s = cmd; i < p->argc; i++)
+		s += sprintf(s, "%s%s", i ? " " : "", p->argv[i]);
+	/* a word that is not there is pointed at where it would start */
+	caret = tf_word_start(p, word);
+	if (word < p->argc)
+		caret += pos;
+	tracing_log_err(NULL, "trace_fprobe", cmd, tf_err_text, code, caret);
+	kfree(cmd);
+}
+
+/* ---------------------------------------------------------------- head */
+
+/* MAXACTIVE: the @len bytes from byte 1 of word 0. */
+static int tf_parse_maxactive(const struct tf_parse *p, struct tf_def *def,
+			      size_t len)
+{
+	char buf[TF_MAXACT_TEXT];
+	unsigned int n;
+
+	if (len >= sizeof(buf))
+		goto bad;
+	memcpy(buf, p->argv[0] + 1, len);
+	buf[len] = '\0';
+	if (kstrtouint(buf, 0, &n) || !n)
+		goto bad;
+	if (n > TF_MAXACTIVE_MAX) {
+		tf_parse_error(p, 0, 1, TF_ERR_MAXACT_TOO_BIG);
+		return -EINVAL;
+	}
+	def->maxactive = n;
+	return 0;
+bad:
+	tf_parse_error(p, 0, 1, TF_ERR_BAD_MAXACT);
+	return -EINVAL;
+}
+
+/* The group part of NAME: @len bytes at byte @at of word 0. */
+static int tf_parse_group(const struct tf_parse *p, struct tf_def *def,
+			  int at, size_t len)
+{
+	if (!len) {
+		tf_parse_error(p, 0, at, TF_ERR_NO_GROUP_NAME);
+		return -EINVAL;
+	}
+	if (len >= TF_NAME_LEN) {
+		tf_parse_error(p, 0, at, TF_ERR_GROUP_TOO_LONG);
+		return -EINVAL;
+	}
+	memcpy(def->group_buf, p->argv[0] + at, len);
+	def->group_buf[len] = '\0';
+	if (!is_good_system_name(def->group_buf)) {
+		tf_parse_error(p, 0, at, TF_ERR_BAD_GROUP_NAME);
+		return -EINVAL;
+	}
+	def->group = def->group_buf;
+	return 0;
+}
+
+/* NAME, "[GROUP/|GROUP.][EVENT]", from byte @at of word 0. */
+static int tf_parse_name(const struct tf_parse *p, struct tf_def *def, int at)
+{
+	const char *name = p->argv[0] + at;
+	const char *sep = strchr(name, '/') ?: strchr(name, '.');
+	size_t len;
+	int ret;
+
+	if (sep) {
+		ret = tf_parse_group(p, def, at, sep - name);
+		if (ret)
+			return ret;
+		at += sep - name + 1;
+		name = sep + 1;
+	}
+	len = strlen(name);
+	if (!len) {
+		if (sep)
+			return 0;	/* "GROUP/": a made-up event name */
+		tf_parse_error(p, 0, at, TF_ERR_NO_EVENT_NAME);
+		return -EINVAL;
+	}
+	if (len >= TF_NAME_LEN) {
+		tf_parse_error(p, 0, at, TF_ERR_EVENT_TOO_LONG);
+		return -EINVAL;
+	}
+	if (!is_good_name(name)) {
+		tf_parse_error(p, 0, at, TF_ERR_BAD_EVENT_NAME);
+		return -EINVAL;
+	}
+	strscpy(def->event_buf, name, TF_NAME_LEN);
+	def->event = def->event_buf;
+	return 0;
+}
+
+/* --------------------------------------------------------------- place */
+
+/* Word 1: "SYM[%return]" or "TRACEPOINT", into @def->symbol. */
+static int tf_parse_place(const struct tf_parse *p, struct tf_def *def)
+{
+	const char *place = p->argv[1];
+	const char *pct = strchr(place, '%');
+	size_t len = pct ? pct - place : strlen(place);
+	size_t i;
+
+	if (pct && (def->is_tprobe || strcmp(pct, "%return"))) {
+		tf_parse_error(p, 1, len, TF_ERR_BAD_ADDR_SUFFIX);
+		return -EINVAL;
+	}
+	if (pct)
+		def->is_return = true;
+	for (i = 0; def->is_tprobe && i < len; i++) {
+		if (!isalnum(place[i]) && place[i] != '_') {
+			tf_parse_error(p, 1, i, TF_ERR_BAD_TP_NAME);
+			return -EINVAL;
+		}
+	}
+	if (!len || len >= sizeof(def->symbol)) {
+		tf_parse_error(p, 1, 0, def->is_tprobe ? TF_ERR_NO_TRACEPOINT :
+						       TF_ERR_BAD_PROBE_ADDR);
+		return -EINVAL;
+	}
+	memcpy(def->symbol, place, len);
+	def->symbol[len] = '\0';
+	return 0;
+}
+
+/* Byte of the first "$retval" in @word that is a whole name, or -1. */
+static int tf_find_retval(const char *word)
+{
+	const char *s = word;
+
+	while ((s = strstr(s, "$retval"))) {
+		char next = s[strlen("$retval")];
+
+		if (!isalnum(next) && next != '_')
+			return s - word;
+		s++;
+	}
+	return -1;
+}
+
+/*
+ * $retval in an argument: an f: entry probe becomes an exit probe; a
+ * tracepoint has no return value.
+ */
+static int tf_scan_retval(const struct tf_parse *p, struct tf_def *def)
+{
+	int i, pos;
+
+	for (i = 2; !def->is_return && i < p->argc; i++) {
+		pos = tf_find_retval(p->argv[i]);
+		if (pos < 0)
+			continue;
+		if (def->is_tprobe) {
+			tf_parse_error(p, i, pos,
+				       tf_err_farg(FARG_ERR_RETVAL_ON_PROBE));
+			return -EINVAL;
+		}
+		def->is_return = true;
+	}
+	return 0;
+}
+
+/* "SYM__entry", "SYM__exit" or "TRACEPOINT", with ':', '.', '*' as '_'. */
+static void tf_make_name(struct tf_def *def)
+{
+	if (def->is_tprobe)
+		snprintf(def->event_buf, TF_NAME_LEN, "%s%s",
+			 isdigit(def->symbol[0]) ? "_" : "", def->symbol);
+	else
+		snprintf(def->event_buf, TF_NAME_LEN, "%s__%s", def->symbol,
+			 def->is_return ? "exit" : "entry");
+	sanitize_event_name(def->event_buf);
+	def->event = def->event_buf;
+}
+
+int tf_parse_def(const struct tf_parse *p, struct tf_def *def)
+{
+	const char *head = p->argv[0];
+	const char *colon = strchr(head, ':');
+	int ret;
+
+	if ((head[0] != 'f' && head[0] != 't') || p->argc < 2)
+		return -ECANCELED;
+	def->is_tprobe = head[0] == 't';
+	def->group = def->is_tprobe ? TF_TPROBE_GROUP : TF_FPROBE_GROUP;
+	if (isdigit(head[1])) {
+		ret = tf_parse_maxactive(p, def, colon ? colon - head - 1 :
+							 strlen(head) - 1);
+		if (ret)
+			return ret;
+	}
+	ret = tf_parse_place(p, def);
+	if (!ret)
+		ret = tf_scan_retval(p, def);
+	if (ret)
+		return ret;
+	if (def->maxactive && !def->is_return) {
+		tf_parse_error(p, 0, 1, TF_ERR_BAD_MAXACT_TYPE);
+		return -EINVAL;
+	}
+	if (colon) {
+		ret = tf_parse_name(p, def, colon - head + 1);
+		if (ret)
+			return ret;
+	}
+	if (!def->event)
+		tf_make_name(def);
+	def->nargs = p->argc - 2;
+	def->args = p->argv + 2;
+	return 0;
+}

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_fprobe_tp.c - tracepoint probes (t:): finding the tracepoint,
+ * attaching its stub, and following the modules that bring tracepoints.
+ *
+ * A t: probe is an fprobe on the tracepoint's stub function
+ * "__probestub_<tp>(void *data, <tp args>)".  For the stub to run, it is
+ * attached to the tracepoint as one of its probes (data NULL).  The
+ * tracepoint core refuses the same probe/data pair twice, so one
+ * attachment (struct tf_tpoint) serves every t: probe on the tracepoint:
+ * the first probe attaches the stub, the last one to go detaches it.
+ *
+ * Module tracepoints: a probe defined while its tracepoint's module is
+ * not loaded waits, unregistered (tf_probe.tpoint NULL).  When a module
+ * comes, the waiting probes whose tracepoint it has are attached and
+ * registered before the module's code runs; when it goes, its probes are
+ * unregistered and detached before the tracepoint core checks that no
+ * probe is left on its tracepoints, and they wait again.
+ *
+ * Locking: event_mutex for the attachment list and every probe change.
+ * The module notifiers take it; lookups that take the tracepoint core's
+ * module list lock (tf_tp_find()) run before event_mutex is taken.
+ */
+#define pr_fmt(fmt)	"trace_fprobe: " fmt
+
+#include <linux/slab.h>
+
+#include "trace_fprobe_internal.h"
+
+/* Attached stubs: event_mutex. */
+static LIST_HEAD(tf_tpoints);
+
+/* ------------------------------------------------------------- lookup */
+
+struct tf_tp_search {
+	const char *name;
+	struct tracepoint *found;
+	struct module *mod;
+};
+
+static void tf_tp_match_kernel(struct tracepoint *tpoint, void *priv)
+{
+	struct tf_tp_search *s = priv;
+
+	if (!s->found && !strcmp(tpoint->name, s->name))
+		s->found = tpoint;
+}
+
+static void tf_tp_match_module(struct tracepoint *tpoint, struct module *mod,
+			       void *priv)
+{
+	struct tf_tp_search *s = priv;
+
+	if (s->found || strcmp(tpoint->name, s->name))
+		return;
+	/* a module on its way out is as good as not loaded */
+	if (try_module_get(mod)) {
+		s->found = tpoint;
+		s->mod = mod;
+	}
+}
+
+struct tracepoint *tf_tp_find(const char *name, struct module **mod)
+{
+	struct tf_tp_search s = { .name = name };
+
+	for_each_kernel_tracepoint(tf_tp_match_kernel, &s);
+	if (!s.found && IS_ENABLED(CONFIG_MODULES))
+		for_each_module_tracepoint(tf_tp_match_module, &s);
+	*mod = s.mod;
+	return s.found;
+}
+
+/* The tracepoint @name of @mod, which is coming in; event_mutex. */
+static struct tracepoint *tf_tp_in_module(struct module *mod,
+					  const char *name)
+{
+	unsigned int i;
+
+	if (!IS_ENABLED(CONFIG_MODULES) || trace_module_has_bad_taint(mod))
+		return NULL;
+	for (i = 0; i < mod->num_tracepoints; i++) {
+		struct tracepoint *tpoint;
+
+		tpoint = tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
+		if (!strcmp(tpoint->name, name))
+			return tpoint;
+	}
+	return NULL;
+}
+
+/* ----------------------------------------------------- shared stubs */
+
+/* Attach @tpoint's stub, or take one more reference on it. */
+static struct tf_tpoint *tf_tpoint_get(struct tracepoint *tpoint)
+{
+	struct tf_tpoint *t;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(t, &tf_tpoints, node) {
+		if (t->tpoint == tpoint) {
+			t->refs++;
+			return t;
+		}
+	}
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return ERR_PTR(-ENOMEM);
+	ret = tracepoint_probe_register_prio_may_exist(tpoint,
+						       tpoint->probestub,
+						       NULL, 0);
+	if (ret) {
+		kfree(t);
+		return ERR_PTR(ret);
+	}
+	t->tpoint = tpoint;
+	t->refs = 1;
+	list_add(&t->node, &tf_tpoints);
+	return t;
+}
+
+static void tf_tpoint_put(struct tf_tpoint *t)
+{
+	lockdep_assert_held(&event_mutex);
+	if (--t->refs)
+		return;
+	tracepoint_probe_unregister(t->tpoint, t->tpoint->probestub, NULL);
+	list_del(&t->node);
+	kfree(t);
+}
+
+/*
+ * Put @tp on @tpoint (of @mod, NULL for vmlinux): the stub attached, the
+ * fprobe on it registered.  Returns 0 or an errno, with nothing done.
+ */
+int tf_tp_attach(struct tf_probe *tp, struct tracepoint *tpoint,
+		 struct module *mod)
+{
+	struct tf_tpoint *t;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (WARN_ON_ONCE(tp->tpoint))
+		return -EBUSY;
+	t = tf_tpoint_get(tpoint);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	tp->tpoint = t;
+	tp->mod = mod;
+	ret = tf_probe_register(tp);
+	if (ret) {
+		tp->tpoint = NULL;
+		tp->mod = NULL;
+		tf_tpoint_put(t);
+	}
+	return ret;
+}
+
+/* Undo tf_tp_attach(); the probe waits for its tracepoint again. */
+void tf_tp_detach(struct tf_probe *tp)
+{
+	lockdep_assert_held(&event_mutex);
+	if (!tp->tpoint)
+		return;
+	tf_probe_unregister(tp);
+	tf_tpoint_put(tp->tpoint);
+	tp->tpoint = NULL;
+	tp->mod = NULL;
+}
+
+/* ------------------------------------------------------------ modules */
+
+static void tf_tp_module_coming(struct module *mod)
+{
+	struct tracepoint *tpoint;
+	struct tf_probe *tp;
+	int ret;
+
+	for_each_tf_probe(tp) {
+		if (!tp->is_tprobe || tp->tpoint)
+			continue;
+		tpoint = tf_tp_in_module(mod, tp->symbol);
+		if (!tpoint)
+			continue;
+		ret = tf_tp_attach(tp, tpoint, mod);
+		if (ret)
+			pr_warn("%s: cannot attach to %s:%s (%d)\n",
+				trace_event_name(&tp->event->call), mod->name,
+				tp->symbol, ret);
+	}
+}
+
+static void tf_tp_module_going(struct module *mod)
+{
+	struct tf_probe *tp;
+
+	for_each_tf_probe(tp)
+		if (tp->is_tprobe && tp->tpoint && tp->mod == mod)
+			tf_tp_detach(tp);
+}
+
+static int tf_tp_module_comes(struct notifier_block *nb, unsigned long state,
+			      void *data)
+{
+	if (state == MODULE_STATE_COMING) {
+		mutex_lock(&event_mutex);
+		tf_tp_module_coming(data);
+		mutex_unlock(&event_mutex);
+	}
+	return NOTIFY_DONE;
+}
+
+static int tf_tp_module_goes(struct notifier_block *nb, unsigned long state,
+			     void *data)
+{
+	if (state == MODULE_STATE_GOING) {
+		mutex_lock(&event_mutex);
+		tf_tp_module_going(data);
+		mutex_unlock(&event_mutex);
+	}
+	return NOTIFY_DONE;
+}
+
+/*
+ * Notifiers run by decreasing priority.  Coming: after jump labels (1)
+ * and the tracepoint core (0) know the module.  Going: before the
+ * tracepoint core (0) checks that the module's tracepoints have no
+ * probes left, and before jump labels forget the module.
+ */
+static struct notifier_block tf_tp_coming_nb = {
+	.notifier_call = tf_tp_module_comes,
+	.priority = -1,
+};
+
+static struct notifier_block tf_tp_going_nb = {
+	.notifier_call = tf_tp_module_goes,
+	.priority = 2,
+};
+
+int __init tf_tp_init(void)
+{
+	int ret;
+
+	if (!IS_ENABLED(CONFIG_MODULES))
+		return 0;
+	ret = register_module_notifier(&tf_tp_coming_nb);
+	if (!ret)
+		ret = register_module_notifier(&tf_tp_going_nb);
+	return ret;
+}
