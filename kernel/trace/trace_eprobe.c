@@ -236,7 +236,7 @@ static noinline void tep_refused(struct tep_event *ev,
 {
 	struct trace_array *tr = file->tr;
 
-	if (!ring_buffer_record_is_on(tr->array_buffer.buffer) ||
+	if (!ring_buffer_record_is_set_on(tr->array_buffer.buffer) ||
 	    !cpumask_test_cpu(raw_smp_processor_id(), tr->tracing_cpumask) ||
 	    trace_event_ignore_this_pid(file))
 		return;

@@ -927,13 +927,11 @@ int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
 			const char **filename, u64 *probe_offset,
 			u64 *probe_addr, bool perf_type_tracepoint)
 {
-	struct tu_probe *tp = tu_event_primary(tu_event_of(event->tp_event));
+	struct tu_event *ev = tu_event_of(event->tp_event);
 
-	if (!tp)
-		return -EINVAL;
-	*fd_type = tp->is_return ? BPF_FD_TYPE_URETPROBE : BPF_FD_TYPE_UPROBE;
-	*filename = tp->filename;
-	*probe_offset = tp->offset;
+	*fd_type = ev->is_return ? BPF_FD_TYPE_URETPROBE : BPF_FD_TYPE_UPROBE;
+	*filename = ev->bpf_filename;
+	*probe_offset = ev->bpf_offset;
 	*probe_addr = 0;
 	return 0;
 }

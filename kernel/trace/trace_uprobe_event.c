@@ -146,7 +146,9 @@ struct tu_event *tu_event_new(const char *group, const char *name,
 					   sizeof(struct tu_entry_head);
 	ev->class.system = kstrdup(group, GFP_KERNEL);
 	ev->call.name = kstrdup(name, GFP_KERNEL);
-	if (!ev->class.system || !ev->call.name)
+	ev->bpf_filename = kstrdup(first->filename, GFP_KERNEL);
+	ev->bpf_offset = first->offset;
+	if (!ev->class.system || !ev->call.name || !ev->bpf_filename)
 		goto out_free;
 	ev->class.reg = tu_event_reg;
 	ev->class.fields_array = tu_fields;
@@ -166,6 +168,7 @@ out_unlink:
 	first->event = NULL;
 	ev->layout = NULL;
 out_free:
+	kfree(ev->bpf_filename);
 	kfree(ev->call.name);
 	kfree(ev->class.system);
 	kfree(ev);
@@ -182,6 +185,7 @@ void tu_event_free(struct tu_event *ev)
 	kfree(ev->call.print_fmt);
 	kfree(ev->call.name);
 	kfree(ev->class.system);
+	kfree(ev->bpf_filename);
 	kfree(ev);
 }
 

@@ -73,7 +73,7 @@ static void tu_refused(struct tu_probe *tp, struct trace_event_file *file)
 {
 	struct trace_array *tr = file->tr;
 
-	if (!ring_buffer_record_is_on(tr->array_buffer.buffer) ||
+	if (!ring_buffer_record_is_set_on(tr->array_buffer.buffer) ||
 	    !cpumask_test_cpu(smp_processor_id(), tr->tracing_cpumask) ||
 	    trace_event_ignore_this_pid(file))
 		return;
@@ -99,7 +99,7 @@ static void tu_trace(struct tu_probe *tp, const void *rec, unsigned int size,
 			tu_refused(tp, file);
 			continue;
 		}
-		fbuffer.regs = regs;
+		/* (no fbuffer.regs: @regs are the task's user registers) */
 		/* the reserve wrote the trace_entry; the rest is ours */
 		memcpy(ent + skip, rec + skip, size - skip);
 		trace_event_buffer_commit(&fbuffer);
@@ -161,9 +161,29 @@ static bool tu_run_bpf(struct tu_probe *tp, struct pt_regs *regs)
 
 /* ----------------------------------------------------------- the hit */
 
+/*
+ * The most a record may take: what every buffer it goes to accepts, so
+ * that a long string is cut short rather than the record refused.
+ * Under RCU (the links).
+ */
+static unsigned int tu_room(struct tu_probe *tp, unsigned int users)
+{
+	unsigned long room = TU_RECORD_MAX;
+	struct tu_link *link;
+
+	if (users & TU_EV_PERF)
+		room = min_t(unsigned long, room,
+			     PERF_MAX_TRACE_SIZE - sizeof(u64));
+	if (users & TU_EV_TRACE)
+		list_for_each_entry_rcu(link, &tp->event->links, node)
+			room = min_t(unsigned long, room,
+				     ring_buffer_max_event_size(link->file->tr->array_buffer.buffer));
+	return room;
+}
+
 /* Build the record in this CPU's scratch; returns its size. */
 static unsigned int tu_build(struct tu_probe *tp, const struct tu_site *site,
-			     struct pt_regs *regs, void *rec)
+			     struct pt_regs *regs, void *rec, unsigned int room)
 {
 	struct tu_event *ev = tp->event;
 
@@ -178,7 +198,7 @@ static unsigned int tu_build(struct tu_probe *tp, const struct tu_site *site,
 	if (!tp->has_args)
 		return tp->rec_size;
 	return farg_set_fetch(tp->args, regs, (void *)&site->addr, rec,
-			      ev->head_size, TU_RECORD_MAX);
+			      ev->head_size, room);
 }
 
 static void tu_hit(struct tu_probe *tp, const struct tu_site *site,
@@ -198,8 +218,8 @@ static void tu_hit(struct tu_probe *tp, const struct tu_site *site,
 
 	preempt_disable();
 	rec = this_cpu_ptr(tu_scratch);
-	size = tu_build(tp, site, regs, rec);
 	rcu_read_lock();
+	size = tu_build(tp, site, regs, rec, tu_room(tp, users));
 	if (users & TU_EV_TRACE)
 		tu_trace(tp, rec, size, regs);
 	rcu_read_unlock();
@@ -231,6 +251,14 @@ int tu_ret_handler(struct uprobe_consumer *uc, unsigned long func,
 		.ret_ip = instruction_pointer(regs),
 	};
 
+	/*
+	 * The core runs every consumer's return handler once any of them set
+	 * the return up: keep perf (and its BPF programs) to its tasks.  A
+	 * perf user excludes trace users, so nothing else is lost.
+	 */
+	if ((READ_ONCE(tp->event->flags) & TU_EV_PERF) &&
+	    !tu_perf_filter_mm(uc, current->mm))
+		return 0;
 	tu_hit(tp, &site, regs);
 	return 0;
 }

@@ -98,6 +98,12 @@ struct tu_event {
 	bool is_return;
 	bool published;			/* in ftrace_events; event_mutex */
 	struct tu_perf_filter filter;
+	/*
+	 * The first probe's file and offset, for bpf_get_uprobe_info(): it
+	 * runs with no lock, and that probe may be deleted meanwhile.
+	 */
+	char *bpf_filename;
+	unsigned long bpf_offset;
 };
 
 /* What hits count, per CPU. */
