@@ -199,7 +199,12 @@ void tf_probe_unregister(struct tf_probe *tp)
 	lockdep_assert_held(&event_mutex);
 	if (!tp->registered)
 		return;
-	unregister_fprobe(&tp->fp);
+	/*
+	 * It fails only when ftrace is dead (ftrace_bug()), and then it can
+	 * do no more; the ops stays on ftrace's list, so its memory must not
+	 * be reused: say so loudly.
+	 */
+	WARN_ON_ONCE(unregister_fprobe(&tp->fp));
 	/* the core restarts its count at the next registration */
 	tp->missed_before += READ_ONCE(tp->fp.nmissed);
 	tp->registered = false;
@@ -209,9 +214,15 @@ void tf_probe_unregister(struct tf_probe *tp)
 static int tf_probe_arm(struct tf_probe *tp, struct tracepoint *tpoint,
 			struct module *mod)
 {
+	int ret;
+
 	if (!tp->is_tprobe)
 		return tf_probe_register(tp);
 	if (!tpoint || (mod && !module_is_live(mod))) {
+		/* refused now under lockdown, as one that attaches at once */
+		ret = security_locked_down(LOCKDOWN_KPROBES);
+		if (ret)
+			return ret;
 		pr_info("%s: waiting for a module with this tracepoint\n",
 			tp->symbol);
 		return 0;
