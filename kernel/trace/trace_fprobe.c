@@ -218,7 +218,7 @@ static int tf_probe_arm(struct tf_probe *tp, struct tracepoint *tpoint,
 
 	if (!tp->is_tprobe)
 		return tf_probe_register(tp);
-	if (!tpoint || (mod && !module_is_live(mod))) {
+	if (!tpoint || !tf_module_live(mod)) {
 		/* refused now under lockdown, as one that attaches at once */
 		ret = security_locked_down(LOCKDOWN_KPROBES);
 		if (ret)
@@ -377,7 +377,7 @@ static struct tf_probe *tf_build_probe(const struct tf_parse *p,
 		.is_return = def->is_return,
 		.on_func_entry = !def->is_return,
 		.func = def->symbol,
-		.module = mod ? mod->name : NULL,
+		.module = tf_module_name(mod),
 		.no_regs = true,
 		.arg_shift = def->is_tprobe,
 	};

@@ -218,4 +218,27 @@ int tf_tp_attach(struct tf_probe *tp, struct tracepoint *tpoint,
 void tf_tp_detach(struct tf_probe *tp);
 int tf_tp_init(void);
 
+/* A module that can be probed (NULL: vmlinux), and its name for BTF. */
+#ifdef CONFIG_MODULES
+static inline bool tf_module_live(struct module *mod)
+{
+	return !mod || module_is_live(mod);
+}
+
+static inline const char *tf_module_name(struct module *mod)
+{
+	return mod ? mod->name : NULL;
+}
+#else
+static inline bool tf_module_live(struct module *mod)
+{
+	return true;
+}
+
+static inline const char *tf_module_name(struct module *mod)
+{
+	return NULL;
+}
+#endif
+
 #endif /* _KERNEL_TRACE_TRACE_FPROBE_INTERNAL_H */

@@ -71,24 +71,6 @@ struct tracepoint *tf_tp_find(const char *name, struct module **mod)
 	return s.found;
 }
 
-/* The tracepoint @name of @mod, which is coming in; event_mutex. */
-static struct tracepoint *tf_tp_in_module(struct module *mod,
-					  const char *name)
-{
-	unsigned int i;
-
-	if (!IS_ENABLED(CONFIG_MODULES) || trace_module_has_bad_taint(mod))
-		return NULL;
-	for (i = 0; i < mod->num_tracepoints; i++) {
-		struct tracepoint *tpoint;
-
-		tpoint = tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
-		if (!strcmp(tpoint->name, name))
-			return tpoint;
-	}
-	return NULL;
-}
-
 /* ----------------------------------------------------- shared stubs */
 
 /* Attach @tpoint's stub, or take one more reference on it. */
@@ -171,6 +153,26 @@ void tf_tp_detach(struct tf_probe *tp)
 
 /* ------------------------------------------------------------ modules */
 
+#ifdef CONFIG_MODULES
+/* The tracepoint @name of @mod, which is coming in; event_mutex. */
+static struct tracepoint *tf_tp_in_module(struct module *mod,
+					  const char *name)
+{
+	unsigned int i;
+
+	if (trace_module_has_bad_taint(mod))
+		return NULL;
+	for (i = 0; i < mod->num_tracepoints; i++) {
+		struct tracepoint *tpoint;
+
+		tpoint = tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
+		if (!strcmp(tpoint->name, name))
+			return tpoint;
+	}
+	return NULL;
+}
+
+
 static void tf_tp_module_coming(struct module *mod)
 {
 	struct tracepoint *tpoint;
@@ -242,10 +244,14 @@ int __init tf_tp_init(void)
 {
 	int ret;
 
-	if (!IS_ENABLED(CONFIG_MODULES))
-		return 0;
 	ret = register_module_notifier(&tf_tp_coming_nb);
 	if (!ret)
 		ret = register_module_notifier(&tf_tp_going_nb);
 	return ret;
 }
+#else
+int __init tf_tp_init(void)
+{
+	return 0;
+}
+#endif /* CONFIG_MODULES */
