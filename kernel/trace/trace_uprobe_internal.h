@@ -43,7 +43,7 @@
 
 #include "trace.h"
 #include "trace_dynevent.h"
-#include "trace_probe.h"	/* struct uprobe_dispatch_data, local events */
+#include "trace_uprobe.h"
 #include "farg.h"
 
 #define TU_DEFAULT_GROUP	"uprobes"
