@@ -8,7 +8,7 @@
  * "eprobes", default name the attached event's), whose records hold ARGS
  * fetched from each record of the attached event SYS/EVENT: $FIELD is a
  * field of that record, +OFFS($FIELD) a dereference of it, and so on, as
- * the fetch library (farg.h, caps.event) compiles them.  An eprobe may sit
+ * the argument library (probe_arg.h, caps.event) compiles them.  An eprobe may sit
  * on any event but kprobe, uprobe and event probe events, and on events
  * the ftrace core does not let users enable.
  *
@@ -57,7 +57,7 @@
 #include "trace.h"
 #include "trace_dynevent.h"
 #include "trace_output.h"
-#include "farg.h"
+#include "probe_arg.h"
 
 #define TEP_DEFAULT_GROUP	"eprobes"
 #define TEP_NAME_LEN		MAX_EVENT_NAME_LEN
@@ -70,7 +70,7 @@
 
 /*
  * error_log entries under "event_probe": our codes, then the fetch
- * library's (farg_errors.h), in one table.
+ * library's (probe_arg_errors.h), in one table.
  */
 #define TEP_ERRORS							\
 	E(BAD_CMD,		"Expected e[:[GROUP/][EVENT]]")		\
@@ -88,17 +88,17 @@
 #define E(code, msg)	TEP_ERR_##code,
 enum tep_err_code {
 	TEP_ERRORS
-	TEP_ERR_FARG_FIRST	/* FARG code c is TEP_ERR_FARG_FIRST + c - 1 */
+	TEP_ERR_PARG_FIRST	/* PARG code c is TEP_ERR_PARG_FIRST + c - 1 */
 };
 #undef E
 
 #define E(code, msg)		msg,
-#define FARG_ERROR(code, msg)	msg,
+#define PARG_ERROR(code, msg)	msg,
 static const char *tep_err_text[] = {
 	TEP_ERRORS
-#include "farg_errors.h"
+#include "probe_arg_errors.h"
 };
-#undef FARG_ERROR
+#undef PARG_ERROR
 #undef E
 
 /* The words of one definition, as error_log shows them. */
@@ -145,7 +145,7 @@ struct tep_event {
 	struct trace_event_class class;
 	struct dyn_event devent;
 	/* read by the hit path; fixed while the event exists */
-	struct farg_set *args;
+	struct parg_set *args;
 	unsigned int rec_size;		/* head + fixed block */
 	bool dynamic;			/* strings follow the fixed block */
 	struct tep_counts __percpu *counts;
@@ -253,7 +253,7 @@ static __always_inline void tep_write(struct tep_event *ev,
 	void *ent;
 
 	if (scratch)
-		size = farg_set_fetch(ev->args, NULL, rec, scratch, TEP_HEAD,
+		size = parg_set_fetch(ev->args, NULL, rec, scratch, TEP_HEAD,
 			min_t(unsigned long, TEP_SCRATCH_SIZE,
 			      ring_buffer_max_event_size(file->tr->array_buffer.buffer)));
 	ent = trace_event_buffer_reserve(&fb, file, size);
@@ -264,7 +264,7 @@ static __always_inline void tep_write(struct tep_event *ev,
 	if (scratch)
 		memcpy(ent + TEP_HEAD, scratch + TEP_HEAD, size - TEP_HEAD);
 	else
-		farg_set_fetch(ev->args, NULL, rec, ent, TEP_HEAD, size);
+		parg_set_fetch(ev->args, NULL, rec, ent, TEP_HEAD, size);
 	trace_event_buffer_commit(&fb);
 }
 
@@ -454,7 +454,7 @@ static enum print_line_t tep_print(struct trace_iterator *iter, int flags,
 
 	trace_seq_printf(s, "%s: (%s.%s)", trace_event_name(&ev->call),
 			 ev->target_sys, ev->target_name);
-	farg_set_print(ev->args, s, iter->ent, TEP_HEAD);
+	parg_set_print(ev->args, s, iter->ent, TEP_HEAD);
 	trace_seq_putc(s, '\n');
 	return trace_handle_return(s);
 }
@@ -465,7 +465,7 @@ static struct trace_event_functions tep_event_funcs = {
 
 static int tep_define_fields(struct trace_event_call *call)
 {
-	return farg_set_define_fields(tep_of_call(call)->args, call, TEP_HEAD);
+	return parg_set_define_fields(tep_of_call(call)->args, call, TEP_HEAD);
 }
 
 static struct trace_event_fields tep_fields[] = {
@@ -480,12 +480,12 @@ static int tep_set_print_fmt(struct tep_event *ev)
 	char *fmt, *args;
 	int ret = -ENOMEM;
 
-	farg_set_print_fmt_len(ev->args, &fmt_len, &args_len);
+	parg_set_print_fmt_len(ev->args, &fmt_len, &args_len);
 	fmt = kzalloc(fmt_len + 1, GFP_KERNEL);
 	args = kzalloc(args_len + 1, GFP_KERNEL);
 	if (!fmt || !args)
 		goto out_free;
-	ret = farg_set_print_fmt(ev->args, fmt, fmt_len + 1, args, args_len + 1);
+	ret = parg_set_print_fmt(ev->args, fmt, fmt_len + 1, args, args_len + 1);
 	if (ret)
 		goto out_free;
 	ev->call.print_fmt = kasprintf(GFP_KERNEL, "\"%s\"%s", fmt, args);
@@ -505,7 +505,7 @@ static void tep_event_free(struct tep_event *ev)
 	WARN_ON_ONCE(!list_empty(&ev->links));
 	if (ev->target)
 		trace_event_put_ref(ev->target);
-	farg_set_free(ev->args);
+	parg_set_free(ev->args);
 	free_percpu(ev->counts);
 	kfree(ev->call.print_fmt);
 	kfree(ev->call.name);
@@ -694,24 +694,24 @@ static int tep_check_filter(struct tep_event *ev)
 static int tep_parse_args(const struct tep_parse *p, struct tep_def *def,
 			  struct tep_event *ev)
 {
-	struct farg_caps caps = { .event = ev->target };
-	struct farg_err err = {};
-	struct farg_set *set;
+	struct parg_caps caps = { .event = ev->target };
+	struct parg_err err = {};
+	struct parg_set *set;
 	int ret;
 
-	set = farg_set_parse(&caps, def->nargs, p->argv + 2, &err);
+	set = parg_set_parse(&caps, def->nargs, p->argv + 2, &err);
 	if (IS_ERR(set)) {
 		if (err.code)
 			tep_error(p, err.word + 2, err.pos,
-				  TEP_ERR_FARG_FIRST + err.code - 1);
+				  TEP_ERR_PARG_FIRST + err.code - 1);
 		return PTR_ERR(set);
 	}
 	ev->args = set;
-	ret = farg_set_resolve(set);	/* @SYM: no entry, as before */
+	ret = parg_set_resolve(set);	/* @SYM: no entry, as before */
 	if (ret)
 		return ret;
-	ev->dynamic = farg_set_is_dynamic(set);
-	ev->rec_size = TEP_HEAD + farg_set_size(set);
+	ev->dynamic = parg_set_is_dynamic(set);
+	ev->rec_size = TEP_HEAD + parg_set_size(set);
 	return tep_set_print_fmt(ev);
 }
 
@@ -810,7 +810,7 @@ static int tep_create(const char *raw)
 	ret = tep_parse_names(&p, &def);
 	if (!ret)
 		ret = tep_parse_filter(&p, &def);
-	if (!ret && def.nargs > FARG_MAX_ARGS)
+	if (!ret && def.nargs > PARG_MAX_ARGS)
 		ret = -E2BIG;
 	if (!ret)
 		ret = tep_create_parsed(&p, &def);
@@ -829,7 +829,7 @@ static int tep_show(struct seq_file *m, struct dyn_event *dev)
 
 	seq_printf(m, "e:%s/%s %s.%s", ev->class.system, ev->call.name,
 		   ev->target_sys, ev->target_name);
-	farg_set_show(ev->args, m);
+	parg_set_show(ev->args, m);
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -877,7 +877,7 @@ static bool tep_match(const char *system, const char *event, int argc,
 	    (argv[0][len] != '.' && argv[0][len] != '/') ||
 	    strcmp(argv[0] + len + 1, name))
 		return false;
-	return farg_set_match_words(ev->args, argc - 1, argv + 1);
+	return parg_set_match_words(ev->args, argc - 1, argv + 1);
 }
 
 static struct dyn_event_operations tep_dyn_ops = {

@@ -9,7 +9,7 @@
  *
  * Life of a probe:
  *
- *   definition --parse--> tf_def + farg_set --> tf_probe
+ *   definition --parse--> tf_def + parg_set --> tf_probe
  *        |                                          |
  *        |            first probe of its name: a new tf_event, published
  *        |            as events/<group>/<event>; else it joins the event
@@ -105,7 +105,7 @@ static unsigned long tf_probe_missed(const struct tf_probe *tp)
 
 /* A probe for @def, owning @set; not on any list, not registered. */
 static struct tf_probe *tf_probe_new(const struct tf_def *def,
-				     struct farg_set *set)
+				     struct parg_set *set)
 {
 	unsigned int head = def->is_return ?
 			    sizeof(struct fexit_trace_entry_head) :
@@ -125,13 +125,13 @@ static struct tf_probe *tf_probe_new(const struct tf_def *def,
 	}
 	tp->is_tprobe = def->is_tprobe;
 	tp->args = set;
-	tp->rec_size = head + farg_set_size(set);
-	tp->has_args = farg_set_count(set) > 0;
-	tp->dynamic = farg_set_is_dynamic(set);
+	tp->rec_size = head + parg_set_size(set);
+	tp->has_args = parg_set_count(set) > 0;
+	tp->dynamic = parg_set_is_dynamic(set);
 	if (def->is_return) {
 		tp->fp.exit_handler = tf_exit_hit;
 		tp->fp.nr_maxactive = def->maxactive;
-		tp->fp.entry_data_size = farg_set_entry_size(set);
+		tp->fp.entry_data_size = parg_set_entry_size(set);
 		if (tp->fp.entry_data_size)
 			tp->fp.entry_handler = tf_entry_save;
 	} else {
@@ -149,7 +149,7 @@ static void tf_probe_free(struct tf_probe *tp)
 	if (!tp)
 		return;
 	WARN_ON_ONCE(tp->registered);
-	farg_set_free(tp->args);
+	parg_set_free(tp->args);
 	free_percpu(tp->counts);
 	kfree(tp->symbol);
 	kfree(tp);
@@ -170,7 +170,7 @@ int tf_probe_register(struct tf_probe *tp)
 	ret = security_locked_down(LOCKDOWN_KPROBES);
 	if (ret)
 		return ret;
-	ret = farg_set_resolve(tp->args);
+	ret = parg_set_resolve(tp->args);
 	if (ret)
 		return ret;
 	tf_probe_sync_enable(tp);
@@ -291,14 +291,14 @@ static int tf_join_event(const struct tf_parse *p, struct tf_event *ev,
 		tf_parse_error(p, 0, 0, TF_ERR_DIFF_PROBE_TYPE);
 		return -EEXIST;
 	}
-	idx = farg_set_mismatch(ev->layout, tp->args);
+	idx = parg_set_mismatch(ev->layout, tp->args);
 	if (idx >= 0) {
 		tf_parse_error(p, idx + 2, 0, TF_ERR_DIFF_ARG_TYPE);
 		return -EEXIST;
 	}
 	list_for_each_entry(sib, &ev->probes, sibling) {
 		if (!strcmp(sib->symbol, tp->symbol) &&
-		    farg_set_same_text(sib->args, tp->args)) {
+		    parg_set_same_text(sib->args, tp->args)) {
 			tf_parse_error(p, 0, 0, TF_ERR_SAME_PROBE);
 			return -EEXIST;
 		}
@@ -373,7 +373,7 @@ static struct tf_probe *tf_build_probe(const struct tf_parse *p,
 				       struct module *mod)
 {
 	char stub[KSYM_NAME_LEN];
-	struct farg_caps caps = {
+	struct parg_caps caps = {
 		.is_return = def->is_return,
 		.on_func_entry = !def->is_return,
 		.func = def->symbol,
@@ -381,28 +381,28 @@ static struct tf_probe *tf_build_probe(const struct tf_parse *p,
 		.no_regs = true,
 		.arg_shift = def->is_tprobe,
 	};
-	struct farg_err err = {};
-	struct farg_set *set;
+	struct parg_err err = {};
+	struct parg_set *set;
 	struct tf_probe *tp;
 
 	if (tpoint) {	/* a t: probe reads the parameters of the stub */
 		snprintf(stub, sizeof(stub), "__probestub_%s", tpoint->name);
 		caps.func = stub;
 	}
-	set = farg_set_parse(&caps, def->nargs, def->args, &err);
+	set = parg_set_parse(&caps, def->nargs, def->args, &err);
 	if (IS_ERR(set)) {
-		if (PTR_ERR(set) == -EINVAL && err.code != FARG_OK)
+		if (PTR_ERR(set) == -EINVAL && err.code != PARG_OK)
 			tf_parse_error(p, err.word + 2, err.pos,
-				       tf_err_farg(err.code));
+				       tf_err_parg(err.code));
 		return ERR_CAST(set);
 	}
-	if (farg_set_is_dynamic(set) && tf_scratch_reserve()) {
-		farg_set_free(set);
+	if (parg_set_is_dynamic(set) && tf_scratch_reserve()) {
+		parg_set_free(set);
 		return ERR_PTR(-ENOMEM);
 	}
 	tp = tf_probe_new(def, set);
 	if (!tp) {
-		farg_set_free(set);
+		parg_set_free(set);
 		return ERR_PTR(-ENOMEM);
 	}
 	return tp;
@@ -509,7 +509,7 @@ static bool tf_dyn_match(const char *system, const char *event,
 		return true;
 	if (strcmp(argv[0], tp->symbol))
 		return false;
-	return farg_set_match_words(tp->args, argc - 1, argv + 1);
+	return parg_set_match_words(tp->args, argc - 1, argv + 1);
 }
 
 static bool tf_dyn_is_busy(struct dyn_event *dev)
@@ -535,7 +535,7 @@ static int tf_dyn_show(struct seq_file *m, struct dyn_event *dev)
 	seq_printf(m, ":%s/%s %s%s", call->class->system,
 		   trace_event_name(call), tp->symbol,
 		   is_return ? "%return" : "");
-	farg_set_show(tp->args, m);
+	parg_set_show(tp->args, m);
 	seq_putc(m, '\n');
 	return 0;
 }

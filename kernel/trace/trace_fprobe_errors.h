@@ -4,8 +4,8 @@
  * TF_ERROR(CODE, message) line each.  No include guard: the includer
  * defines TF_ERROR to build the enum of codes (trace_fprobe_internal.h)
  * or error_log's message table (trace_fprobe_parse.c) from these lines.
- * error_log's table is this list followed by the fetch library's
- * farg_errors.h.
+ * error_log's table is this list followed by the argument library's
+ * probe_arg_errors.h.
  */
 TF_ERROR(BAD_MAXACT,		"Bad maxactive count")
 TF_ERROR(MAXACT_TOO_BIG,	"Maxactive count is too big (at most 4096)")

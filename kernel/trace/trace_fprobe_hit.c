@@ -136,7 +136,7 @@ static void tf_write(struct tf_probe *tp, const struct tf_hit_ctx *c,
 		unsigned int room = ring_buffer_max_event_size(
 					file->tr->array_buffer.buffer);
 
-		size = farg_set_fetch(tp->args, c->regs, c->edata, c->scratch,
+		size = parg_set_fetch(tp->args, c->regs, c->edata, c->scratch,
 				      off, min_t(unsigned int, room,
 						 TF_SCRATCH_SIZE));
 	}
@@ -150,7 +150,7 @@ static void tf_write(struct tf_probe *tp, const struct tf_hit_ctx *c,
 	if (c->scratch)
 		memcpy(ent + off, c->scratch + off, size - off);
 	else if (tp->has_args)
-		farg_set_fetch(tp->args, c->regs, c->edata, ent, off, size);
+		parg_set_fetch(tp->args, c->regs, c->edata, ent, off, size);
 	trace_event_buffer_commit(&fbuffer);
 }
 NOKPROBE_SYMBOL(tf_write);
@@ -202,7 +202,7 @@ static void tf_perf(struct tf_probe *tp, struct tf_hit_ctx *c)
 	}
 	tf_fill_head(tp, c, ent);
 	if (tp->has_args)
-		size = farg_set_fetch(tp->args, c->regs, c->edata, ent,
+		size = parg_set_fetch(tp->args, c->regs, c->edata, ent,
 				      tp->event->head_size,
 				      tp->dynamic ? padded : size);
 	if (tp->dynamic) {
@@ -249,7 +249,7 @@ int tf_entry_save(struct fprobe *fp, unsigned long entry_ip,
 
 	if (unlikely(!edata))
 		return -ENOMEM;
-	farg_set_save_entry(tp->args, regs, edata);
+	parg_set_save_entry(tp->args, regs, edata);
 	return 0;
 }
 NOKPROBE_SYMBOL(tf_entry_save);

@@ -60,7 +60,7 @@
 
 #include "trace.h"
 #include "trace_dynevent.h"
-#include "farg.h"
+#include "probe_arg.h"
 
 #define TF_FPROBE_GROUP		"fprobes"
 #define TF_TPROBE_GROUP		"tracepoints"
@@ -69,20 +69,20 @@
 #define TF_MAXACT_TEXT		64	/* digits of MAXACTIVE, with NUL */
 
 /*
- * Errors of this layer (trace_fprobe_errors.h), then the fetch library's:
- * tf_err_farg() maps a library code into the one error_log table.
+ * Errors of this layer (trace_fprobe_errors.h), then the argument library's:
+ * tf_err_parg() maps a library code into the one error_log table.
  */
 #define TF_ERROR(code, msg)	TF_ERR_##code,
 enum tf_err_code {
 #include "trace_fprobe_errors.h"
-	TF_ERR_FARG_FIRST	/* FARG code c is TF_ERR_FARG_FIRST + c - 1 */
+	TF_ERR_PARG_FIRST	/* PARG code c is TF_ERR_PARG_FIRST + c - 1 */
 };
 
 #undef TF_ERROR
 
-static inline enum tf_err_code tf_err_farg(enum farg_err_code code)
+static inline enum tf_err_code tf_err_parg(enum parg_err_code code)
 {
-	return TF_ERR_FARG_FIRST + code - 1;
+	return TF_ERR_PARG_FIRST + code - 1;
 }
 
 /* The words of one definition, as argv_split() cut them. */
@@ -136,7 +136,7 @@ struct tf_event {
 	struct list_head links;		/* tf_link; RCU for the hit path */
 	struct list_head probes;	/* tf_probe.sibling; event_mutex */
 	/* fields and output; adopted from the first probe, freed last */
-	struct farg_set *layout;
+	struct parg_set *layout;
 	unsigned int head_size;		/* where the argument block starts */
 	bool is_return;
 	bool is_tprobe;
@@ -160,7 +160,7 @@ struct tf_probe {
 	/* read by the hit path; fixed while the fprobe is registered */
 	struct fprobe fp;
 	struct tf_event *event;
-	struct farg_set *args;		/* may be @event->layout */
+	struct parg_set *args;		/* may be @event->layout */
 	unsigned int rec_size;		/* head + fixed block */
 	bool has_args;
 	bool dynamic;			/* strings follow the fixed block */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * trace_fprobe_parse.c - the grammar of f: and t: definitions, up to
- * their argument words (the fetch library parses those), and error_log.
+ * their argument words (the argument library parses those), and error_log.
  *
  *   word 0  head   f[MAXACTIVE][:NAME]   function entry or exit probe
  *                  t[:NAME]              tracepoint probe
@@ -12,7 +12,7 @@
  *                    f  SYM__entry / SYM__exit    t  TRACEPOINT
  *   word 1  place  f  SYM[%return], SYM an ftrace filter glob
  *                  t  TRACEPOINT (letters, digits, '_')
- *   word 2+ args   handed to farg_set_parse(); an f: probe that reads
+ *   word 2+ args   handed to parg_set_parse(); an f: probe that reads
  *                  $retval in any of them is an exit probe even without
  *                  %return, a t: probe must not read it
  *
@@ -32,13 +32,13 @@
 
 /* error_log's messages, by code (tracing_log_err() takes them non-const) */
 #define TF_ERROR(code, msg)	msg,
-#define FARG_ERROR(code, msg)	msg,
+#define PARG_ERROR(code, msg)	msg,
 static const char *tf_err_text[] = {
 #include "trace_fprobe_errors.h"
-#include "farg_errors.h"
+#include "probe_arg_errors.h"
 };
 
-#undef FARG_ERROR
+#undef PARG_ERROR
 #undef TF_ERROR
 
 /* Where word @word starts in the words joined by single spaces. */
@@ -218,7 +218,7 @@ static int tf_scan_retval(const struct tf_parse *p, struct tf_def *def)
 			continue;
 		if (def->is_tprobe) {
 			tf_parse_error(p, i, pos,
-				       tf_err_farg(FARG_ERR_RETVAL_ON_PROBE));
+				       tf_err_parg(PARG_ERR_RETVAL_ON_PROBE));
 			return -EINVAL;
 		}
 		def->is_return = true;

@@ -9,7 +9,7 @@
  *
  * Life of a probe:
  *
- *   definition --parse--> tk_def + farg_set --> tk_probe
+ *   definition --parse--> tk_def + parg_set --> tk_probe
  *        |                                         |
  *        |             first probe of its name: a new tk_event,
  *        |             published as events/<group>/<event>;
@@ -212,7 +212,7 @@ static int tk_probe_add_places(struct tk_probe *tp, struct tk_def *def)
 	return 0;
 }
 
-struct tk_probe *tk_probe_new(struct tk_def *def, struct farg_set *set)
+struct tk_probe *tk_probe_new(struct tk_def *def, struct parg_set *set)
 {
 	unsigned int head = def->is_return ?
 		sizeof(struct kretprobe_trace_entry_head) :
@@ -238,16 +238,16 @@ struct tk_probe *tk_probe_new(struct tk_def *def, struct farg_set *set)
 	if (def->is_return) {
 		tp->rp.handler = tk_kretprobe_hit;
 		tp->rp.maxactive = def->maxactive;
-		tp->rp.data_size = farg_set_entry_size(set);
+		tp->rp.data_size = parg_set_entry_size(set);
 		if (tp->rp.data_size)
 			tp->rp.entry_handler = tk_kretprobe_entry;
 	} else {
 		tp->rp.kp.pre_handler = tk_kprobe_hit;
 	}
 	tp->args = set;
-	tp->rec_size = head + farg_set_size(set);
-	tp->has_args = farg_set_count(set) > 0;
-	tp->dynamic = farg_set_is_dynamic(set);
+	tp->rec_size = head + parg_set_size(set);
+	tp->has_args = parg_set_count(set) > 0;
+	tp->dynamic = parg_set_is_dynamic(set);
 	tp->nplaces = 1;
 	INIT_LIST_HEAD(&tp->sibling);
 	dyn_event_init(&tp->devent, &tk_dyn_ops);
@@ -282,7 +282,7 @@ void tk_probe_free(struct tk_probe *tp)
 		return;
 	WARN_ON_ONCE(tp->registered);
 	if (!tp->event || tp->args != tp->event->layout)
-		farg_set_free(tp->args);
+		parg_set_free(tp->args);
 	kvfree(tp->more);
 	kvfree(tp->names);
 	tk_probe_drop_addrs(tp);
@@ -403,7 +403,7 @@ static int tk_probe_register(struct tk_probe *tp)
 			(void *)tk_probe_address(tp));
 		return -EINVAL;
 	}
-	ret = farg_set_resolve(tp->args);
+	ret = parg_set_resolve(tp->args);
 	if (ret)
 		return ret;
 
@@ -553,12 +553,12 @@ static bool tk_probe_same(const struct tk_probe *a, const struct tk_probe *b)
 		return false;
 	if (a->pattern)
 		return !strcmp(a->pattern, b->pattern) &&
-		       farg_set_same_text(a->args, b->args);
+		       parg_set_same_text(a->args, b->args);
 	if (a->symbol ? strcmp(a->symbol, b->symbol) ||
 			a->rp.kp.offset != b->rp.kp.offset :
 			tk_probe_address(a) != tk_probe_address(b))
 		return false;
-	return farg_set_same_text(a->args, b->args);
+	return parg_set_same_text(a->args, b->args);
 }
 
 /*
@@ -623,7 +623,7 @@ static int tk_join_event(const struct tk_parse *p, struct tk_event *ev,
 		tk_parse_error(p, 0, 0, TK_ERR_DIFF_PROBE_TYPE);
 		return -EEXIST;
 	}
-	idx = farg_set_mismatch(ev->layout, tp->args);
+	idx = parg_set_mismatch(ev->layout, tp->args);
 	if (idx >= 0) {
 		tk_parse_error(p, idx + 2, 0, TK_ERR_DIFF_ARG_TYPE);
 		return -EEXIST;
@@ -691,37 +691,37 @@ out_free_event:
  * compiled set, or the definition is refused at the first word that
  * differs.
  */
-static struct farg_set *tk_places_args(const struct tk_parse *p,
+static struct parg_set *tk_places_args(const struct tk_parse *p,
 				       const struct tk_def *def,
-				       struct farg_caps *caps,
-				       struct farg_err *err)
+				       struct parg_caps *caps,
+				       struct parg_err *err)
 {
 	const char *name = def->found.names;
-	struct farg_set *set, *other;
+	struct parg_set *set, *other;
 	unsigned int i;
 	int idx;
 
 	caps->func = NULL;
-	set = farg_set_parse(caps, def->nargs, def->args, err);
+	set = parg_set_parse(caps, def->nargs, def->args, err);
 	if (!IS_ERR(set) || PTR_ERR(set) != -EINVAL)
 		return set;
-	*err = (struct farg_err){};
+	*err = (struct parg_err){};
 	for (i = 0, set = NULL; i < def->found.n; i++) {
 		caps->func = def->module[0] ? strchr(name, ':') + 1 : name;
 		name += strlen(name) + 1;
-		other = farg_set_parse(caps, def->nargs, def->args, err);
+		other = parg_set_parse(caps, def->nargs, def->args, err);
 		if (IS_ERR(other) || !set) {
 			if (IS_ERR(other))
-				farg_set_free(set);
+				parg_set_free(set);
 			set = other;
 			if (IS_ERR(set))
 				return set;
 			continue;
 		}
-		idx = farg_set_differs(set, other);
-		farg_set_free(other);
+		idx = parg_set_differs(set, other);
+		parg_set_free(other);
 		if (idx >= 0) {
-			farg_set_free(set);
+			parg_set_free(set);
 			tk_parse_error(p, idx + 2, 0, TK_ERR_DIFF_ARG_TYPE);
 			return ERR_PTR(-EINVAL);
 		}
@@ -734,13 +734,13 @@ static struct farg_set *tk_places_args(const struct tk_parse *p,
 static struct tk_probe *tk_build_probe(const struct tk_parse *p,
 				       struct tk_def *def)
 {
-	struct farg_caps caps = {
+	struct parg_caps caps = {
 		.is_return = def->is_return,
 		.on_func_entry = def->on_func_entry && !def->is_return,
 		.module = def->module[0] ? def->module : NULL,
 	};
-	struct farg_err err = {};
-	struct farg_set *set;
+	struct parg_err err = {};
+	struct parg_set *set;
 	struct tk_probe *tp;
 
 	if (def->symbol)
@@ -749,21 +749,21 @@ static struct tk_probe *tk_build_probe(const struct tk_parse *p,
 	if (def->pattern)
 		set = tk_places_args(p, def, &caps, &err);
 	else
-		set = farg_set_parse(&caps, def->nargs, def->args, &err);
+		set = parg_set_parse(&caps, def->nargs, def->args, &err);
 	if (IS_ERR(set)) {
-		if (PTR_ERR(set) == -EINVAL && err.code != FARG_OK)
+		if (PTR_ERR(set) == -EINVAL && err.code != PARG_OK)
 			tk_parse_error(p, err.word + 2, err.pos,
-				       tk_err_farg(err.code));
+				       tk_err_parg(err.code));
 		return ERR_CAST(set);
 	}
 	/* Strings and filters are fetched into the scratch first. */
 	if (tk_scratch_reserve()) {
-		farg_set_free(set);
+		parg_set_free(set);
 		return ERR_PTR(-ENOMEM);
 	}
 	tp = tk_probe_new(def, set);
 	if (!tp) {
-		farg_set_free(set);
+		parg_set_free(set);
 		return ERR_PTR(-ENOMEM);
 	}
 	return tp;
@@ -950,7 +950,7 @@ static bool tk_dyn_match(const char *system, const char *event,
 		return true;
 	if (!tk_place_matches(tp, argv[0]))
 		return false;
-	return farg_set_match_words(tp->args, argc - 1, argv + 1);
+	return parg_set_match_words(tp->args, argc - 1, argv + 1);
 }
 
 /*
@@ -1078,7 +1078,7 @@ static int tk_dyn_show(struct seq_file *m, struct dyn_event *dev)
 		seq_printf(m, "%d", tp->rp.maxactive);
 	seq_printf(m, ":%s/%s ", call->class->system, trace_event_name(call));
 	tk_show_place(m, tp);
-	farg_set_show(tp->args, m);
+	parg_set_show(tp->args, m);
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -1192,7 +1192,7 @@ static int tk_misses_show(struct seq_file *m, void *v)
 	seq_printf(m, "  %-44s %11lu %11lu %11lu %11lu %11lu %11lu\n",
 		   trace_event_name(&tp->event->call), c.recursion,
 		   c.no_instance, c.buffer_full, c.disabled, c.skipped,
-		   farg_set_faults(tp->args));
+		   parg_set_faults(tp->args));
 	return 0;
 }
 

@@ -4,7 +4,7 @@
  * line each.  No include guard: the includer defines TK_ERROR to make
  * the enum of codes (trace_kprobe_internal.h) or the error_log message
  * table (trace_kprobe_parse.c) from the same lines.  In error_log's
- * table these come first, then the fetch library's farg_errors.h.
+ * table these come first, then the argument library's probe_arg_errors.h.
  */
 TK_ERROR(BAD_CMD,		"Unknown command (expected p, r or -)")
 TK_ERROR(NO_PLACE,		"Probe point is missing")

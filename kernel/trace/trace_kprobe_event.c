@@ -9,7 +9,7 @@
  *   return probe  | trace_entry | __probe_func | __probe_ret_ip | args ... |
  *                                                  ^ head_size
  *
- * The argument block is the fetch library's (farg.h); every probe of a
+ * The argument block is the argument library's (probe_arg.h); every probe of a
  * multiprobe event has arguments of the same names and types, so the
  * block of any of them is read with the event's layout set.
  *
@@ -55,7 +55,7 @@ static enum print_line_t tk_print(struct trace_iterator *iter, int flags,
 	}
 	if (ok) {
 		trace_seq_putc(s, ')');
-		farg_set_print(ev->layout, s, iter->ent, ev->head_size);
+		parg_set_print(ev->layout, s, iter->ent, ev->head_size);
 		trace_seq_putc(s, '\n');
 	}
 	return trace_handle_return(s);
@@ -84,7 +84,7 @@ static int tk_define_entry_fields(struct trace_event_call *call)
 			offsetof(struct kprobe_trace_entry_head, ip));
 	if (ret)
 		return ret;
-	return farg_set_define_fields(ev->layout, call, ev->head_size);
+	return parg_set_define_fields(ev->layout, call, ev->head_size);
 }
 
 static int tk_define_return_fields(struct trace_event_call *call)
@@ -99,7 +99,7 @@ static int tk_define_return_fields(struct trace_event_call *call)
 			offsetof(struct kretprobe_trace_entry_head, ret_ip));
 	if (ret)
 		return ret;
-	return farg_set_define_fields(ev->layout, call, ev->head_size);
+	return parg_set_define_fields(ev->layout, call, ev->head_size);
 }
 
 static struct trace_event_fields tk_entry_fields[] = {
@@ -127,7 +127,7 @@ static int tk_event_set_print_fmt(struct tk_event *ev)
 	char *fmt, *args;
 	int ret = -ENOMEM;
 
-	farg_set_print_fmt_len(ev->layout, &fmt_len, &args_len);
+	parg_set_print_fmt_len(ev->layout, &fmt_len, &args_len);
 	fmt_len += strlen(fmt_head) + 1;
 	args_len += strlen(args_head) + 1;
 	fmt = kmalloc(fmt_len, GFP_KERNEL);
@@ -136,7 +136,7 @@ static int tk_event_set_print_fmt(struct tk_event *ev)
 		goto out_free;
 	strscpy(fmt, fmt_head, fmt_len);
 	strscpy(args, args_head, args_len);
-	ret = farg_set_print_fmt(ev->layout, fmt, fmt_len, args, args_len);
+	ret = parg_set_print_fmt(ev->layout, fmt, fmt_len, args, args_len);
 	if (ret)
 		goto out_free;
 	ev->call.print_fmt = kasprintf(GFP_KERNEL, "%s\"%s", fmt, args);
@@ -204,7 +204,7 @@ void tk_event_free(struct tk_event *ev)
 	if (!ev)
 		return;
 	WARN_ON_ONCE(ev->published || !list_empty(&ev->links));
-	farg_set_free(ev->layout);
+	parg_set_free(ev->layout);
 	kfree(ev->call.print_fmt);
 	kfree(ev->call.name);
 	kfree(ev->class.system);

@@ -58,7 +58,7 @@ static int tk_gen_add_words(struct dynevent_cmd *cmd, va_list fields)
 	int ret = 0;
 
 	while (!ret && (field = va_arg(fields, const char *))) {
-		if (++cmd->n_fields > FARG_MAX_ARGS)
+		if (++cmd->n_fields > PARG_MAX_ARGS)
 			return -EINVAL;
 		ret = tk_gen_word(cmd, field);
 	}

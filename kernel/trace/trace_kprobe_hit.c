@@ -9,7 +9,7 @@
  *            |
  *            +-- trace files (RCU list), for each one:
  *            |     plain     reserve the exact size in the ring buffer,
- *            |               write the head, let the fetch library write
+ *            |               write the head, let the argument library write
  *            |               the arguments in place, commit
  *            |     strings   fetch into this CPU's scratch, reserve the
  *            |               size it took, copy once, commit
@@ -120,7 +120,7 @@ static __always_inline unsigned int tk_fetch_scratch(struct tk_probe *tp,
 						     void *scratch,
 						     unsigned int room)
 {
-	return farg_set_fetch(tp->args, regs, tk_edata(ri), scratch,
+	return parg_set_fetch(tp->args, regs, tk_edata(ri), scratch,
 			      tp->event->head_size, room);
 }
 
@@ -139,7 +139,7 @@ static __always_inline void tk_fill_args(struct tk_probe *tp,
 	if (scratch)
 		memcpy(ent + off, scratch + off, size - off);
 	else if (tp->has_args)
-		farg_set_fetch(tp->args, regs, tk_edata(ri), ent, off, size);
+		parg_set_fetch(tp->args, regs, tk_edata(ri), ent, off, size);
 }
 
 /*
@@ -357,7 +357,7 @@ int tk_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (unlikely(!rp))
 		return -ENOENT;
-	farg_set_save_entry(container_of(rp, struct tk_probe, rp)->args, regs,
+	parg_set_save_entry(container_of(rp, struct tk_probe, rp)->args, regs,
 			    ri->data);
 	return 0;
 }
@@ -369,7 +369,7 @@ int tk_place_ret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (unlikely(!rp))
 		return -ENOENT;
-	farg_set_save_entry(container_of(rp, struct tk_place, rp)->tp->args,
+	parg_set_save_entry(container_of(rp, struct tk_place, rp)->tp->args,
 			    regs, ri->data);
 	return 0;
 }

@@ -16,7 +16,7 @@
  *               and types, so they write records of the same shape.
  *   record      what a hit writes: a head (trace_entry, then the probed
  *               address or the function and return addresses) followed
- *               by the argument block the fetch library fills.
+ *               by the argument block the argument library fills.
  *
  * The files:
  *   trace_kprobe.c        probe and event lifetime, registration with the
@@ -48,7 +48,7 @@
 
 #include "trace.h"
 #include "trace_dynevent.h"
-#include "farg.h"
+#include "probe_arg.h"
 #include "trace_kprobe.h"
 
 #define TK_DEFAULT_GROUP	"kprobes"
@@ -58,20 +58,20 @@
 
 /*
  * Errors of the event layer itself (trace_kprobe_errors.h).  The error_log
- * table is that list followed by the fetch library's farg_errors.h;
- * tk_err_farg() maps a library code into it.
+ * table is that list followed by the argument library's probe_arg_errors.h;
+ * tk_err_parg() maps a library code into it.
  */
 #define TK_ERROR(code, msg)	TK_ERR_##code,
 enum tk_err_code {
 #include "trace_kprobe_errors.h"
-	TK_ERR_FARG_FIRST	/* FARG code c is TK_ERR_FARG_FIRST + c - 1 */
+	TK_ERR_PARG_FIRST	/* PARG code c is TK_ERR_PARG_FIRST + c - 1 */
 };
 
 #undef TK_ERROR
 
-static inline enum tk_err_code tk_err_farg(enum farg_err_code code)
+static inline enum tk_err_code tk_err_parg(enum parg_err_code code)
 {
-	return TK_ERR_FARG_FIRST + code - 1;
+	return TK_ERR_PARG_FIRST + code - 1;
 }
 
 /*
@@ -194,7 +194,7 @@ struct tk_event {
 	 * first probe and freed with the event (the field list points into
 	 * it, and may outlive that probe).
 	 */
-	struct farg_set *layout;
+	struct parg_set *layout;
 	unsigned int head_size;		/* record head: argument block offset */
 	bool is_return;
 	bool published;			/* in ftrace_events; event_mutex */
@@ -246,7 +246,7 @@ struct tk_place {
 struct tk_probe {
 	struct kretprobe rp;		/* rp.kp is the probe of both kinds */
 	struct tk_event *event;
-	struct farg_set *args;		/* may be @event->layout */
+	struct parg_set *args;		/* may be @event->layout */
 	unsigned int rec_size;		/* head + fixed block: exact size */
 	bool has_args;
 	bool dynamic;			/* strings follow the fixed block */
@@ -294,7 +294,7 @@ void tk_event_injectable_update(struct tk_event *ev);
 void tk_probe_misses(const struct tk_probe *tp, struct tk_misses *m);
 unsigned long tk_probe_missed(const struct tk_probe *tp);
 unsigned long tk_probe_address(const struct tk_probe *tp);
-struct tk_probe *tk_probe_new(struct tk_def *def, struct farg_set *set);
+struct tk_probe *tk_probe_new(struct tk_def *def, struct parg_set *set);
 void tk_probe_free(struct tk_probe *tp);
 int tk_probe_arm(struct tk_probe *tp);
 void tk_probe_disarm(struct tk_probe *tp);

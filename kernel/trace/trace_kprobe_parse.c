@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * trace_kprobe_parse.c - the grammar of a kprobe event definition, up to
- * its argument words (the fetch library parses those), and error_log.
+ * its argument words (the argument library parses those), and error_log.
  *
  * A definition is a line cut into words at blanks:
  *
@@ -19,7 +19,7 @@
  *                  probe must sit on a function entry; SYM must be unique
  *                  (in MOD when given) unless MOD is not loaded yet; a SYM
  *                  that does not exist stands for its compiler clones
- *   word 2+ args   handed to farg_set_parse() as they are
+ *   word 2+ args   handed to parg_set_parse() as they are
  *
  * A line whose place looks like a uprobe's ("PATH:OFFS", with a '/') is
  * not ours: -ECANCELED lets dynamic_events offer it to the next parser.
@@ -42,13 +42,13 @@
 
 /* error_log's messages, by code; tracing_log_err() takes them non-const */
 #define TK_ERROR(code, msg)	msg,
-#define FARG_ERROR(code, msg)	msg,
+#define PARG_ERROR(code, msg)	msg,
 static const char *tk_err_text[] = {
 #include "trace_kprobe_errors.h"
-#include "farg_errors.h"
+#include "probe_arg_errors.h"
 };
 
-#undef FARG_ERROR
+#undef PARG_ERROR
 #undef TK_ERROR
 
 /* Byte where word @word starts in the joined command (or just past it). */

@@ -63,7 +63,7 @@ static __always_inline void tk_perf_record(struct tk_probe *tp,
 		((struct kprobe_trace_entry_head *)ent)->ip = addr;
 	}
 	if (tp->has_args)
-		size = farg_set_fetch(tp->args, regs, ri ? ri->data : NULL,
+		size = parg_set_fetch(tp->args, regs, ri ? ri->data : NULL,
 				      ent, tp->event->head_size,
 				      tp->dynamic ? padded : size);
 	if (tp->dynamic) {
@@ -165,10 +165,10 @@ struct trace_event_call *create_local_trace_kprobe(char *func, void *addr,
 						   unsigned long offs,
 						   bool is_return)
 {
-	struct farg_caps caps = { .is_return = is_return };
-	struct farg_err err = {};
+	struct parg_caps caps = { .is_return = is_return };
+	struct parg_err err = {};
 	struct tk_def def = {};
-	struct farg_set *set;
+	struct parg_set *set;
 	struct tk_probe *tp = NULL;
 	struct tk_event *ev;
 	int ret;
@@ -176,7 +176,7 @@ struct trace_event_call *create_local_trace_kprobe(char *func, void *addr,
 	ret = tk_local_def(&def, func, addr, offs, is_return);
 	if (ret)
 		goto out_release;
-	set = farg_set_parse(&caps, 0, NULL, &err);
+	set = parg_set_parse(&caps, 0, NULL, &err);
 	if (IS_ERR(set)) {
 		ret = PTR_ERR(set);
 		goto out_release;
@@ -184,7 +184,7 @@ struct trace_event_call *create_local_trace_kprobe(char *func, void *addr,
 	ret = -ENOMEM;
 	tp = tk_probe_new(&def, set);
 	if (!tp) {
-		farg_set_free(set);
+		parg_set_free(set);
 		goto out_release;
 	}
 	/* Never published, so the name needs not be unique. */

@@ -17,7 +17,7 @@
  *                  offset of the semaphore (USDT) the core counts up while
  *                  the probe is armed, and must agree with every other
  *                  probe on the same place
- *   word 2+ args   handed to farg_set_parse() with caps.user set
+ *   word 2+ args   handed to parg_set_parse() with caps.user set
  *
  * A line whose head is not 'p'/'r', or whose place has no '/', or no digit
  * after its last ':', is not ours: -ECANCELED (dynamic_events then offers
@@ -48,18 +48,18 @@
 #define TU_ERROR(code, msg)	TU_ERR_##code,
 enum tu_err_code {
 #include "trace_uprobe_errors.h"
-	TU_ERR_FARG_FIRST	/* FARG code c is TU_ERR_FARG_FIRST + c - 1 */
+	TU_ERR_PARG_FIRST	/* PARG code c is TU_ERR_PARG_FIRST + c - 1 */
 };
 #undef TU_ERROR
 
 /* error_log's messages, by code */
 #define TU_ERROR(code, msg)	msg,
-#define FARG_ERROR(code, msg)	msg,
+#define PARG_ERROR(code, msg)	msg,
 static const char *tu_err_text[] = {
 #include "trace_uprobe_errors.h"
-#include "farg_errors.h"
+#include "probe_arg_errors.h"
 };
-#undef FARG_ERROR
+#undef PARG_ERROR
 #undef TU_ERROR
 
 static struct dyn_event_operations tu_dyn_ops;
@@ -134,7 +134,7 @@ static struct tu_probe *tu_probe_of(struct dyn_event *dev)
  */
 struct tu_probe *tu_probe_new(const char *filename, struct path *path,
 			      unsigned long offset, unsigned long ref_ctr,
-			      bool is_return, struct farg_set *set)
+			      bool is_return, struct parg_set *set)
 {
 	struct tu_probe *tp;
 
@@ -146,11 +146,11 @@ struct tu_probe *tu_probe_new(const char *filename, struct path *path,
 	if (!tp->filename || !tp->counts)
 		goto out_free_probe;
 	tp->args = set;
-	tp->has_args = farg_set_count(set) > 0;
+	tp->has_args = parg_set_count(set) > 0;
 	tp->is_return = is_return;
 	tp->offset = offset;
 	tp->ref_ctr_offset = ref_ctr;
-	tp->rec_size = farg_set_size(set) +
+	tp->rec_size = parg_set_size(set) +
 		       (is_return ? sizeof(struct tu_return_head) :
 				    sizeof(struct tu_entry_head));
 	tp->consumer.handler = tu_handler;
@@ -168,7 +168,7 @@ out_free_probe:
 	kfree(tp->filename);
 	kfree(tp);
 out_free_set:
-	farg_set_free(set);
+	parg_set_free(set);
 	return NULL;
 }
 
@@ -178,7 +178,7 @@ void tu_probe_free(struct tu_probe *tp)
 	if (!tp)
 		return;
 	WARN_ON_ONCE(tp->uprobe);
-	farg_set_free(tp->args);
+	parg_set_free(tp->args);
 	path_put(&tp->path);
 	free_percpu(tp->counts);
 	kfree(tp->filename);
@@ -383,7 +383,7 @@ static int tu_parse_def(const struct tu_parse *p, struct tu_def *def)
 	if ((head[0] != 'p' && head[0] != 'r') || p->argc < 2 ||
 	    !tu_place_is_ours(p->argv[1]))
 		return -ECANCELED;
-	if (p->argc - 2 > FARG_MAX_ARGS)
+	if (p->argc - 2 > PARG_MAX_ARGS)
 		return -E2BIG;
 	def->is_return = head[0] == 'r';
 	ret = tu_parse_place(p, def);
@@ -462,7 +462,7 @@ static int tu_join_event(const struct tu_parse *p, struct tu_event *ev,
 		tu_error(p, 0, 0, TU_ERR_DIFF_PROBE_TYPE);
 		return -EEXIST;
 	}
-	idx = farg_set_mismatch(ev->layout, tp->args);
+	idx = parg_set_mismatch(ev->layout, tp->args);
 	if (idx >= 0) {
 		tu_error(p, idx + 2, 0, TU_ERR_DIFF_ARG_TYPE);
 		return -EEXIST;
@@ -470,7 +470,7 @@ static int tu_join_event(const struct tu_parse *p, struct tu_event *ev,
 	list_for_each_entry(sib, &ev->probes, sibling) {
 		if (tu_probe_inode(sib) == tu_probe_inode(tp) &&
 		    sib->offset == tp->offset &&
-		    farg_set_same_text(sib->args, tp->args)) {
+		    parg_set_same_text(sib->args, tp->args)) {
 			tu_error(p, 0, 0, TU_ERR_SAME_PROBE);
 			return -EEXIST;
 		}
@@ -520,20 +520,20 @@ out_free_event:
 static struct tu_probe *tu_build_probe(const struct tu_parse *p,
 				       struct tu_def *def)
 {
-	struct farg_caps caps = {
+	struct parg_caps caps = {
 		.user = true,
 		.file_offset = def->offset,
 		.is_return = def->is_return,
 	};
-	struct farg_err err = {};
-	struct farg_set *set;
+	struct parg_err err = {};
+	struct parg_set *set;
 	struct tu_probe *tp;
 
-	set = farg_set_parse(&caps, p->argc - 2, p->argv + 2, &err);
+	set = parg_set_parse(&caps, p->argc - 2, p->argv + 2, &err);
 	if (IS_ERR(set)) {
-		if (PTR_ERR(set) == -EINVAL && err.code != FARG_OK)
+		if (PTR_ERR(set) == -EINVAL && err.code != PARG_OK)
 			tu_error(p, err.word + 2, err.pos,
-				 TU_ERR_FARG_FIRST + err.code - 1);
+				 TU_ERR_PARG_FIRST + err.code - 1);
 		return ERR_CAST(set);
 	}
 	tp = tu_probe_new(def->filename, &def->path, def->offset,
@@ -709,7 +709,7 @@ static bool tu_dyn_match(const char *system, const char *event,
 	if (!argc)
 		return true;
 	return tu_place_matches(tp, argv[0]) &&
-	       farg_set_match_words(tp->args, argc - 1, argv + 1);
+	       parg_set_match_words(tp->args, argc - 1, argv + 1);
 }
 
 static bool tu_dyn_is_busy(struct dyn_event *dev)
@@ -732,7 +732,7 @@ static int tu_dyn_show(struct seq_file *m, struct dyn_event *dev)
 		   (int)(2 * sizeof(void *)), tp->offset);
 	if (tp->ref_ctr_offset)
 		seq_printf(m, "(0x%lx)", tp->ref_ctr_offset);
-	farg_set_show(tp->args, m);
+	parg_set_show(tp->args, m);
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -835,7 +835,7 @@ static int tu_misses_show(struct seq_file *m, void *v)
 	if (tp)
 		seq_printf(m, "  %-44s %11lu %11lu\n",
 			   trace_event_name(&tp->event->call),
-			   tu_probe_count(tp, true), farg_set_faults(tp->args ?:
+			   tu_probe_count(tp, true), parg_set_faults(tp->args ?:
 							tp->event->layout));
 	return 0;
 }
@@ -879,9 +879,9 @@ struct trace_event_call *create_local_trace_uprobe(char *name,
 						   unsigned long ref_ctr_offset,
 						   bool is_return)
 {
-	struct farg_caps caps = { .user = true, .is_return = is_return };
-	struct farg_err err = {};
-	struct farg_set *set;
+	struct parg_caps caps = { .user = true, .is_return = is_return };
+	struct parg_err err = {};
+	struct parg_set *set;
 	struct tu_probe *tp;
 	struct tu_event *ev;
 	struct path path;
@@ -890,7 +890,7 @@ struct trace_event_call *create_local_trace_uprobe(char *name,
 	ret = tu_find_file(name, &path);
 	if (ret)
 		return ERR_PTR(ret > 0 ? -EINVAL : ret);
-	set = farg_set_parse(&caps, 0, NULL, &err);
+	set = parg_set_parse(&caps, 0, NULL, &err);
 	if (IS_ERR(set)) {
 		path_put(&path);
 		return ERR_CAST(set);

@@ -3,8 +3,8 @@
  * The uprobe event layer's own parse errors, one TU_ERROR(CODE, message)
  * line each.  No include guard: the includer defines TU_ERROR to make
  * the enum of codes or the error_log message table from the same lines.
- * In error_log's table these come first, then the fetch library's
- * farg_errors.h.
+ * In error_log's table these come first, then the argument library's
+ * probe_arg_errors.h.
  */
 TU_ERROR(FILE_NOT_FOUND,	"No such file")
 TU_ERROR(NO_REGULAR_FILE,	"Not a regular file")

@@ -47,7 +47,7 @@ static enum print_line_t tu_print(struct trace_iterator *iter, int flags,
 		trace_seq_printf(s, "0x%lx", h->ip);
 	}
 	trace_seq_putc(s, ')');
-	farg_set_print(ev->layout, s, iter->ent, ev->head_size);
+	parg_set_print(ev->layout, s, iter->ent, ev->head_size);
 	trace_seq_putc(s, '\n');
 	return trace_handle_return(s);
 }
@@ -80,7 +80,7 @@ static int tu_define_fields(struct trace_event_call *call)
 		ret = tu_head_field(call, "__probe_ip",
 				    offsetof(struct tu_entry_head, ip));
 	}
-	return ret ?: farg_set_define_fields(ev->layout, call, ev->head_size);
+	return ret ?: parg_set_define_fields(ev->layout, call, ev->head_size);
 }
 
 static struct trace_event_fields tu_fields[] = {
@@ -101,7 +101,7 @@ static int tu_event_set_print_fmt(struct tu_event *ev)
 	char *fmt, *args;
 	int ret = -ENOMEM;
 
-	farg_set_print_fmt_len(ev->layout, &fmt_len, &args_len);
+	parg_set_print_fmt_len(ev->layout, &fmt_len, &args_len);
 	fmt_len += strlen(fmt_head) + 1;
 	args_len += strlen(args_head) + 1;
 	fmt = kmalloc(fmt_len, GFP_KERNEL);
@@ -110,7 +110,7 @@ static int tu_event_set_print_fmt(struct tu_event *ev)
 		goto out_free;
 	strscpy(fmt, fmt_head, fmt_len);
 	strscpy(args, args_head, args_len);
-	ret = farg_set_print_fmt(ev->layout, fmt, fmt_len, args, args_len);
+	ret = parg_set_print_fmt(ev->layout, fmt, fmt_len, args, args_len);
 	if (ret)
 		goto out_free;
 	ev->call.print_fmt = kasprintf(GFP_KERNEL, "%s\"%s", fmt, args);
@@ -181,7 +181,7 @@ void tu_event_free(struct tu_event *ev)
 	if (!ev)
 		return;
 	WARN_ON_ONCE(ev->published || !list_empty(&ev->links));
-	farg_set_free(ev->layout);
+	parg_set_free(ev->layout);
 	kfree(ev->call.print_fmt);
 	kfree(ev->call.name);
 	kfree(ev->class.system);

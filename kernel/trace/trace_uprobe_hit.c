@@ -16,7 +16,7 @@
  *                trace files (RCU list): reserve, copy, commit
  *                perf: perf buffer, copy, submit
  *
- * The fetch library reads user memory without faulting (farg.h): a
+ * The argument library reads user memory without faulting (probe_arg.h): a
  * string or value on a page the task has not touched yet reads as
  * "(fault)" rather than being paged in.  That keeps the whole record
  * build in one preempt-off section on a per-CPU scratch buffer, with no
@@ -197,7 +197,7 @@ static unsigned int tu_build(struct tu_probe *tp, const struct tu_site *site,
 	}
 	if (!tp->has_args)
 		return tp->rec_size;
-	return farg_set_fetch(tp->args, regs, (void *)&site->addr, rec,
+	return parg_set_fetch(tp->args, regs, (void *)&site->addr, rec,
 			      ev->head_size, room);
 }
 

@@ -14,7 +14,7 @@
  *               tu_event.
  *   record      a head (trace_entry, then the hit address, or the
  *               function and return addresses) and the argument block
- *               the fetch library fills.
+ *               the argument library fills.
  *
  * The files:
  *   trace_uprobe.c        definitions, lifetime, dyn_event ops, the tracefs
@@ -44,7 +44,7 @@
 #include "trace.h"
 #include "trace_dynevent.h"
 #include "trace_uprobe.h"
-#include "farg.h"
+#include "probe_arg.h"
 
 #define TU_DEFAULT_GROUP	"uprobes"
 #define TU_NAME_LEN		MAX_EVENT_NAME_LEN
@@ -93,7 +93,7 @@ struct tu_event {
 	struct list_head links;		/* tu_link; RCU for the hit path */
 	struct list_head probes;	/* tu_probe.sibling; event_mutex */
 	/* fields and output; adopted from the first probe, freed with us */
-	struct farg_set *layout;
+	struct parg_set *layout;
 	unsigned int head_size;		/* argument block offset */
 	bool is_return;
 	bool published;			/* in ftrace_events; event_mutex */
@@ -119,7 +119,7 @@ struct tu_counts {
 struct tu_probe {
 	struct uprobe_consumer consumer;
 	struct tu_event *event;
-	struct farg_set *args;		/* may be @event->layout */
+	struct parg_set *args;		/* may be @event->layout */
 	unsigned int rec_size;		/* head + fixed block */
 	bool has_args;
 	unsigned long offset;		/* in the file */
@@ -153,7 +153,7 @@ static inline struct inode *tu_probe_inode(const struct tu_probe *tp)
 /* trace_uprobe.c */
 struct tu_probe *tu_probe_new(const char *filename, struct path *path,
 			      unsigned long offset, unsigned long ref_ctr,
-			      bool is_return, struct farg_set *set);
+			      bool is_return, struct parg_set *set);
 void tu_probe_free(struct tu_probe *tp);
 
 /* trace_uprobe_event.c */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * farg_kunit.c - KUnit suite "farg": the fetch-argument library alone.
+ * probe_arg_kunit.c - KUnit suite "probe_arg": the probe argument library alone.
  *
  * Two halves.  The error table parses bad definitions and checks the code,
  * the word and the byte the caret goes under, written the way
@@ -28,11 +28,11 @@
 #include <linux/vmalloc.h>
 
 #include "trace.h"
-#include "farg_impl.h"
+#include "probe_arg_impl.h"
 
 /*
  * The definitions below name x86-64 registers.  On arm64,
- * farg_test_regs() rewrites each name into one of the same length (so that
+ * parg_test_regs() rewrites each name into one of the same length (so that
  * every caret stays under its byte) and of the same role: %di, %si, %dx,
  * %cx and %r8 are the first five argument registers, %ax a register that
  * holds no argument.  FT_<NAME> is the matching field of struct pt_regs,
@@ -48,20 +48,20 @@
 #define FT_RETVAL	regs[0]
 #define FT_AX_NAME	"%x9"
 
-static const char *const farg_test_reg_names[][2] = {
+static const char *const parg_test_reg_names[][2] = {
 	{ "%di", "%x0" }, { "%si", "%x1" }, { "%dx", "%x2" },
 	{ "%cx", "%x3" }, { "%r8", "%x4" }, { "%ax", "%x9" },
 };
 
-static void farg_test_regs(char *line)
+static void parg_test_regs(char *line)
 {
 	unsigned int i;
 	char *p;
 
 	for (p = strchr(line, '%'); p; p = strchr(p + 1, '%')) {
-		for (i = 0; i < ARRAY_SIZE(farg_test_reg_names); i++) {
-			if (!strncmp(p, farg_test_reg_names[i][0], 3)) {
-				memcpy(p, farg_test_reg_names[i][1], 3);
+		for (i = 0; i < ARRAY_SIZE(parg_test_reg_names); i++) {
+			if (!strncmp(p, parg_test_reg_names[i][0], 3)) {
+				memcpy(p, parg_test_reg_names[i][1], 3);
 				break;
 			}
 		}
@@ -77,16 +77,16 @@ static void farg_test_regs(char *line)
 #define FT_RETVAL	ax
 #define FT_AX_NAME	"%ax"
 
-static void farg_test_regs(char *line) { }
+static void parg_test_regs(char *line) { }
 #endif
 
 /*
- * Where the probe sits, as the front ends say it in struct farg_caps: a
+ * Where the probe sits, as the front ends say it in struct parg_caps: a
  * kprobe mid-function, at a function entry or return; a uprobe and a
  * uretprobe (at file offset FT_FILE_OFFSET); an fprobe entry (no %REG);
  * a tracepoint probe on its stub (no %REG, $argN shifted by one).
  */
-enum farg_test_site {
+enum parg_test_site {
 	FT_PROBE, FT_ENTRY, FT_RETURN, FT_USER, FT_USER_RET, FT_FPROBE,
 	FT_TPOINT, FT_EVENT,
 };
@@ -95,11 +95,11 @@ enum farg_test_site {
 
 /*
  * FT_EVENT: an event probe on a pretend event with one field of each
- * kind.  Its record (farg_test_event_rec()) is 72 bytes: the fields, then
+ * kind.  Its record (parg_test_event_rec()) is 72 bytes: the fields, then
  * the texts of "name" (at 56) and "rname" (at 64).  A field named "comm"
  * hides $comm, as fields come first.
  */
-static struct ftrace_event_field farg_test_fields[] = {
+static struct ftrace_event_field parg_test_fields[] = {
 	{ .name = "pid", .type = "int", .offset = 8, .size = 4, .is_signed = 1 },
 	{ .name = "flags", .type = "unsigned char", .offset = 12, .size = 1 },
 	{ .name = "neg", .type = "short", .offset = 14, .size = 2, .is_signed = 1 },
@@ -114,27 +114,27 @@ static struct ftrace_event_field farg_test_fields[] = {
 	{ .name = "val", .type = "u64", .offset = 48, .size = 8 },
 };
 
-static struct trace_event_class farg_test_event_class;
-static struct trace_event_call farg_test_event = {
-	.class = &farg_test_event_class,
+static struct trace_event_class parg_test_event_class;
+static struct trace_event_call parg_test_event = {
+	.class = &parg_test_event_class,
 };
 
-static struct trace_event_call *farg_test_event_call(void)
+static struct trace_event_call *parg_test_event_call(void)
 {
 	int i;
 
-	INIT_LIST_HEAD(&farg_test_event_class.fields);
-	for (i = 0; i < ARRAY_SIZE(farg_test_fields); i++)
-		list_add_tail(&farg_test_fields[i].link,
-			      &farg_test_event_class.fields);
-	return &farg_test_event;
+	INIT_LIST_HEAD(&parg_test_event_class.fields);
+	for (i = 0; i < ARRAY_SIZE(parg_test_fields); i++)
+		list_add_tail(&parg_test_fields[i].link,
+			      &parg_test_event_class.fields);
+	return &parg_test_event;
 }
 
-static struct farg_caps farg_test_caps(enum farg_test_site site,
+static struct parg_caps parg_test_caps(enum parg_test_site site,
 				       const char *func)
 {
 	bool user = site == FT_USER || site == FT_USER_RET;
-	struct farg_caps caps = {
+	struct parg_caps caps = {
 		.is_return = site == FT_RETURN || site == FT_USER_RET,
 		.on_func_entry = site == FT_ENTRY || site == FT_FPROBE ||
 				 site == FT_TPOINT,
@@ -143,13 +143,13 @@ static struct farg_caps farg_test_caps(enum farg_test_site site,
 		.file_offset = user ? FT_FILE_OFFSET : 0,
 		.no_regs = site == FT_FPROBE || site == FT_TPOINT,
 		.arg_shift = site == FT_TPOINT,
-		.event = site == FT_EVENT ? farg_test_event_call() : NULL,
+		.event = site == FT_EVENT ? parg_test_event_call() : NULL,
 	};
 	return caps;
 }
 
 /* Split @line at spaces into a test-owned argv. */
-static int farg_test_split(struct kunit *test, const char *line,
+static int parg_test_split(struct kunit *test, const char *line,
 			   const char ***argvp)
 {
 	char *copy = kunit_kstrdup(test, line, GFP_KERNEL);
@@ -158,53 +158,53 @@ static int farg_test_split(struct kunit *test, const char *line,
 	char *w;
 
 	KUNIT_ASSERT_NOT_NULL(test, copy);
-	farg_test_regs(copy);
-	argv = kunit_kcalloc(test, FARG_MAX_ARGS + 2, sizeof(*argv), GFP_KERNEL);
+	parg_test_regs(copy);
+	argv = kunit_kcalloc(test, PARG_MAX_ARGS + 2, sizeof(*argv), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, argv);
-	while (*line && (w = strsep(&copy, " ")) && argc < FARG_MAX_ARGS + 2)
+	while (*line && (w = strsep(&copy, " ")) && argc < PARG_MAX_ARGS + 2)
 		argv[argc++] = w;
 	*argvp = argv;
 	return argc;
 }
 
-static void farg_test_free_set(void *set)
+static void parg_test_free_set(void *set)
 {
-	farg_set_free(set);
+	parg_set_free(set);
 }
 
 /* Parse @line or fail the test; the set is freed with the test. */
-static struct farg_set *farg_test_parse(struct kunit *test,
-					enum farg_test_site site,
+static struct parg_set *parg_test_parse(struct kunit *test,
+					enum parg_test_site site,
 					const char *func, const char *line)
 {
-	struct farg_caps caps = farg_test_caps(site, func);
-	struct farg_set *set;
-	struct farg_err err;
+	struct parg_caps caps = parg_test_caps(site, func);
+	struct parg_set *set;
+	struct parg_err err;
 	const char **argv;
 	int argc;
 
-	argc = farg_test_split(test, line, &argv);
-	set = farg_set_parse(&caps, argc, argv, &err);
+	argc = parg_test_split(test, line, &argv);
+	set = parg_set_parse(&caps, argc, argv, &err);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(set),
 			       "\"%s\": error %d (%s) at word %d byte %d", line,
-			       err.code, farg_err_msg(err.code), err.word, err.pos);
+			       err.code, parg_err_msg(err.code), err.word, err.pos);
 	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, farg_test_free_set, set));
+			kunit_add_action_or_reset(test, parg_test_free_set, set));
 	return set;
 }
 
 /* --------------------------------------------------------- error table */
 
-struct farg_err_case {
-	enum farg_test_site site;
+struct parg_err_case {
+	enum parg_test_site site;
 	const char *func;
 	const char *line;	/* words; '^' marks the caret */
-	enum farg_err_code code;
+	enum parg_err_code code;
 };
 
-#define E(site, func, line, code)	{ site, func, line, FARG_ERR_##code }
+#define E(site, func, line, code)	{ site, func, line, PARG_ERR_##code }
 
-static const struct farg_err_case farg_err_cases[] = {
+static const struct parg_err_case parg_err_cases[] = {
 	E(FT_ENTRY, NULL, "^$retval", RETVAL_ON_PROBE),
 	E(FT_ENTRY, NULL, "^$stack10000", BAD_STACK_NUM),
 	E(FT_ENTRY, NULL, "^$arg10000", BAD_ARG_NUM),
@@ -257,7 +257,7 @@ static const struct farg_err_case farg_err_cases[] = {
 	E(FT_PROBE, NULL, "%ax ^$arg1", NOFENTRY_ARGS),
 	E(FT_PROBE, NULL, "^$arg*", NOFENTRY_ARGS),
 	E(FT_PROBE, NULL, "^foo", NOSUP_BTFARG),
-	E(FT_ENTRY, "no_such_function_for_farg", "^$arg*", NOSUP_BTFARG),
+	E(FT_ENTRY, "no_such_function_for_probe_arg", "^$arg*", NOSUP_BTFARG),
 	E(FT_ENTRY, NULL,
 	  "+0(%di):u64[64] +0(%di):u64[64] +0(%di):u64[64] +0(%di):u64[64] "
 	  "+0(%di):u64[64] +0(%di):u64[64] +0(^%di):u64[64]", EVENT_TOO_BIG),
@@ -291,7 +291,7 @@ static const struct farg_err_case farg_err_cases[] = {
 };
 
 /* BTF of vfs_read(file, buf, count, pos), kfree(object), void kfree() */
-static const struct farg_err_case farg_btf_err_cases[] = {
+static const struct parg_err_case parg_btf_err_cases[] = {
 	E(FT_ENTRY, "vfs_read", "args=^$arg*", BAD_VAR),
 	E(FT_ENTRY, "vfs_read", "+0(^$arg*)", BAD_VAR),
 	E(FT_ENTRY, "vfs_read", "$arg* ^$arg*", DOUBLE_ARGS),
@@ -305,18 +305,18 @@ static const struct farg_err_case farg_btf_err_cases[] = {
 	E(FT_ENTRY, "vfs_read", "file.^f_mode", NOSUP_DAT_ARG),
 	E(FT_ENTRY, "vfs_read", "^file:string", BAD_TYPE4STR),
 	E(FT_ENTRY, "vfs_read", "count ^count", USED_ARG_NAME),
-	E(FT_RETURN, "no_such_function_for_farg", "$retval->^x", NO_BTF_ENTRY),
+	E(FT_RETURN, "no_such_function_for_probe_arg", "$retval->^x", NO_BTF_ENTRY),
 };
 
 #undef E
 
-static void farg_check_err(struct kunit *test, const struct farg_err_case *c)
+static void parg_check_err(struct kunit *test, const struct parg_err_case *c)
 {
-	struct farg_caps caps = farg_test_caps(c->site, c->func);
+	struct parg_caps caps = parg_test_caps(c->site, c->func);
 	const char *caret = strchr(c->line, '^');
 	int at = caret - c->line, word = 0, start = 0, i, argc;
-	struct farg_set *set;
-	struct farg_err err;
+	struct parg_set *set;
+	struct parg_err err;
 	const char **argv;
 	char *line;
 
@@ -330,95 +330,95 @@ static void farg_check_err(struct kunit *test, const struct farg_err_case *c)
 			word++;
 			start = i + 1;
 		}
-	argc = farg_test_split(test, line, &argv);
-	set = farg_set_parse(&caps, argc, argv, &err);
+	argc = parg_test_split(test, line, &argv);
+	set = parg_set_parse(&caps, argc, argv, &err);
 	KUNIT_EXPECT_TRUE_MSG(test, IS_ERR(set), "accepted: %s", line);
 	if (!IS_ERR(set)) {
-		farg_set_free(set);
+		parg_set_free(set);
 		return;
 	}
 	KUNIT_EXPECT_EQ_MSG(test, err.code, c->code, "%s: got %s", c->line,
-			    farg_err_msg(err.code));
+			    parg_err_msg(err.code));
 	KUNIT_EXPECT_EQ_MSG(test, err.word, word, "%s", c->line);
 	KUNIT_EXPECT_EQ_MSG(test, err.pos, at - start, "%s", c->line);
 }
 
-static void farg_test_errors(struct kunit *test)
+static void parg_test_errors(struct kunit *test)
 {
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(farg_err_cases); i++)
-		farg_check_err(test, &farg_err_cases[i]);
+	for (i = 0; i < ARRAY_SIZE(parg_err_cases); i++)
+		parg_check_err(test, &parg_err_cases[i]);
 }
 
-static void farg_test_btf_errors(struct kunit *test)
+static void parg_test_btf_errors(struct kunit *test)
 {
 	int i;
 
 	if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
 		kunit_skip(test, "no BTF arguments");
-	for (i = 0; i < ARRAY_SIZE(farg_btf_err_cases); i++)
-		farg_check_err(test, &farg_btf_err_cases[i]);
+	for (i = 0; i < ARRAY_SIZE(parg_btf_err_cases); i++)
+		parg_check_err(test, &parg_btf_err_cases[i]);
 }
 
-static void farg_test_too_many(struct kunit *test)
+static void parg_test_too_many(struct kunit *test)
 {
-	struct farg_caps caps = farg_test_caps(FT_ENTRY, NULL);
+	struct parg_caps caps = parg_test_caps(FT_ENTRY, NULL);
 	const char **argv;
-	struct farg_set *set;
-	struct farg_err err;
+	struct parg_set *set;
+	struct parg_err err;
 	int i;
 
-	argv = kunit_kcalloc(test, FARG_MAX_ARGS + 1, sizeof(*argv), GFP_KERNEL);
+	argv = kunit_kcalloc(test, PARG_MAX_ARGS + 1, sizeof(*argv), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, argv);
-	for (i = 0; i <= FARG_MAX_ARGS; i++)
+	for (i = 0; i <= PARG_MAX_ARGS; i++)
 		argv[i] = FT_AX_NAME;
-	set = farg_set_parse(&caps, FARG_MAX_ARGS, argv, &err);
+	set = parg_set_parse(&caps, PARG_MAX_ARGS, argv, &err);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(set));
-	KUNIT_EXPECT_EQ(test, farg_set_count(set), FARG_MAX_ARGS);
-	farg_set_free(set);
-	set = farg_set_parse(&caps, FARG_MAX_ARGS + 1, argv, &err);
+	KUNIT_EXPECT_EQ(test, parg_set_count(set), PARG_MAX_ARGS);
+	parg_set_free(set);
+	set = parg_set_parse(&caps, PARG_MAX_ARGS + 1, argv, &err);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(set));
-	KUNIT_EXPECT_EQ(test, err.code, FARG_ERR_TOO_MANY_ARGS);
+	KUNIT_EXPECT_EQ(test, err.code, PARG_ERR_TOO_MANY_ARGS);
 }
 
 /* ------------------------------------------------------------ running */
 
 #define HEAD	8	/* bytes of a pretend event head before the args */
 
-struct farg_rec {
+struct parg_rec {
 	u8 *buf;
 	unsigned int len;
 };
 
-static struct farg_rec farg_test_run(struct kunit *test,
-				     const struct farg_set *set,
+static struct parg_rec parg_test_run(struct kunit *test,
+				     const struct parg_set *set,
 				     struct pt_regs *regs, void *edata,
 				     unsigned int room)
 {
-	struct farg_rec r;
+	struct parg_rec r;
 
 	r.buf = kunit_kzalloc(test, room + 64, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r.buf);
 	memset(r.buf + room, 0x5a, 64);		/* must stay untouched */
-	r.len = farg_set_fetch(set, regs, edata, r.buf, HEAD, room);
+	r.len = parg_set_fetch(set, regs, edata, r.buf, HEAD, room);
 	KUNIT_EXPECT_LE(test, r.len, room);
 	KUNIT_EXPECT_EQ(test, r.buf[room], 0x5a);
 	KUNIT_EXPECT_EQ(test, r.buf[room + 63], 0x5a);
 	return r;
 }
 
-/* What farg_set_print() makes of the record. */
-static const char *farg_test_text(struct kunit *test,
-				  const struct farg_set *set,
-				  const struct farg_rec *r)
+/* What parg_set_print() makes of the record. */
+static const char *parg_test_text(struct kunit *test,
+				  const struct parg_set *set,
+				  const struct parg_rec *r)
 {
 	struct trace_seq *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	char *out;
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	trace_seq_init(s);
-	farg_set_print(set, s, r->buf, HEAD);
+	parg_set_print(set, s, r->buf, HEAD);
 	out = kunit_kzalloc(test, trace_seq_used(s) + 1, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, out);
 	memcpy(out, s->buffer, trace_seq_used(s));
@@ -426,52 +426,52 @@ static const char *farg_test_text(struct kunit *test,
 }
 
 /* Parse, run with room 1024, and compare the printed arguments. */
-static struct farg_rec farg_expect(struct kunit *test, enum farg_test_site site,
+static struct parg_rec parg_expect(struct kunit *test, enum parg_test_site site,
 				   const char *func, const char *line,
 				   struct pt_regs *regs, const char *want)
 {
-	struct farg_set *set = farg_test_parse(test, site, func, line);
-	struct farg_rec r = farg_test_run(test, set, regs, NULL, 1024);
+	struct parg_set *set = parg_test_parse(test, site, func, line);
+	struct parg_rec r = parg_test_run(test, set, regs, NULL, 1024);
 
-	KUNIT_EXPECT_STREQ_MSG(test, farg_test_text(test, set, &r), want,
+	KUNIT_EXPECT_STREQ_MSG(test, parg_test_text(test, set, &r), want,
 			       "%s", line);
 	return r;
 }
 
-static void farg_test_registers(struct kunit *test)
+static void parg_test_registers(struct kunit *test)
 {
 	struct pt_regs regs = {};
-	struct farg_set *set;
-	struct farg_rec r;
+	struct parg_set *set;
+	struct parg_rec r;
 
 	regs.FT_DI = 0x1122334455667788UL;
 	regs.FT_SI = -2UL;
 	regs.FT_AX = 'A';
-	set = farg_test_parse(test, FT_ENTRY, NULL,
+	set = parg_test_parse(test, FT_ENTRY, NULL,
 			      "a=%di b=%si:s32 c=%di:u8 d=%di:x16 e=%si:s8 f=%ax:char g=%di:b8@8/32 %si:u64");
-	KUNIT_EXPECT_EQ(test, farg_set_size(set), 8 + 4 + 1 + 2 + 1 + 1 + 4 + 8);
-	KUNIT_EXPECT_FALSE(test, farg_set_is_dynamic(set));
-	r = farg_test_run(test, set, &regs, NULL, HEAD + farg_set_size(set));
-	KUNIT_EXPECT_EQ(test, r.len, HEAD + farg_set_size(set));
+	KUNIT_EXPECT_EQ(test, parg_set_size(set), 8 + 4 + 1 + 2 + 1 + 1 + 4 + 8);
+	KUNIT_EXPECT_FALSE(test, parg_set_is_dynamic(set));
+	r = parg_test_run(test, set, &regs, NULL, HEAD + parg_set_size(set));
+	KUNIT_EXPECT_EQ(test, r.len, HEAD + parg_set_size(set));
 	KUNIT_EXPECT_EQ(test, get_unaligned((u64 *)(r.buf + HEAD)), regs.FT_DI);
 	KUNIT_EXPECT_EQ(test, r.buf[HEAD + 12], 0x88);
-	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r),
 			   " a=0x1122334455667788 b=-2 c=136 d=0x7788 e=-2 f='A' g=119 arg8=18446744073709551614");
 }
 
-static void farg_test_immediates(struct kunit *test)
+static void parg_test_immediates(struct kunit *test)
 {
 	struct pt_regs regs = {};
 	char want[96];
 
 	snprintf(want, sizeof(want),
 		 " a=16 b=-5 c=0x7 d=\"hi\" e=\"\" arg6=\"%s\"", current->comm);
-	farg_expect(test, FT_PROBE, NULL,
+	parg_expect(test, FT_PROBE, NULL,
 		    "a=\\0x10:u16 b=\\-5:s32 c=\\+7 d=\\\"hi\" e=\\\"\" $comm",
 		    &regs, want);
 }
 
-static void farg_test_stack(struct kunit *test)
+static void parg_test_stack(struct kunit *test)
 {
 	unsigned long stack[4] = { 0x10, 0x20, 0x30, 0x40 };
 	struct pt_regs regs = {};
@@ -480,24 +480,24 @@ static void farg_test_stack(struct kunit *test)
 	regs.sp = (unsigned long)stack;
 	snprintf(want, sizeof(want), " arg1=0x10 b=32 c=0x%lx",
 		 (unsigned long)stack);
-	farg_expect(test, FT_PROBE, NULL, "$stack0 b=$stack1:u32 c=$stack",
+	parg_expect(test, FT_PROBE, NULL, "$stack0 b=$stack1:u32 c=$stack",
 		    &regs, want);
 }
 
-struct farg_test_obj {
+struct parg_test_obj {
 	u32 a;
 	u32 b;
-	struct farg_test_obj *next;
+	struct parg_test_obj *next;
 	const char *name;
 	char inl[8];
 	const char *names[3];
 	u8 bytes[4];
 };
 
-static void farg_test_derefs(struct kunit *test)
+static void parg_test_derefs(struct kunit *test)
 {
-	struct farg_test_obj inner = { .a = 7, .name = "inner" };
-	struct farg_test_obj outer = {
+	struct parg_test_obj inner = { .a = 7, .name = "inner" };
+	struct parg_test_obj outer = {
 		.a = 0xf00d, .b = 0xfffffffe, .next = &inner, .name = "outer",
 		.inl = "inl", .names = { "x", "yy", "zzz" },
 		.bytes = { 1, 2, 3, 250 },
@@ -506,84 +506,84 @@ static void farg_test_derefs(struct kunit *test)
 
 	regs.FT_DI = (unsigned long)&outer;
 	regs.FT_SI = (unsigned long)&outer.b;
-	farg_expect(test, FT_ENTRY, NULL,
+	parg_expect(test, FT_ENTRY, NULL,
 		    "a=+0(%di):x32 b=+4(%di):s32 c=-4(%si):u32 n=+0(+8(%di)):u32 s=+0(+16(%di)):string",
 		    &regs, " a=0xf00d b=-2 c=61453 n=7 s=\"outer\"");
-	farg_expect(test, FT_ENTRY, NULL,
+	parg_expect(test, FT_ENTRY, NULL,
 		    "s=+0(+16(+8(%di))):string i=+24(%di):string c=+24(%di):char",
 		    &regs, " s=\"inner\" i=\"inl\" c='i'");
-	farg_expect(test, FT_ENTRY, NULL,
+	parg_expect(test, FT_ENTRY, NULL,
 		    "v=+56(%di):u8[4] x=+56(%di):x8[2] s=+32(%di):string[3] c=+24(%di):char[3]",
 		    &regs, " v={1,2,3,250} x={0x1,0x2} s={\"x\",\"yy\",\"zzz\"} c={'i','n','l'}");
-	farg_expect(test, FT_ENTRY, NULL,
+	parg_expect(test, FT_ENTRY, NULL,
 		    "lo=+0(%di):b4@0/32 hi=+0(%di):b4@12/32 v=+56(%di):b4@4/8[4]",
 		    &regs, " lo=13 hi=15 v={0,0,0,15}");
 }
 
-static void farg_test_faults(struct kunit *test)
+static void parg_test_faults(struct kunit *test)
 {
-	struct farg_test_obj obj = { .a = 5, .name = NULL };
-	struct farg_set *set;
+	struct parg_test_obj obj = { .a = 5, .name = NULL };
+	struct parg_set *set;
 	struct pt_regs regs = {};
-	struct farg_rec r;
+	struct parg_rec r;
 
 	regs.FT_DI = (unsigned long)&obj;
 	regs.FT_SI = 16;	/* a NULL page address */
-	set = farg_test_parse(test, FT_ENTRY, NULL,
+	set = parg_test_parse(test, FT_ENTRY, NULL,
 			      "ok=+0(%di):u32 bad=+0(%si):u32 s=+0(%si):string n=+0(+16(%di)):string arr=+0(%si):u16[2] ok2=+0(%di):u8 u=+u0(%di):u32");
 	/* fields 4+4+4+4+4+1+4 = 25, then a map of 5 faultable args */
-	KUNIT_EXPECT_EQ(test, farg_set_size(set), 25 + 1);
-	r = farg_test_run(test, set, &regs, NULL, 256);
+	KUNIT_EXPECT_EQ(test, parg_set_size(set), 25 + 1);
+	r = parg_test_run(test, set, &regs, NULL, 256);
 	KUNIT_EXPECT_EQ(test, get_unaligned((u32 *)(r.buf + HEAD + 4)), 0);
 	KUNIT_EXPECT_EQ(test, r.buf[HEAD + 25], 0x2 | 0x4 | 0x10);
-	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r),
 			   " ok=5 bad=(fault) s=(fault) n=(fault) arr=(fault) ok2=5 u=(fault)");
 
 	/* a set with no memory scalars has no fault map */
-	set = farg_test_parse(test, FT_ENTRY, NULL, "%di s=+0(%si):string");
-	KUNIT_EXPECT_EQ(test, farg_set_size(set), 12);
+	set = parg_test_parse(test, FT_ENTRY, NULL, "%di s=+0(%si):string");
+	KUNIT_EXPECT_EQ(test, parg_set_size(set), 12);
 }
 
 /* A string that ends right before an unmapped page, and one that runs in. */
-static void farg_test_guard_page(struct kunit *test)
+static void parg_test_guard_page(struct kunit *test)
 {
 	const char *text = "0123456789";
-	struct farg_set *set;
+	struct parg_set *set;
 	struct pt_regs regs = {};
-	struct farg_rec r;
+	struct parg_rec r;
 	char want[32];
 	char *page;
 	int len;
 
 	page = vmalloc(PAGE_SIZE);	/* followed by an unmapped guard page */
 	KUNIT_ASSERT_NOT_NULL(test, page);
-	set = farg_test_parse(test, FT_ENTRY, NULL, "s=+0(%di):string");
+	set = parg_test_parse(test, FT_ENTRY, NULL, "s=+0(%di):string");
 	for (len = 0; len <= 10; len++) {
 		/* its NUL is the last byte of the page, from every alignment */
 		memset(page, 'x', PAGE_SIZE);
 		memcpy(page + PAGE_SIZE - 1 - len, text, len);
 		page[PAGE_SIZE - 1] = '\0';
 		regs.FT_DI = (unsigned long)page + PAGE_SIZE - 1 - len;
-		r = farg_test_run(test, set, &regs, NULL, 64);
+		r = parg_test_run(test, set, &regs, NULL, 64);
 		snprintf(want, sizeof(want), " s=\"%.*s\"", len, text);
-		KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r), want);
+		KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r), want);
 		KUNIT_EXPECT_EQ(test, r.len, HEAD + 4 + len + 1);
 	}
 	/* no NUL before the guard page: the read faults part way */
 	memset(page, 'y', PAGE_SIZE);
 	regs.FT_DI = (unsigned long)page + PAGE_SIZE - 13;
-	r = farg_expect(test, FT_ENTRY, NULL, "s=+0(%di):string t=+0(%di):u64",
+	r = parg_expect(test, FT_ENTRY, NULL, "s=+0(%di):string t=+0(%di):u64",
 			&regs, " s=(fault) t=8753160913407277433");
 	KUNIT_EXPECT_EQ(test, r.len, HEAD + 12 + 1);
 	vfree(page);
 }
 
 /* Strings are cut at the room limit, NUL-terminated, never dropped. */
-static void farg_test_room(struct kunit *test)
+static void parg_test_room(struct kunit *test)
 {
-	struct farg_set *set;
+	struct parg_set *set;
 	struct pt_regs regs = {};
-	struct farg_rec r;
+	struct parg_rec r;
 	char *text;
 
 	text = kunit_kzalloc(test, 32, GFP_KERNEL);
@@ -591,33 +591,33 @@ static void farg_test_room(struct kunit *test)
 	strscpy(text, "0123456789abcdefghij", 32);
 	regs.FT_DI = (unsigned long)text;
 	regs.FT_AX = 0x7f;
-	set = farg_test_parse(test, FT_ENTRY, NULL,
+	set = parg_test_parse(test, FT_ENTRY, NULL,
 			      "a=+0(%di):string b=+3(%di):string c=%ax:x8");
-	KUNIT_EXPECT_TRUE(test, farg_set_is_dynamic(set));
+	KUNIT_EXPECT_TRUE(test, parg_set_is_dynamic(set));
 
-	r = farg_test_run(test, set, &regs, NULL, 1024);
+	r = parg_test_run(test, set, &regs, NULL, 1024);
 	KUNIT_EXPECT_EQ(test, r.len, HEAD + 9 + 21 + 18);
 	KUNIT_EXPECT_EQ(test, get_unaligned((u32 *)(r.buf + HEAD)),
 			21 << 16 | (HEAD + 9));
 
 	/* 9 bytes fixed + 12 left: "a" gets 11 chars + NUL, "b" nothing */
-	r = farg_test_run(test, set, &regs, NULL, HEAD + 9 + 12);
+	r = parg_test_run(test, set, &regs, NULL, HEAD + 9 + 12);
 	KUNIT_EXPECT_EQ(test, r.len, HEAD + 9 + 12);
-	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r),
 			   " a=\"0123456789a\" b=(fault) c=0x7f");
 	/* every word size of cut */
-	r = farg_test_run(test, set, &regs, NULL, HEAD + 9 + 5);
-	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+	r = parg_test_run(test, set, &regs, NULL, HEAD + 9 + 5);
+	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r),
 			   " a=\"0123\" b=(fault) c=0x7f");
-	r = farg_test_run(test, set, &regs, NULL, HEAD + 9 + 22);
-	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+	r = parg_test_run(test, set, &regs, NULL, HEAD + 9 + 22);
+	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r),
 			   " a=\"0123456789abcdefghij\" b=\"\" c=0x7f");
-	r = farg_test_run(test, set, &regs, NULL, HEAD + 9 + 23);
-	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+	r = parg_test_run(test, set, &regs, NULL, HEAD + 9 + 23);
+	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r),
 			   " a=\"0123456789abcdefghij\" b=\"3\" c=0x7f");
 }
 
-static void farg_test_user(struct kunit *test)
+static void parg_test_user(struct kunit *test)
 {
 	struct pt_regs regs = {};
 	unsigned long uaddr;
@@ -635,7 +635,7 @@ static void farg_test_user(struct kunit *test)
 
 	regs.FT_DI = uaddr;
 	regs.FT_SI = (unsigned long)kbuf;
-	farg_expect(test, FT_ENTRY, NULL,
+	parg_expect(test, FT_ENTRY, NULL,
 		    "a=+0(%di):ustring b=+u0(%di):string c=+u32(%di):x32 d=+u0(+u16(%di)):ustring k=+0(%si):ustring ks=+0(%di):string kv=+32(%di):x32 kp=+0(+16(%di)):string",
 		    &regs,
 		    " a=\"/dev/null\" b=\"/dev/null\" c=0x12345678 d=\"/dev/null\" k=(fault) ks=\"/dev/null\" kv=0x12345678 kp=\"/dev/null\"");
@@ -645,13 +645,13 @@ static void farg_test_user(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, copy_to_user((void __user *)uaddr + PAGE_SIZE - 3,
 					      "abc", 3));
 	regs.FT_DI = uaddr + PAGE_SIZE - 3;
-	farg_expect(test, FT_ENTRY, NULL, "a=+0(%di):ustring", &regs,
+	parg_expect(test, FT_ENTRY, NULL, "a=+0(%di):ustring", &regs,
 		    " a=(fault)");
 }
 
 /* The compiled store of argument @i, and whether deref @d reads user memory. */
-static void farg_expect_store(struct kunit *test, const struct farg_set *set,
-			      int i, enum farg_store store, u16 umask)
+static void parg_expect_store(struct kunit *test, const struct parg_set *set,
+			      int i, enum parg_store store, u16 umask)
 {
 	KUNIT_EXPECT_EQ_MSG(test, set->args[i].store, store, "argument %d", i);
 	KUNIT_EXPECT_EQ_MSG(test, set->args[i].umask, umask, "argument %d", i);
@@ -663,41 +663,41 @@ static void farg_expect_store(struct kunit *test, const struct farg_set *set,
  * themselves; @+OFFS is the probed file's mapping at OFFS, relative to the
  * probe's own place in it.
  */
-static void farg_test_uprobe(struct kunit *test)
+static void parg_test_uprobe(struct kunit *test)
 {
-	struct farg_set *set;
+	struct parg_set *set;
 
-	set = farg_test_parse(test, FT_USER, NULL,
+	set = parg_test_parse(test, FT_USER, NULL,
 			      "a=+8(%di):u32 b=+0(+16(%di)):string c=@0x1000:x64 d=$stack2 e=@+0x1010:u16 f=%di:u64 g=+0(%di):u8[4] h=$stack");
-	farg_expect_store(test, set, 0, FARG_ST_UMEM, 0);
+	parg_expect_store(test, set, 0, PARG_ST_UMEM, 0);
 	KUNIT_EXPECT_EQ(test, set->args[0].nderef, 0);
-	farg_expect_store(test, set, 1, FARG_ST_USTR, BIT(0));
-	farg_expect_store(test, set, 2, FARG_ST_UMEM, 0);
-	farg_expect_store(test, set, 3, FARG_ST_UMEM, 0);
+	parg_expect_store(test, set, 1, PARG_ST_USTR, BIT(0));
+	parg_expect_store(test, set, 2, PARG_ST_UMEM, 0);
+	parg_expect_store(test, set, 3, PARG_ST_UMEM, 0);
 	KUNIT_EXPECT_EQ(test, set->args[3].off, (long)(2 * sizeof(long)));
-	KUNIT_EXPECT_EQ(test, set->args[4].src, FARG_SRC_FILE);
+	KUNIT_EXPECT_EQ(test, set->args[4].src, PARG_SRC_FILE);
 	KUNIT_EXPECT_EQ(test, set->args[4].param, 0x10);
-	farg_expect_store(test, set, 4, FARG_ST_UMEM, 0);
-	farg_expect_store(test, set, 5, FARG_ST_RAW, 0);
-	farg_expect_store(test, set, 6, FARG_ST_UMEM, 0);
-	farg_expect_store(test, set, 7, FARG_ST_RAW, 0);
+	parg_expect_store(test, set, 4, PARG_ST_UMEM, 0);
+	parg_expect_store(test, set, 5, PARG_ST_RAW, 0);
+	parg_expect_store(test, set, 6, PARG_ST_UMEM, 0);
+	parg_expect_store(test, set, 7, PARG_ST_RAW, 0);
 
 	/*
 	 * A uretprobe: $retval is a plain register, never BTF-typed (kfree's
 	 * would be void); a string at an immediate is a user string.
 	 */
-	set = farg_test_parse(test, FT_USER_RET, "kfree", "r=$retval s=\\4096:string");
-	farg_expect_store(test, set, 0, FARG_ST_RAW, 0);
-	farg_expect_store(test, set, 1, FARG_ST_USTR, 0);
+	set = parg_test_parse(test, FT_USER_RET, "kfree", "r=$retval s=\\4096:string");
+	parg_expect_store(test, set, 0, PARG_ST_RAW, 0);
+	parg_expect_store(test, set, 1, PARG_ST_USTR, 0);
 }
 
 /* @+OFFS at hit time: from where the probe hit, which @edata gives. */
-static void farg_test_file_offset(struct kunit *test)
+static void parg_test_file_offset(struct kunit *test)
 {
-	struct farg_set *set;
+	struct parg_set *set;
 	struct pt_regs regs = {};
 	unsigned long uaddr, hit;
-	struct farg_rec r;
+	struct parg_rec r;
 
 	uaddr = kunit_vm_mmap(test, NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
 			      MAP_ANONYMOUS | MAP_PRIVATE, 0);
@@ -706,27 +706,27 @@ static void farg_test_file_offset(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, put_user(0xbeefu, (u16 __user *)(uaddr + 0x40)));
 	/* the probe is at file offset 0x1000, mapped at uaddr + 0x20 */
 	hit = uaddr + 0x20;
-	set = farg_test_parse(test, FT_USER, NULL, "v=@+0x1020:x16 w=@+-16:x16");
-	r = farg_test_run(test, set, &regs, &hit, 1024);
+	set = parg_test_parse(test, FT_USER, NULL, "v=@+0x1020:x16 w=@+-16:x16");
+	r = parg_test_run(test, set, &regs, &hit, 1024);
 	KUNIT_EXPECT_EQ(test, get_unaligned((u16 *)(r.buf + HEAD)), 0xbeef);
 	KUNIT_EXPECT_EQ(test, set->args[1].param, -16UL - FT_FILE_OFFSET);
 }
 
 /* A tracepoint probe's $argN is the stub's parameter N + 1. */
-static void farg_test_tpoint(struct kunit *test)
+static void parg_test_tpoint(struct kunit *test)
 {
 	struct pt_regs regs = {};
 
 	regs.FT_DI = 0xdead;		/* the tracepoint's data pointer */
 	regs.FT_SI = 7;
 	regs.FT_DX = 9;
-	farg_expect(test, FT_TPOINT, NULL, "a=$arg1 b=$arg2:s32", &regs,
+	parg_expect(test, FT_TPOINT, NULL, "a=$arg1 b=$arg2:s32", &regs,
 		    " a=0x7 b=9");
-	farg_expect(test, FT_FPROBE, NULL, "a=$arg1", &regs, " a=0xdead");
+	parg_expect(test, FT_FPROBE, NULL, "a=$arg1", &regs, " a=0xdead");
 }
 
 /* The pretend record of FT_EVENT, filled in. */
-static u8 *farg_test_event_rec(struct kunit *test)
+static u8 *parg_test_event_rec(struct kunit *test)
 {
 	u8 *rec = kunit_kzalloc(test, 72, GFP_KERNEL);
 
@@ -749,90 +749,90 @@ static u8 *farg_test_event_rec(struct kunit *test)
  * their size and sign, strings of every kind of string field, a field
  * that hides $comm, and a dereference of a pointer field.
  */
-static void farg_test_event_fields(struct kunit *test)
+static void parg_test_event_fields(struct kunit *test)
 {
-	u8 *rec = farg_test_event_rec(test);
-	struct farg_set *set;
-	struct farg_rec r;
+	u8 *rec = parg_test_event_rec(test);
+	struct parg_set *set;
+	struct parg_rec r;
 
-	set = farg_test_parse(test, FT_EVENT, NULL,
+	set = parg_test_parse(test, FT_EVENT, NULL,
 			      "p=$pid:s32 f=$flags:u8 n=$neg:s16 w=$pid v=$val");
-	r = farg_test_run(test, set, NULL, rec, 1024);
-	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+	r = parg_test_run(test, set, NULL, rec, 1024);
+	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r),
 			   " p=-5 f=240 n=-2 w=0xfffffffffffffffb v=0x1122334455667788");
 
-	set = farg_test_parse(test, FT_EVENT, NULL,
+	set = parg_test_parse(test, FT_EVENT, NULL,
 			      "a=$name:string b=$rname:string c=$comm:string d=$ptr:string e=+1($ptr):string g=+0($val):u8");
-	r = farg_test_run(test, set, NULL, rec, 1024);
-	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+	r = parg_test_run(test, set, NULL, rec, 1024);
+	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r),
 			   " a=\"hello\" b=\"rel\" c=\"fixed\" d=\"pointed\" e=\"ointed\" g=(fault)");
-	KUNIT_EXPECT_EQ(test, set->args[0].src, FARG_SRC_FIELD);
+	KUNIT_EXPECT_EQ(test, set->args[0].src, PARG_SRC_FIELD);
 	KUNIT_EXPECT_EQ(test, set->args[0].param,
-			FARG_FIELD(16, FARG_FIELD_DATA_LOC));
+			PARG_FIELD(16, PARG_FIELD_DATA_LOC));
 }
 
-static void farg_test_symbols(struct kunit *test)
+static void parg_test_symbols(struct kunit *test)
 {
 	unsigned long addr = (unsigned long)kfree;
-	struct farg_set *set;
+	struct parg_set *set;
 	struct pt_regs regs = {};
-	struct farg_rec r;
+	struct parg_rec r;
 	const char *text;
 
 	regs.FT_DI = addr;
 	regs.FT_SI = (unsigned long)&addr;
-	set = farg_test_parse(test, FT_ENTRY, NULL,
+	set = parg_test_parse(test, FT_ENTRY, NULL,
 			      "a=%di:symbol b=%di:symstr c=+0(%si):symstr d=@kfree+4:u8 e=@jiffies:u8");
-	KUNIT_EXPECT_EQ(test, farg_set_resolve(set), 0);
-	r = farg_test_run(test, set, &regs, NULL, 1024);
-	text = farg_test_text(test, set, &r);
+	KUNIT_EXPECT_EQ(test, parg_set_resolve(set), 0);
+	r = parg_test_run(test, set, &regs, NULL, 1024);
+	text = parg_test_text(test, set, &r);
 	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(text, " a=kfree+0x0/0x"), "%s", text);
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(text, " b=\"kfree+0x0/0x"), "%s", text);
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(text, " c=\"kfree+0x0/0x"), "%s", text);
 	KUNIT_EXPECT_EQ(test, r.buf[HEAD + 16], *(u8 *)(addr + 4));
 
 	/* a symbol text cut by the room limit */
-	r = farg_test_run(test, set, &regs, NULL, HEAD + farg_set_size(set) + 6);
-	text = farg_test_text(test, set, &r);
+	r = parg_test_run(test, set, &regs, NULL, HEAD + parg_set_size(set) + 6);
+	text = parg_test_text(test, set, &r);
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(text, " b=\"kfree\" c=(fault)"), "%s", text);
 
-	set = farg_test_parse(test, FT_ENTRY, NULL, "a=@no_such_symbol_farg");
-	KUNIT_EXPECT_EQ(test, farg_set_resolve(set), -ENOENT);
+	set = parg_test_parse(test, FT_ENTRY, NULL, "a=@no_such_symbol_probe_arg");
+	KUNIT_EXPECT_EQ(test, parg_set_resolve(set), -ENOENT);
 }
 
 /* Return probes read $argN from the words saved at entry. */
-static void farg_test_entry(struct kunit *test)
+static void parg_test_entry(struct kunit *test)
 {
 	struct pt_regs regs = {};
-	struct farg_set *set;
+	struct parg_set *set;
 	unsigned long *edata;
-	struct farg_rec r;
+	struct parg_rec r;
 
-	set = farg_test_parse(test, FT_RETURN, NULL,
+	set = parg_test_parse(test, FT_RETURN, NULL,
 			      "a=$arg2 b=$arg5:u8 c=$arg2:s32 r=$retval");
-	KUNIT_ASSERT_EQ(test, farg_set_entry_size(set), 2 * sizeof(long));
-	edata = kunit_kzalloc(test, farg_set_entry_size(set), GFP_KERNEL);
+	KUNIT_ASSERT_EQ(test, parg_set_entry_size(set), 2 * sizeof(long));
+	edata = kunit_kzalloc(test, parg_set_entry_size(set), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, edata);
 	regs.FT_SI = -3UL;
 	regs.FT_R8 = 0x105;
-	farg_set_save_entry(set, &regs, edata);
+	parg_set_save_entry(set, &regs, edata);
 	memset(&regs, 0, sizeof(regs));
 	regs.FT_RETVAL = 9;
-	r = farg_test_run(test, set, &regs, edata, 256);
-	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+	r = parg_test_run(test, set, &regs, edata, 256);
+	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r),
 			   " a=0xfffffffffffffffd b=5 c=-3 r=0x9");
 
-	set = farg_test_parse(test, FT_ENTRY, NULL, "%di");
-	KUNIT_EXPECT_EQ(test, farg_set_entry_size(set), 0);
+	set = parg_test_parse(test, FT_ENTRY, NULL, "%di");
+	KUNIT_EXPECT_EQ(test, parg_set_entry_size(set), 0);
 }
 
-static void farg_test_btf(struct kunit *test)
+static void parg_test_btf(struct kunit *test)
 {
 	struct dentry *d;
 	struct pt_regs regs = {};
-	struct farg_set *set;
+	struct parg_set *set;
 	unsigned long *edata;
-	struct farg_rec r;
+	struct parg_rec r;
 
 	if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
 		kunit_skip(test, "no BTF arguments");
@@ -841,45 +841,45 @@ static void farg_test_btf(struct kunit *test)
 	regs.FT_SI = 0x2000;
 	regs.FT_DX = 42;
 	regs.FT_CX = 0x3000;
-	farg_expect(test, FT_ENTRY, "vfs_read", "$arg*", &regs,
+	parg_expect(test, FT_ENTRY, "vfs_read", "$arg*", &regs,
 		    " file=0x1000 buf=0x2000 count=42 pos=0x3000");
-	farg_expect(test, FT_ENTRY, "vfs_read", "$arg3 n=count:x16 $arg1:x8",
+	parg_expect(test, FT_ENTRY, "vfs_read", "$arg3 n=count:x16 $arg1:x8",
 		    &regs, " count=42 n=0x2a file=0x0");
 
 	/* fields through a real struct dentry */
 	d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, d);
-	d->d_name.name = "farg-name";
+	d->d_name.name = "probe_arg-name";
 	d->d_name.len = 9;
 	regs.FT_DI = (unsigned long)d;
-	farg_expect(test, FT_ENTRY, "dput",
+	parg_expect(test, FT_ENTRY, "dput",
 		    "n=dentry->d_name.name:string l=dentry->d_name.len $arg1:%pd",
-		    &regs, " n=\"farg-name\" l=9 arg3=\"farg-name\"");
+		    &regs, " n=\"probe_arg-name\" l=9 arg3=\"probe_arg-name\"");
 
 	/* typed $retval, and arguments saved at entry */
-	set = farg_test_parse(test, FT_RETURN, "vfs_read", "$retval count");
-	KUNIT_ASSERT_EQ(test, farg_set_entry_size(set), sizeof(long));
+	set = parg_test_parse(test, FT_RETURN, "vfs_read", "$retval count");
+	KUNIT_ASSERT_EQ(test, parg_set_entry_size(set), sizeof(long));
 	edata = kunit_kzalloc(test, sizeof(long), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, edata);
 	regs.FT_DX = 77;
-	farg_set_save_entry(set, &regs, edata);
+	parg_set_save_entry(set, &regs, edata);
 	regs.FT_RETVAL = -14L;
 	regs.FT_DX = 0;
-	r = farg_test_run(test, set, &regs, edata, 256);
-	KUNIT_EXPECT_STREQ(test, farg_test_text(test, set, &r),
+	r = parg_test_run(test, set, &regs, edata, 256);
+	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r),
 			   " arg1=-14 count=77");
 }
 
-static void farg_test_print_fmt(struct kunit *test)
+static void parg_test_print_fmt(struct kunit *test)
 {
-	struct farg_set *set;
+	struct parg_set *set;
 	char fmt[256] = "\"(%lx)", args[256] = "";
 	size_t flen, alen;
 
-	set = farg_test_parse(test, FT_ENTRY, NULL,
+	set = parg_test_parse(test, FT_ENTRY, NULL,
 			      "a=%di b=%si:s16 s=+0(%di):string v=+0(%di):u8[2] c=%ax:char y=%ax:symbol w=+0(%di):string[2]");
-	farg_set_print_fmt_len(set, &flen, &alen);
-	KUNIT_EXPECT_EQ(test, farg_set_print_fmt(set, fmt, sizeof(fmt), args,
+	parg_set_print_fmt_len(set, &flen, &alen);
+	KUNIT_EXPECT_EQ(test, parg_set_print_fmt(set, fmt, sizeof(fmt), args,
 						 sizeof(args)), 0);
 	KUNIT_EXPECT_STREQ(test, fmt,
 			   "\"(%lx) a=0x%Lx b=%d s=\\\"%s\\\" v={%u,%u} c='%c' y=%pS w={\\\"%s\\\",\\\"%s\\\"}");
@@ -887,51 +887,51 @@ static void farg_test_print_fmt(struct kunit *test)
 			   ", REC->a, REC->b, __get_str(s), REC->v[0], REC->v[1], REC->c, REC->y, __get_str(w[0]), __get_str(w[1])");
 	KUNIT_EXPECT_EQ(test, flen + 6, strlen(fmt));
 	KUNIT_EXPECT_EQ(test, alen, strlen(args));
-	KUNIT_EXPECT_EQ(test, farg_set_print_fmt(set, fmt, 40, args,
+	KUNIT_EXPECT_EQ(test, parg_set_print_fmt(set, fmt, 40, args,
 						 sizeof(args)), -ENOSPC);
 }
 
-static void farg_test_compare(struct kunit *test)
+static void parg_test_compare(struct kunit *test)
 {
 	char w0[] = "x=%di", w1[] = "y=+0(%si):u8";
 	const char *const words[] = { w0, w1 };
-	struct farg_set *a, *b, *b2, *c, *d, *e;
+	struct parg_set *a, *b, *b2, *c, *d, *e;
 
 	/* the words of a definition line, in this machine's register names */
-	farg_test_regs(w0);
-	farg_test_regs(w1);
-	a = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+0(%si):u8");
-	b = farg_test_parse(test, FT_ENTRY, NULL, "x=%si y=+8(%dx):u8");
-	c = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+0(%si):b3@1/8 z=%ax");
-	d = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=%si:x8");
-	e = farg_test_parse(test, FT_ENTRY, NULL, "x=%si y=%dx:u8");
-	KUNIT_EXPECT_EQ(test, farg_set_mismatch(a, b), -1);
+	parg_test_regs(w0);
+	parg_test_regs(w1);
+	a = parg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+0(%si):u8");
+	b = parg_test_parse(test, FT_ENTRY, NULL, "x=%si y=+8(%dx):u8");
+	c = parg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+0(%si):b3@1/8 z=%ax");
+	d = parg_test_parse(test, FT_ENTRY, NULL, "x=%di y=%si:x8");
+	e = parg_test_parse(test, FT_ENTRY, NULL, "x=%si y=%dx:u8");
+	KUNIT_EXPECT_EQ(test, parg_set_mismatch(a, b), -1);
 	/* a register where the other reads memory: another fault map */
-	KUNIT_EXPECT_EQ(test, farg_set_mismatch(a, e), 1);
-	KUNIT_EXPECT_EQ(test, farg_set_mismatch(e, a), 1);
-	KUNIT_EXPECT_EQ(test, farg_set_mismatch(a, c), 2);
-	KUNIT_EXPECT_EQ(test, farg_set_mismatch(c, a), 2);
-	KUNIT_EXPECT_EQ(test, farg_set_mismatch(a, d), 1);
+	KUNIT_EXPECT_EQ(test, parg_set_mismatch(a, e), 1);
+	KUNIT_EXPECT_EQ(test, parg_set_mismatch(e, a), 1);
+	KUNIT_EXPECT_EQ(test, parg_set_mismatch(a, c), 2);
+	KUNIT_EXPECT_EQ(test, parg_set_mismatch(c, a), 2);
+	KUNIT_EXPECT_EQ(test, parg_set_mismatch(a, d), 1);
 	/* one layout, but another register, then another offset */
-	KUNIT_EXPECT_EQ(test, farg_set_differs(a, b), 0);
-	KUNIT_EXPECT_EQ(test, farg_set_differs(a, a), -1);
-	KUNIT_EXPECT_EQ(test, farg_set_differs(a, c), 2);
-	b2 = farg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+8(%si):u8");
-	KUNIT_EXPECT_EQ(test, farg_set_differs(a, b2), 1);
-	KUNIT_EXPECT_TRUE(test, farg_set_same_text(a, a));
-	KUNIT_EXPECT_FALSE(test, farg_set_same_text(a, b));
-	KUNIT_EXPECT_TRUE(test, farg_set_match_words(a, 2, words));
-	KUNIT_EXPECT_TRUE(test, farg_set_match_words(a, 1, words));
-	KUNIT_EXPECT_FALSE(test, farg_set_match_words(b, 2, words));
-	KUNIT_EXPECT_FALSE(test, farg_set_match_words(a, 3, words));
+	KUNIT_EXPECT_EQ(test, parg_set_differs(a, b), 0);
+	KUNIT_EXPECT_EQ(test, parg_set_differs(a, a), -1);
+	KUNIT_EXPECT_EQ(test, parg_set_differs(a, c), 2);
+	b2 = parg_test_parse(test, FT_ENTRY, NULL, "x=%di y=+8(%si):u8");
+	KUNIT_EXPECT_EQ(test, parg_set_differs(a, b2), 1);
+	KUNIT_EXPECT_TRUE(test, parg_set_same_text(a, a));
+	KUNIT_EXPECT_FALSE(test, parg_set_same_text(a, b));
+	KUNIT_EXPECT_TRUE(test, parg_set_match_words(a, 2, words));
+	KUNIT_EXPECT_TRUE(test, parg_set_match_words(a, 1, words));
+	KUNIT_EXPECT_FALSE(test, parg_set_match_words(b, 2, words));
+	KUNIT_EXPECT_FALSE(test, parg_set_match_words(a, 3, words));
 }
 
 /*
- * The cost of one farg_set_fetch(), for `make check ICOUNT=1`, where the
+ * The cost of one parg_set_fetch(), for `make check ICOUNT=1`, where the
  * guest clock advances one nanosecond per instruction: the figures printed
  * are then instructions per call.  It checks the record after the loop.
  */
-static void farg_test_cost(struct kunit *test)
+static void parg_test_cost(struct kunit *test)
 {
 	static const char *const sets[] = {
 		"",
@@ -948,7 +948,7 @@ static void farg_test_cost(struct kunit *test)
 	unsigned long stack[2] = { 5, 6 };
 	char text[] = "sixteen-chars-ab";
 	struct pt_regs regs = {};
-	struct farg_set *set;
+	struct parg_set *set;
 	unsigned long flags;
 	u64 t0, t1;
 	u8 *rec;
@@ -964,11 +964,11 @@ static void farg_test_cost(struct kunit *test)
 	regs.FT_CX = 4;
 	regs.sp = (unsigned long)stack;
 	for (i = 0; i < ARRAY_SIZE(sets); i++) {
-		set = farg_test_parse(test, FT_ENTRY, NULL, sets[i]);
+		set = parg_test_parse(test, FT_ENTRY, NULL, sets[i]);
 		local_irq_save(flags);
 		t0 = ktime_get_ns();
 		for (n = 0; n < 1000; n++)
-			farg_set_fetch(set, &regs, NULL, rec, HEAD, 512);
+			parg_set_fetch(set, &regs, NULL, rec, HEAD, 512);
 		t1 = ktime_get_ns();
 		local_irq_restore(flags);
 		kunit_info(test, "cost: %llu.%03llu ns per fetch of \"%s\"\n",
@@ -978,8 +978,8 @@ static void farg_test_cost(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, get_unaligned((u64 *)(rec + HEAD + 8)),
 			(unsigned long)chain);
 	KUNIT_EXPECT_EQ(test, get_unaligned((u64 *)(rec + HEAD + 24)), 4);
-	set = farg_test_parse(test, FT_ENTRY, NULL, sets[6]);
-	farg_set_fetch(set, &regs, NULL, rec, HEAD, 512);
+	set = parg_test_parse(test, FT_ENTRY, NULL, sets[6]);
+	parg_set_fetch(set, &regs, NULL, rec, HEAD, 512);
 	KUNIT_EXPECT_EQ(test, get_unaligned((u32 *)(rec + HEAD + 24)),
 			17 << 16 | (HEAD + 28));
 	KUNIT_EXPECT_STREQ(test, (char *)rec + HEAD + 28, text);
@@ -991,8 +991,8 @@ static void farg_test_cost(struct kunit *test)
  * space as is.  Run @set twice, into buffers full of 0x00 and of 0xff:
  * a byte the fetch left alone keeps its poison and the two differ.
  */
-static void farg_expect_all_written(struct kunit *test,
-				    const struct farg_set *set,
+static void parg_expect_all_written(struct kunit *test,
+				    const struct parg_set *set,
 				    struct pt_regs *regs, void *edata,
 				    unsigned int room, const char *what)
 {
@@ -1004,8 +1004,8 @@ static void farg_expect_all_written(struct kunit *test,
 	KUNIT_ASSERT_NOT_NULL(test, hi);
 	memset(lo, 0x00, room);
 	memset(hi, 0xff, room);
-	len_lo = farg_set_fetch(set, regs, edata, lo, HEAD, room);
-	len_hi = farg_set_fetch(set, regs, edata, hi, HEAD, room);
+	len_lo = parg_set_fetch(set, regs, edata, lo, HEAD, room);
+	len_hi = parg_set_fetch(set, regs, edata, hi, HEAD, room);
 	KUNIT_ASSERT_EQ_MSG(test, len_lo, len_hi, "%s", what);
 	for (i = HEAD; i < len_lo; i++) {
 		if (lo[i] != hi[i]) {
@@ -1016,7 +1016,7 @@ static void farg_expect_all_written(struct kunit *test,
 	}
 }
 
-static void farg_test_all_written(struct kunit *test)
+static void parg_test_all_written(struct kunit *test)
 {
 	static const char *const lines[] = {
 		/* fields of every size, bitfields, char, symbol */
@@ -1028,15 +1028,15 @@ static void farg_test_all_written(struct kunit *test)
 		"d=\\\"imm\" c=$comm y=%di:symstr z=+0(%si):string[2] e=\\\"\"",
 		"m=+0(+8(%di)):u64 s=+0(+16(+8(%di))):string t=+0(+8(%si)):u8",
 	};
-	struct farg_test_obj inner = { .a = 7, .name = "inner-name" };
-	struct farg_test_obj outer = {
+	struct parg_test_obj inner = { .a = 7, .name = "inner-name" };
+	struct parg_test_obj outer = {
 		.a = 0x12345678, .next = &inner, .name = "outer-name",
 		.inl = "inlined", .names = { "", "yy", NULL },
 		.bytes = { 1, 2, 3, 250 },
 	};
 	static const unsigned int rooms[] = { 1024, 64, 40, 33, 24 };
 	struct pt_regs regs = {};
-	struct farg_set *set;
+	struct parg_set *set;
 	char *text;
 	int i, j, len;
 
@@ -1044,17 +1044,17 @@ static void farg_test_all_written(struct kunit *test)
 	regs.FT_SI = 16;	/* the NULL page: every read through it faults */
 	regs.FT_AX = -3UL;
 	for (i = 0; i < ARRAY_SIZE(lines); i++) {
-		set = farg_test_parse(test, FT_ENTRY, NULL, lines[i]);
+		set = parg_test_parse(test, FT_ENTRY, NULL, lines[i]);
 		for (j = 0; j < ARRAY_SIZE(rooms); j++)
-			farg_expect_all_written(test, set, &regs, NULL,
-						HEAD + farg_set_size(set) + rooms[j],
+			parg_expect_all_written(test, set, &regs, NULL,
+						HEAD + parg_set_size(set) + rooms[j],
 						lines[i]);
 	}
 
 	/* kernel strings of every length and alignment, cut or whole */
 	text = kunit_kzalloc(test, 64, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, text);
-	set = farg_test_parse(test, FT_ENTRY, NULL,
+	set = parg_test_parse(test, FT_ENTRY, NULL,
 			      "a=+0(%di):string b=+0(%si):string");
 	for (len = 0; len < 24; len++) {
 		memset(text, 0, 64);
@@ -1062,43 +1062,43 @@ static void farg_test_all_written(struct kunit *test)
 		regs.FT_DI = (unsigned long)text + (len & 7);
 		regs.FT_SI = (unsigned long)text + 40;
 		for (j = 0; j < 12; j++)
-			farg_expect_all_written(test, set, &regs, NULL,
+			parg_expect_all_written(test, set, &regs, NULL,
 						HEAD + 8 + 3 * j, "string lengths");
 	}
 }
 
-static struct kunit_case farg_test_cases[] = {
-	KUNIT_CASE(farg_test_errors),
-	KUNIT_CASE(farg_test_btf_errors),
-	KUNIT_CASE(farg_test_too_many),
-	KUNIT_CASE(farg_test_registers),
-	KUNIT_CASE(farg_test_immediates),
-	KUNIT_CASE(farg_test_stack),
-	KUNIT_CASE(farg_test_derefs),
-	KUNIT_CASE(farg_test_faults),
-	KUNIT_CASE(farg_test_guard_page),
-	KUNIT_CASE(farg_test_room),
-	KUNIT_CASE(farg_test_user),
-	KUNIT_CASE(farg_test_uprobe),
-	KUNIT_CASE(farg_test_file_offset),
-	KUNIT_CASE(farg_test_tpoint),
-	KUNIT_CASE(farg_test_event_fields),
-	KUNIT_CASE(farg_test_symbols),
-	KUNIT_CASE(farg_test_entry),
-	KUNIT_CASE(farg_test_btf),
-	KUNIT_CASE(farg_test_print_fmt),
-	KUNIT_CASE(farg_test_compare),
-	KUNIT_CASE(farg_test_all_written),
-	KUNIT_CASE(farg_test_cost),
+static struct kunit_case parg_test_cases[] = {
+	KUNIT_CASE(parg_test_errors),
+	KUNIT_CASE(parg_test_btf_errors),
+	KUNIT_CASE(parg_test_too_many),
+	KUNIT_CASE(parg_test_registers),
+	KUNIT_CASE(parg_test_immediates),
+	KUNIT_CASE(parg_test_stack),
+	KUNIT_CASE(parg_test_derefs),
+	KUNIT_CASE(parg_test_faults),
+	KUNIT_CASE(parg_test_guard_page),
+	KUNIT_CASE(parg_test_room),
+	KUNIT_CASE(parg_test_user),
+	KUNIT_CASE(parg_test_uprobe),
+	KUNIT_CASE(parg_test_file_offset),
+	KUNIT_CASE(parg_test_tpoint),
+	KUNIT_CASE(parg_test_event_fields),
+	KUNIT_CASE(parg_test_symbols),
+	KUNIT_CASE(parg_test_entry),
+	KUNIT_CASE(parg_test_btf),
+	KUNIT_CASE(parg_test_print_fmt),
+	KUNIT_CASE(parg_test_compare),
+	KUNIT_CASE(parg_test_all_written),
+	KUNIT_CASE(parg_test_cost),
 	{}
 };
 
-static struct kunit_suite farg_test_suite = {
-	.name = "farg",
-	.test_cases = farg_test_cases,
+static struct kunit_suite parg_test_suite = {
+	.name = "probe_arg",
+	.test_cases = parg_test_cases,
 };
-kunit_test_suite(farg_test_suite);
+kunit_test_suite(parg_test_suite);
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
-MODULE_DESCRIPTION("KUnit tests for the kprobe event fetch-argument library");
+MODULE_DESCRIPTION("KUnit tests for the probe event argument library");
 MODULE_LICENSE("GPL");

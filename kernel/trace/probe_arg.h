@@ -1,15 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * farg.h - fetch arguments of kprobe events: parse, compile, run, print.
+ * probe_arg.h - the arguments of probe events: parse, compile, run, print.
+ *
+ * One library for every probe kind: kprobe and kretprobe events
+ * (trace_kprobe*), uprobe events (trace_uprobe*), event probes
+ * (trace_eprobe.c), fprobe and tracepoint probe events (trace_fprobe*).
+ * Its symbols begin with parg_ (PARG_ for constants); the front ends'
+ * with tk_, tu_, tep_ and tf_.
  *
  * The library turns the argument words of a probe definition
  * ("dfd=%di", "name=+0(%si):ustring", "$arg*", ...) into a compiled
  * argument set, and runs that set on every probe hit to fill the
  * argument block of a trace record.  It knows nothing of who calls it:
  * the front end says what the probe site allows in a const struct
- * farg_caps.  See Documentation/trace/kprobetrace.rst for the language.
+ * parg_caps.  See Documentation/trace/kprobetrace.rst for the language
+ * (uprobetracer.rst, eprobetrace.rst and fprobetrace.rst for what each
+ * kind adds to it or leaves out).
  *
- * Record layout produced by farg_set_fetch(), after the caller's head:
+ * Record layout produced by parg_set_fetch(), after the caller's head:
  *
  *   ent                     ent + args_off            ent + args_off + size
  *   | caller's head        | fixed argument block    | dynamic data ...     |
@@ -20,20 +28,20 @@
  * fields of static events.  Length 0 means the fetch faulted.
  *
  * The fixed block is the fields, packed as the base ABI packs them, then a
- * fault map of farg_set_size() minus the fields' bytes: one bit for each
+ * fault map of parg_set_size() minus the fields' bytes: one bit for each
  * argument that stores memory as a scalar (+8(%di):u32, @sym, arrays...).
- * A fault zeroes such a field and sets its bit; farg_set_print() then
+ * A fault zeroes such a field and sets its bit; parg_set_print() then
  * prints "(fault)".  No field describes the map, so the format file is the
  * base's; a set without such arguments has no map at all.
  *
  * Lifetime and locking: a set is built and freed in process context
  * (it may sleep) under the front end's own locking; once published it
  * is read-only, so the hit path reads it with no lock at all.  The run
- * functions are safe in any context a kprobe handler runs in (IRQs off,
+ * functions are safe in any context a probe handler runs in (IRQs off,
  * NMI), allocate nothing and never sleep.
  */
-#ifndef _KERNEL_TRACE_FARG_H
-#define _KERNEL_TRACE_FARG_H
+#ifndef _KERNEL_TRACE_PARG_H
+#define _KERNEL_TRACE_PARG_H
 
 #include <linux/types.h>
 
@@ -41,20 +49,20 @@ struct pt_regs;
 struct seq_file;
 struct trace_seq;
 struct trace_event_call;
-struct farg_set;
+struct parg_set;
 
 /* Limits of the language (kept equal to the base kernel's ABI). */
-#define FARG_MAX_ARGS		128	/* arguments per probe */
-#define FARG_MAX_NAME_LEN	32	/* argument name, with its NUL */
-#define FARG_MAX_TEXT_LEN	63	/* argument expression */
-#define FARG_MAX_ARRAY_LEN	64	/* elements of a TYPE[N] array */
-#define FARG_MAX_STRING		4096	/* bytes of one fetched string */
+#define PARG_MAX_ARGS		128	/* arguments per probe */
+#define PARG_MAX_NAME_LEN	32	/* argument name, with its NUL */
+#define PARG_MAX_TEXT_LEN	63	/* argument expression */
+#define PARG_MAX_ARRAY_LEN	64	/* elements of a TYPE[N] array */
+#define PARG_MAX_STRING		4096	/* bytes of one fetched string */
 
 /*
  * What the probe site allows.  The front end fills this from the probe's
  * place; the library checks every argument against it.
  */
-struct farg_caps {
+struct parg_caps {
 	bool is_return;		/* fires on function return: $retval */
 	bool on_func_entry;	/* placed on a function entry: $argN, BTF */
 	const char *func;	/* probed function (BTF lookup), or NULL */
@@ -85,51 +93,51 @@ struct farg_caps {
 };
 
 /*
- * Parse errors: one list (farg_errors.h) gives both the codes and the
+ * Parse errors: one list (probe_arg_errors.h) gives both the codes and the
  * messages users read in error_log.  Codes start at 1; 0 is "no error".
  */
-#define FARG_ERROR(code, msg)	FARG_ERR_##code,
-enum farg_err_code {
-	FARG_OK = 0,
-#include "farg_errors.h"
-	FARG_ERR_COUNT
+#define PARG_ERROR(code, msg)	PARG_ERR_##code,
+enum parg_err_code {
+	PARG_OK = 0,
+#include "probe_arg_errors.h"
+	PARG_ERR_COUNT
 };
 
-#undef FARG_ERROR
+#undef PARG_ERROR
 
 /* Where parsing failed: argument word @word, byte @pos inside it. */
-struct farg_err {
-	enum farg_err_code code;
+struct parg_err {
+	enum parg_err_code code;
 	int word;
 	int pos;
 };
 
 /* message of a code, for error_log */
-const char *farg_err_msg(enum farg_err_code code);
+const char *parg_err_msg(enum parg_err_code code);
 
 /*
  * Build a set from the argument words @argv[0..@argc-1] of a definition
  * (each "NAME=FETCH[:TYPE]" or "FETCH[:TYPE]" or "$arg*").  Returns the
  * set, or an ERR_PTR with @err filled in for -EINVAL.  May sleep.
  */
-struct farg_set *farg_set_parse(const struct farg_caps *caps, int argc,
-				const char *const *argv, struct farg_err *err);
-void farg_set_free(struct farg_set *set);	/* NULL is fine */
+struct parg_set *parg_set_parse(const struct parg_caps *caps, int argc,
+				const char *const *argv, struct parg_err *err);
+void parg_set_free(struct parg_set *set);	/* NULL is fine */
 
 /*
  * Resolve what depends on the running kernel: @SYMBOL addresses, which may
  * live in a module that loads later.  Call before arming the probe and
  * again after the module loads.  Returns 0 or -ENOENT.
  */
-int farg_set_resolve(struct farg_set *set);
+int parg_set_resolve(struct parg_set *set);
 
 /*
  * Shape of the fixed argument block (fields and fault map), whether
  * strings follow it, and the number of arguments after $arg* expansion.
  */
-unsigned int farg_set_size(const struct farg_set *set);
-bool farg_set_is_dynamic(const struct farg_set *set);
-int farg_set_count(const struct farg_set *set);
+unsigned int parg_set_size(const struct parg_set *set);
+bool parg_set_is_dynamic(const struct parg_set *set);
+int parg_set_count(const struct parg_set *set);
 
 /*
  * Multiprobe: two sets may feed one event if they write records of one
@@ -138,38 +146,38 @@ int farg_set_count(const struct farg_set *set);
  * they match, else the index of the first argument of @b that differs (or
  * @b's count if it has fewer arguments).
  */
-int farg_set_mismatch(const struct farg_set *a, const struct farg_set *b);
+int parg_set_mismatch(const struct parg_set *a, const struct parg_set *b);
 
 /*
  * Whether two sets of one definition, compiled for two functions (BTF
  * names may resolve differently), would fetch the same: -1 if so, else
  * the index of the first argument that differs.
  */
-int farg_set_differs(const struct farg_set *a, const struct farg_set *b);
+int parg_set_differs(const struct parg_set *a, const struct parg_set *b);
 
 /* Same argument texts, one by one: an exact duplicate probe. */
-bool farg_set_same_text(const struct farg_set *a, const struct farg_set *b);
+bool parg_set_same_text(const struct parg_set *a, const struct parg_set *b);
 
 /*
  * Whether @argv[0..@argc-1] ("NAME=TEXT" words, as listed) are the first
  * @argc arguments of @set: "-:EVENT ARGS" removes only matching probes.
  * (Added: the event layer needs it for delete-by-arguments.)
  */
-bool farg_set_match_words(const struct farg_set *set, int argc,
+bool parg_set_match_words(const struct parg_set *set, int argc,
 			  const char *const *argv);
 
 /* " NAME=TEXT" for each argument, as kprobe_events lists it. */
-void farg_set_show(const struct farg_set *set, struct seq_file *m);
+void parg_set_show(const struct parg_set *set, struct seq_file *m);
 
 /* ---------------------------------------------------------- the event */
 
 /*
  * trace_define_field() for every argument, the block at @args_off.  The
  * fields keep pointers to names and types inside @set: keep @set (or a
- * set with the same names, see farg_set_mismatch()) alive until the
+ * set with the same names, see parg_set_mismatch()) alive until the
  * event's fields are freed.
  */
-int farg_set_define_fields(const struct farg_set *set,
+int parg_set_define_fields(const struct parg_set *set,
 			   struct trace_event_call *call, unsigned int args_off);
 
 /*
@@ -177,29 +185,29 @@ int farg_set_define_fields(const struct farg_set *set,
  * @fmt and ", REC->NAME..." to @args (each a seq_buf-like bounded string).
  * Returns 0 or -ENOSPC.
  */
-int farg_set_print_fmt(const struct farg_set *set, char *fmt, size_t fmt_len,
+int parg_set_print_fmt(const struct parg_set *set, char *fmt, size_t fmt_len,
 		       char *args, size_t args_len);
 
 /*
- * The bytes farg_set_print_fmt() appends to @fmt and to @args, without
+ * The bytes parg_set_print_fmt() appends to @fmt and to @args, without
  * the NULs, to size the buffers.  (Added.)
  */
-void farg_set_print_fmt_len(const struct farg_set *set, size_t *fmt_len,
+void parg_set_print_fmt_len(const struct parg_set *set, size_t *fmt_len,
 			    size_t *args_len);
 
 /* " NAME=VALUE" for every argument of a record, in trace output. */
-void farg_set_print(const struct farg_set *set, struct trace_seq *s,
+void parg_set_print(const struct parg_set *set, struct trace_seq *s,
 		    const void *ent, unsigned int args_off);
 
 /* ------------------------------------------------------ the hit path */
 
 /*
  * Return probes read $argN and entry values at function entry: the front
- * end keeps farg_set_entry_size() bytes per instance and calls
- * farg_set_save_entry() from the entry handler.  Size 0: nothing to save.
+ * end keeps parg_set_entry_size() bytes per instance and calls
+ * parg_set_save_entry() from the entry handler.  Size 0: nothing to save.
  */
-unsigned int farg_set_entry_size(const struct farg_set *set);
-void farg_set_save_entry(const struct farg_set *set, struct pt_regs *regs,
+unsigned int parg_set_entry_size(const struct parg_set *set);
+void parg_set_save_entry(const struct parg_set *set, struct pt_regs *regs,
 			 void *edata);
 
 /*
@@ -209,13 +217,13 @@ void farg_set_save_entry(const struct farg_set *set, struct pt_regs *regs,
  * for a user probe (caps.user) a pointer to the user address where it
  * hit, for an event probe (caps.event) the event's record, or NULL.
  * @regs may be NULL for an event probe.  Returns the record's total size (head included), which for a
- * set that is not dynamic is always @args_off + farg_set_size().
+ * set that is not dynamic is always @args_off + parg_set_size().
  *
  * A fetch that faults leaves its field marked, and it prints "(fault)".
  * A string that does not fit in @room is cut short, never dropped (with
  * no room at all it gets length 0 and prints "(fault)"), so @room should
  * be at most what one record may take; strings never exceed
- * FARG_MAX_STRING bytes each.  @room below @args_off + farg_set_size()
+ * PARG_MAX_STRING bytes each.  @room below @args_off + parg_set_size()
  * is taken as exactly that.  Safe in any context; NOKPROBE.
  *
  * Every byte of [@ent + @args_off, @ent + returned size) is written on
@@ -227,11 +235,11 @@ void farg_set_save_entry(const struct farg_set *set, struct pt_regs *regs,
  * last word of a string, a string that faulted part way): copy nothing
  * from there.
  */
-unsigned int farg_set_fetch(const struct farg_set *set, struct pt_regs *regs,
+unsigned int parg_set_fetch(const struct parg_set *set, struct pt_regs *regs,
 			    void *edata, void *ent, unsigned int args_off,
 			    unsigned int room);
 
-/* How many of the records farg_set_fetch() filled had a fetch that faulted. */
-unsigned long farg_set_faults(const struct farg_set *set);
+/* How many of the records parg_set_fetch() filled had a fetch that faulted. */
+unsigned long parg_set_faults(const struct parg_set *set);
 
-#endif /* _KERNEL_TRACE_FARG_H */
+#endif /* _KERNEL_TRACE_PARG_H */

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * farg_set.c - argument sets: build one from the words of a definition,
+ * probe_arg_set.c - argument sets: build one from the words of a definition,
  * seal it for the hit path, resolve its symbols, free it.
  *
- * farg_set_parse() runs the stages of farg_parse.c over every word, after
+ * parg_set_parse() runs the stages of probe_arg_parse.c over every word, after
  * stage 1 here: "$arg*" and "$argN" become the names of the probed
  * function's parameters (through BTF), and ":%pd"/":%pD" become the
  * dereference chains to a dentry's or a file's name.  The words made here
  * remember the word the user wrote, so errors point there.
  *
- * Sealing (farg_set_seal()) then fixes what the hit path needs: the fault
- * map, the fused op of each argument (enum farg_op), and sources that are
+ * Sealing (parg_set_seal()) then fixes what the hit path needs: the fault
+ * map, the fused op of each argument (enum parg_op), and sources that are
  * plain pt_regs words on this arch.
  *
- * Process context; a sealed set is read-only but for farg_set_resolve(),
+ * Process context; a sealed set is read-only but for parg_set_resolve(),
  * which rewrites @SYM addresses word-wise (WRITE_ONCE).
  */
 #include <linux/ctype.h>
@@ -28,22 +28,22 @@
 #include <linux/string.h>
 #include <kunit/visibility.h>
 
-#include "farg_impl.h"
+#include "probe_arg_impl.h"
 
-#define FARG_MAX_BTF_TEXT	128	/* bytes of names $arg* expands to */
+#define PARG_MAX_BTF_TEXT	128	/* bytes of names $arg* expands to */
 
 /*
  * The words after stage 1, each with the index of the caller's word it
  * came from (errors point there) and the text that was replaced, if any.
  */
-struct farg_words {
+struct parg_words {
 	int n;
 	const char **word;
 	int *origin;
 	char **owned;		/* texts made here, freed with the array */
 };
 
-static void farg_words_free(struct farg_words *w)
+static void parg_words_free(struct parg_words *w)
 {
 	int i;
 
@@ -55,7 +55,7 @@ static void farg_words_free(struct farg_words *w)
 	kfree(w->origin);
 }
 
-static int farg_words_alloc(struct farg_words *w, int n)
+static int parg_words_alloc(struct parg_words *w, int n)
 {
 	w->n = 0;
 	w->word = kcalloc(n, sizeof(*w->word), GFP_KERNEL);
@@ -66,7 +66,7 @@ static int farg_words_alloc(struct farg_words *w, int n)
 	return 0;
 }
 
-static int farg_words_add(struct farg_words *w, const char *word,
+static int parg_words_add(struct parg_words *w, const char *word,
 			  char *owned, int origin)
 {
 	w->word[w->n] = owned ?: word;
@@ -80,7 +80,7 @@ static int farg_words_add(struct farg_words *w, const char *word,
  * Find the $arg words: returns 1 if there are some (@star gets the index
  * of "$arg*", or -1), 0 if none, or a negative errno.
  */
-static int farg_scan_vararg(struct farg_pc *pc, int argc,
+static int parg_scan_vararg(struct parg_pc *pc, int argc,
 			    const char *const *argv, int *star)
 {
 	int i, found = 0;
@@ -93,22 +93,22 @@ static int farg_scan_vararg(struct farg_pc *pc, int argc,
 		if (!str_has_prefix(argv[i], "$arg"))
 			continue;
 		pc->word = i;
-		if (!farg_at_kernel_func(pc))
-			return farg_fail(pc, 0, FARG_ERR_NOFENTRY_ARGS);
+		if (!parg_at_kernel_func(pc))
+			return parg_fail(pc, 0, PARG_ERR_NOFENTRY_ARGS);
 		found = 1;
 		if (isdigit(argv[i][4]))
 			continue;
 		if (argv[i][4] != '*')
-			return farg_fail(pc, 0, FARG_ERR_BAD_VAR);
+			return parg_fail(pc, 0, PARG_ERR_BAD_VAR);
 		if (*star >= 0)
-			return farg_fail(pc, 0, FARG_ERR_DOUBLE_ARGS);
+			return parg_fail(pc, 0, PARG_ERR_DOUBLE_ARGS);
 		*star = i;
 	}
 	return found;
 }
 
 /* "$argN[:TYPE]" -> "NAME[:TYPE]" of the N-th BTF parameter */
-static int farg_expand_argn(struct farg_pc *pc, struct farg_words *w,
+static int parg_expand_argn(struct parg_pc *pc, struct parg_words *w,
 			    const char *word, int *used)
 {
 	const char *name, *type;
@@ -117,26 +117,26 @@ static int farg_expand_argn(struct farg_pc *pc, struct farg_words *w,
 
 	n = simple_strtoul(word + 4, (char **)&type, 10);
 	if (*type != ':' && *type != '\0')
-		return farg_fail(pc, 0, FARG_ERR_BAD_VAR);
+		return parg_fail(pc, 0, PARG_ERR_BAD_VAR);
 	if (!n)
-		return farg_fail(pc, 0, FARG_ERR_BAD_ARG_NUM);
+		return parg_fail(pc, 0, PARG_ERR_BAD_ARG_NUM);
 	if (n > pc->nr_params)
-		return farg_fail(pc, 0, FARG_ERR_NO_BTFARG);
-	name = farg_btf_param_name(pc, n - 1);
+		return parg_fail(pc, 0, PARG_ERR_NO_BTFARG);
+	name = parg_btf_param_name(pc, n - 1);
 	if (!name)
-		return farg_fail(pc, 0, FARG_ERR_NO_BTF_ENTRY);
+		return parg_fail(pc, 0, PARG_ERR_NO_BTF_ENTRY);
 	text = kasprintf(GFP_KERNEL, "%s%s", name, type);
 	if (!text)
 		return -ENOMEM;
 	*used += strlen(text) + 1;
-	if (*used > FARG_MAX_BTF_TEXT) {
+	if (*used > PARG_MAX_BTF_TEXT) {
 		kfree(text);
-		return farg_fail(pc, 0, FARG_ERR_ARGS_2LONG);
+		return parg_fail(pc, 0, PARG_ERR_ARGS_2LONG);
 	}
-	return farg_words_add(w, NULL, text, pc->word);
+	return parg_words_add(w, NULL, text, pc->word);
 }
 
-static int farg_expand_star(struct farg_pc *pc, struct farg_words *w,
+static int parg_expand_star(struct parg_pc *pc, struct parg_words *w,
 			    int *used)
 {
 	char num[16];
@@ -144,7 +144,7 @@ static int farg_expand_star(struct farg_pc *pc, struct farg_words *w,
 
 	for (n = 1; n <= pc->nr_params; n++) {
 		snprintf(num, sizeof(num), "$arg%d", n);
-		ret = farg_expand_argn(pc, w, num, used);
+		ret = parg_expand_argn(pc, w, num, used);
 		if (ret)
 			return ret;
 	}
@@ -152,35 +152,35 @@ static int farg_expand_star(struct farg_pc *pc, struct farg_words *w,
 }
 
 /* Stage 1a: $arg* and $argN through the BTF of the probed function. */
-static int farg_expand_btf(struct farg_pc *pc, int argc,
-			   const char *const *argv, struct farg_words *w)
+static int parg_expand_btf(struct parg_pc *pc, int argc,
+			   const char *const *argv, struct parg_words *w)
 {
 	int i, star, used = 0, ret;
 
-	ret = farg_scan_vararg(pc, argc, argv, &star);
-	if (ret <= 0 || farg_btf_query(pc) < 0 || !pc->nr_params) {
+	ret = parg_scan_vararg(pc, argc, argv, &star);
+	if (ret <= 0 || parg_btf_query(pc) < 0 || !pc->nr_params) {
 		if (ret > 0 && star >= 0) {
 			pc->word = star;
-			return farg_fail(pc, 0, FARG_ERR_NOSUP_BTFARG);
+			return parg_fail(pc, 0, PARG_ERR_NOSUP_BTFARG);
 		}
 		ret = min(ret, 0);
 		for (i = 0; !ret && i < argc; i++)
-			ret = farg_words_add(w, argv[i], NULL, i);
+			ret = parg_words_add(w, argv[i], NULL, i);
 		return ret;
 	}
 	/* Only $arg* stands for every parameter; $argN is one argument. */
-	if (star >= 0 && argc + pc->nr_params - 1 > FARG_MAX_ARGS) {
+	if (star >= 0 && argc + pc->nr_params - 1 > PARG_MAX_ARGS) {
 		pc->word = star;
-		return farg_fail(pc, 0, FARG_ERR_TOO_MANY_ARGS);
+		return parg_fail(pc, 0, PARG_ERR_TOO_MANY_ARGS);
 	}
 	for (i = 0; i < argc; i++) {
 		pc->word = i;
 		if (i == star)
-			ret = farg_expand_star(pc, w, &used);
+			ret = parg_expand_star(pc, w, &used);
 		else if (str_has_prefix(argv[i], "$arg"))
-			ret = farg_expand_argn(pc, w, argv[i], &used);
+			ret = parg_expand_argn(pc, w, argv[i], &used);
 		else
-			ret = farg_words_add(w, argv[i], NULL, i);
+			ret = parg_words_add(w, argv[i], NULL, i);
 		if (ret)
 			return ret;
 	}
@@ -191,7 +191,7 @@ static int farg_expand_btf(struct farg_pc *pc, int argc,
  * Stage 1b: "[NAME=]FETCH:%pd" and ":%pD" are dentry and file names, of
  * the kernel; a user probe has none, and finds the type unknown.
  */
-static int farg_expand_dentry(struct farg_pc *pc, struct farg_words *w)
+static int parg_expand_dentry(struct parg_pc *pc, struct parg_words *w)
 {
 	const size_t name = offsetof(struct dentry, d_name.name);
 	const size_t dentry = offsetof(struct file, f_path.dentry);
@@ -227,9 +227,9 @@ static int farg_expand_dentry(struct farg_pc *pc, struct farg_words *w)
 
 /* ---------------------------------------------------------------- set */
 
-void farg_set_free(struct farg_set *set)
+void parg_set_free(struct parg_set *set)
 {
-	struct farg_arg *a;
+	struct parg_arg *a;
 
 	if (!set)
 		return;
@@ -245,10 +245,10 @@ void farg_set_free(struct farg_set *set)
 	free_percpu(set->faults);
 	kfree(set);
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_free);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_free);
 
 /* A set whose fetches may fault counts the records that faulted. */
-static int farg_set_count_faults(struct farg_set *set)
+static int parg_set_count_faults(struct parg_set *set)
 {
 	if (!set->reads_mem && !set->dynamic)
 		return 0;
@@ -256,9 +256,9 @@ static int farg_set_count_faults(struct farg_set *set)
 	return set->faults ? 0 : -ENOMEM;
 }
 
-static struct farg_set *farg_set_alloc(int nargs)
+static struct parg_set *parg_set_alloc(int nargs)
 {
-	struct farg_set *set;
+	struct parg_set *set;
 
 	set = kzalloc(struct_size(set, args, nargs), GFP_KERNEL);
 	if (!set)
@@ -280,7 +280,7 @@ static struct farg_set *farg_set_alloc(int nargs)
  * hold their own index (tagged with a non-canonical pattern no real
  * address has), and make the source a plain register.
  */
-static void farg_fold_src(struct farg_arg *a)
+static void parg_fold_src(struct parg_arg *a)
 {
 	const unsigned long tag = 0x0f0f0f0f00000000UL;
 	union {
@@ -293,68 +293,68 @@ static void farg_fold_src(struct farg_arg *a)
 	for (i = 0; i < n; i++)
 		probe.word[i] = tag + i;
 	switch (a->src) {
-	case FARG_SRC_ARG:
-		v = farg_kernel_arg(&probe.regs, a->param);
+	case PARG_SRC_ARG:
+		v = parg_kernel_arg(&probe.regs, a->param);
 		break;
-	case FARG_SRC_RETVAL:
+	case PARG_SRC_RETVAL:
 		v = regs_return_value(&probe.regs);
 		break;
-	case FARG_SRC_STACKP:
+	case PARG_SRC_STACKP:
 		v = kernel_stack_pointer(&probe.regs);
 		break;
 	default:
 		return;
 	}
 	if (v - tag < n) {
-		a->src = FARG_SRC_REG;
+		a->src = PARG_SRC_REG;
 		a->param = (v - tag) * sizeof(long);
 	}
 }
 
 /* The hit path's dispatch: the common shapes have their own. */
-static enum farg_op farg_choose_op(const struct farg_arg *a)
+static enum parg_op parg_choose_op(const struct parg_arg *a)
 {
 	if (a->nderef || a->lshift || a->rshift || a->count != 1)
-		return FARG_OP_ANY;
-	if (a->src == FARG_SRC_RETVAL)
-		return a->store == FARG_ST_RAW && a->size == sizeof(long) ?
-		       FARG_OP_RETVAL : FARG_OP_ANY;
-	if (a->src != FARG_SRC_REG)
-		return FARG_OP_ANY;
-	if (a->store == FARG_ST_RAW && a->size == sizeof(long))
-		return FARG_OP_REG;
-	if (a->store == FARG_ST_MEM)
-		return FARG_OP_REG_MEM;
-	if (a->store == FARG_ST_STR || a->store == FARG_ST_USTR)
-		return FARG_OP_REG_STR;
-	return FARG_OP_ANY;
+		return PARG_OP_ANY;
+	if (a->src == PARG_SRC_RETVAL)
+		return a->store == PARG_ST_RAW && a->size == sizeof(long) ?
+		       PARG_OP_RETVAL : PARG_OP_ANY;
+	if (a->src != PARG_SRC_REG)
+		return PARG_OP_ANY;
+	if (a->store == PARG_ST_RAW && a->size == sizeof(long))
+		return PARG_OP_REG;
+	if (a->store == PARG_ST_MEM)
+		return PARG_OP_REG_MEM;
+	if (a->store == PARG_ST_STR || a->store == PARG_ST_USTR)
+		return PARG_OP_REG_STR;
+	return PARG_OP_ANY;
 }
 
 /* Whether running @a reads memory (then page faults must be off). */
-static bool farg_reads_mem(const struct farg_arg *a)
+static bool parg_reads_mem(const struct parg_arg *a)
 {
-	return a->nderef || a->src == FARG_SRC_STACK || a->src == FARG_SRC_ARG ||
-	       (a->store != FARG_ST_RAW && a->store != FARG_ST_COMM &&
-		a->store != FARG_ST_DATA && a->store != FARG_ST_SYMSTR);
+	return a->nderef || a->src == PARG_SRC_STACK || a->src == PARG_SRC_ARG ||
+	       (a->store != PARG_ST_RAW && a->store != PARG_ST_COMM &&
+		a->store != PARG_ST_DATA && a->store != PARG_ST_SYMSTR);
 }
 
 /* After the last word: the fault map, and what the record holds. */
-static void farg_set_seal(struct farg_set *set)
+static void parg_set_seal(struct parg_set *set)
 {
-	struct farg_arg *a;
+	struct parg_arg *a;
 	int faults = 0;
 
 	set->words_only = true;
 	for (a = set->args; a < set->args + set->nargs; a++) {
-		farg_fold_src(a);
-		a->op = farg_choose_op(a);
-		if (a->op != FARG_OP_REG && a->op != FARG_OP_RETVAL)
+		parg_fold_src(a);
+		a->op = parg_choose_op(a);
+		if (a->op != PARG_OP_REG && a->op != PARG_OP_RETVAL)
 			set->words_only = false;
-		if (farg_reads_mem(a))
+		if (parg_reads_mem(a))
 			set->reads_mem = true;
-		if (farg_arg_is_string(a))
+		if (parg_arg_is_string(a))
 			set->dynamic = true;
-		if (farg_arg_can_fault(a))
+		if (parg_arg_can_fault(a))
 			a->fault_bit = faults++;
 	}
 	set->fault_bytes = DIV_ROUND_UP(faults, BITS_PER_BYTE);
@@ -362,7 +362,7 @@ static void farg_set_seal(struct farg_set *set)
 }
 
 /* Keep the caret inside the word the user wrote. */
-static void farg_err_clamp(struct farg_err *err, int argc,
+static void parg_err_clamp(struct parg_err *err, int argc,
 			   const char *const *argv)
 {
 	int len;
@@ -374,65 +374,65 @@ static void farg_err_clamp(struct farg_err *err, int argc,
 		err->pos = len;
 }
 
-static int farg_parse_words(struct farg_pc *pc, struct farg_words *w)
+static int parg_parse_words(struct parg_pc *pc, struct parg_words *w)
 {
 	int i, ret;
 
 	for (i = 0; i < w->n; i++) {
 		pc->word = w->origin[i];
-		ret = farg_parse_word(pc, i, w->word[i]);
+		ret = parg_parse_word(pc, i, w->word[i]);
 		if (ret)
 			return ret;
 	}
-	farg_set_seal(pc->set);
+	parg_set_seal(pc->set);
 	return 0;
 }
 
-struct farg_set *farg_set_parse(const struct farg_caps *caps, int argc,
-				const char *const *argv, struct farg_err *err)
+struct parg_set *parg_set_parse(const struct parg_caps *caps, int argc,
+				const char *const *argv, struct parg_err *err)
 {
-	struct farg_pc pc = { .caps = caps, .err = err };
-	struct farg_words w = {};
+	struct parg_pc pc = { .caps = caps, .err = err };
+	struct parg_words w = {};
 	int ret;
 
 	memset(err, 0, sizeof(*err));
-	if (argc > FARG_MAX_ARGS) {
-		pc.word = FARG_MAX_ARGS;
-		ret = farg_fail(&pc, 0, FARG_ERR_TOO_MANY_ARGS);
+	if (argc > PARG_MAX_ARGS) {
+		pc.word = PARG_MAX_ARGS;
+		ret = parg_fail(&pc, 0, PARG_ERR_TOO_MANY_ARGS);
 		goto out;
 	}
-	ret = farg_words_alloc(&w, FARG_MAX_ARGS);
+	ret = parg_words_alloc(&w, PARG_MAX_ARGS);
 	if (ret)
 		goto out_free_words;
-	ret = farg_expand_btf(&pc, argc, argv, &w);
+	ret = parg_expand_btf(&pc, argc, argv, &w);
 	if (ret)
 		goto out_free_words;
-	ret = farg_expand_dentry(&pc, &w);
+	ret = parg_expand_dentry(&pc, &w);
 	if (ret)
 		goto out_free_words;
-	pc.set = farg_set_alloc(w.n);
+	pc.set = parg_set_alloc(w.n);
 	if (!pc.set) {
 		ret = -ENOMEM;
 		goto out_free_words;
 	}
-	ret = farg_parse_words(&pc, &w);
+	ret = parg_parse_words(&pc, &w);
 	if (!ret)
-		ret = farg_set_count_faults(pc.set);
+		ret = parg_set_count_faults(pc.set);
 	if (ret) {
-		farg_set_free(pc.set);
+		parg_set_free(pc.set);
 		pc.set = NULL;
 	}
 out_free_words:
-	farg_err_clamp(err, argc, argv);
-	farg_words_free(&w);
-	farg_btf_release(&pc);
+	parg_err_clamp(err, argc, argv);
+	parg_words_free(&w);
+	parg_btf_release(&pc);
 out:
 	return ret ? ERR_PTR(ret) : pc.set;
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_parse);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_parse);
 
 /* @SYM[+|-offs]: look the address up again (modules come and go). */
-static int farg_resolve_one(struct farg_arg *a)
+static int parg_resolve_one(struct parg_arg *a)
 {
 	char name[KSYM_NAME_LEN];
 	unsigned long addr;
@@ -453,42 +453,42 @@ static int farg_resolve_one(struct farg_arg *a)
 	return 0;
 }
 
-int farg_set_resolve(struct farg_set *set)
+int parg_set_resolve(struct parg_set *set)
 {
-	struct farg_arg *a;
+	struct parg_arg *a;
 	int ret;
 
 	for (a = set->args; a < set->args + set->nargs; a++) {
 		if (!a->symbol)
 			continue;
-		ret = farg_resolve_one(a);
+		ret = parg_resolve_one(a);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_resolve);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_resolve);
 
-unsigned int farg_set_size(const struct farg_set *set)
+unsigned int parg_set_size(const struct parg_set *set)
 {
 	return set->size;
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_size);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_size);
 
-bool farg_set_is_dynamic(const struct farg_set *set)
+bool parg_set_is_dynamic(const struct parg_set *set)
 {
 	return set->dynamic;
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_is_dynamic);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_is_dynamic);
 
-int farg_set_count(const struct farg_set *set)
+int parg_set_count(const struct parg_set *set)
 {
 	return set->nargs;
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_count);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_count);
 
-unsigned int farg_set_entry_size(const struct farg_set *set)
+unsigned int parg_set_entry_size(const struct parg_set *set)
 {
 	return set->nentry * sizeof(unsigned long);
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_entry_size);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_entry_size);

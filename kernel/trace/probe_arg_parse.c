@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * farg_parse.c - parse the fetch arguments of a probe definition and
- * compile each one into a struct farg_arg.
+ * probe_arg_parse.c - parse the fetch arguments of a probe definition and
+ * compile each one into a struct parg_arg.
  *
  * Grammar of one argument word (Documentation/trace/kprobetrace.rst):
  *
@@ -13,25 +13,25 @@
  *           | ustring | symstr | b<width>@<bit-offset>/<container-bits>
  *           | %pd | %pD | TYPE[N]
  *
- * Stages of one definition, in order (1 is in farg_set.c):
+ * Stages of one definition, in order (1 is in probe_arg_set.c):
  *
  *   1. expand   $arg* and $argN become BTF parameter names; %pd/%pD become
  *               the dereference chains they stand for.
  *   2. name     NAME= or an automatic one; checked against the others.
  *   3. type     the text after ':' and the array suffix.
  *   4. fetch    the expression, recursively: a source and a chain of
- *               dereferences (struct farg_pc collects them).
+ *               dereferences (struct parg_pc collects them).
  *   5. finish   choose the store (raw, memory, string...), the bitfield
  *               and the array count; lay the field out in the record.
  *
  * Error positions.  Users read the caret of error_log, and the selftests
  * check it, so the position of every error and the limit on nesting
- * (FARG_MAX_STEPS slots, counted the way the base ABI counts them) follow
+ * (PARG_MAX_STEPS slots, counted the way the base ABI counts them) follow
  * the base kernel exactly, quirks included: pc->offset moves into a
  * dereference and stays at the innermost level that completed.
  *
  * Everything here runs in process context under the front end's lock and
- * may sleep; the result is read-only once farg_set_parse() returns.
+ * may sleep; the result is read-only once parg_set_parse() returns.
  */
 #include <linux/ctype.h>
 #include <linux/err.h>
@@ -43,61 +43,61 @@
 #include <kunit/visibility.h>
 
 #include "trace.h"
-#include "farg_impl.h"
+#include "probe_arg_impl.h"
 
-#define FARG_MAX_FIELDS_SIZE	3072	/* bytes of fields in one event */
-#define FARG_STACK_SLOTS	(THREAD_SIZE / sizeof(unsigned long))
+#define PARG_MAX_FIELDS_SIZE	3072	/* bytes of fields in one event */
+#define PARG_STACK_SLOTS	(THREAD_SIZE / sizeof(unsigned long))
 
-#define FARG_STRING_FMT		"\\\"%s\\\""
+#define PARG_STRING_FMT		"\\\"%s\\\""
 
 /* Every type of the language; bitfields map to u8..u64 by their size. */
-static const struct farg_type farg_types[] = {
-	{ "u8",  "u8",  "%u",   1, FARG_K_UNSIGNED, false },
-	{ "u16", "u16", "%u",   2, FARG_K_UNSIGNED, false },
-	{ "u32", "u32", "%u",   4, FARG_K_UNSIGNED, false },
-	{ "u64", "u64", "%Lu",  8, FARG_K_UNSIGNED, false },
-	{ "s8",  "s8",  "%d",   1, FARG_K_SIGNED,   true },
-	{ "s16", "s16", "%d",   2, FARG_K_SIGNED,   true },
-	{ "s32", "s32", "%d",   4, FARG_K_SIGNED,   true },
-	{ "s64", "s64", "%Ld",  8, FARG_K_SIGNED,   true },
-	{ "x8",  "u8",  "0x%x", 1, FARG_K_HEX,      false },
-	{ "x16", "u16", "0x%x", 2, FARG_K_HEX,      false },
-	{ "x32", "u32", "0x%x", 4, FARG_K_HEX,      false },
-	{ "x64", "u64", "0x%Lx", 8, FARG_K_HEX,     false },
-	{ "char", "u8", "'%c'", 1, FARG_K_CHAR,     false },
+static const struct parg_type parg_types[] = {
+	{ "u8",  "u8",  "%u",   1, PARG_K_UNSIGNED, false },
+	{ "u16", "u16", "%u",   2, PARG_K_UNSIGNED, false },
+	{ "u32", "u32", "%u",   4, PARG_K_UNSIGNED, false },
+	{ "u64", "u64", "%Lu",  8, PARG_K_UNSIGNED, false },
+	{ "s8",  "s8",  "%d",   1, PARG_K_SIGNED,   true },
+	{ "s16", "s16", "%d",   2, PARG_K_SIGNED,   true },
+	{ "s32", "s32", "%d",   4, PARG_K_SIGNED,   true },
+	{ "s64", "s64", "%Ld",  8, PARG_K_SIGNED,   true },
+	{ "x8",  "u8",  "0x%x", 1, PARG_K_HEX,      false },
+	{ "x16", "u16", "0x%x", 2, PARG_K_HEX,      false },
+	{ "x32", "u32", "0x%x", 4, PARG_K_HEX,      false },
+	{ "x64", "u64", "0x%Lx", 8, PARG_K_HEX,     false },
+	{ "char", "u8", "'%c'", 1, PARG_K_CHAR,     false },
 	{ "symbol", BITS_PER_LONG == 64 ? "u64" : "u32", "%pS",
-	  sizeof(long), FARG_K_SYMBOL, false },
+	  sizeof(long), PARG_K_SYMBOL, false },
 	/* a u32 data_loc word each; "signed" as the base ABI says */
-	{ "string",  "__data_loc char[]", FARG_STRING_FMT, 4, FARG_K_STRING, true },
-	{ "ustring", "__data_loc char[]", FARG_STRING_FMT, 4, FARG_K_STRING, true },
-	{ "symstr",  "__data_loc char[]", FARG_STRING_FMT, 4, FARG_K_STRING, true },
+	{ "string",  "__data_loc char[]", PARG_STRING_FMT, 4, PARG_K_STRING, true },
+	{ "ustring", "__data_loc char[]", PARG_STRING_FMT, 4, PARG_K_STRING, true },
+	{ "symstr",  "__data_loc char[]", PARG_STRING_FMT, 4, PARG_K_STRING, true },
 };
 
-#define FARG_DEFAULT_TYPE	(BITS_PER_LONG == 64 ? "x64" : "x32")
+#define PARG_DEFAULT_TYPE	(BITS_PER_LONG == 64 ? "x64" : "x32")
 
 /* Field names the event itself uses. */
-static const char *const farg_reserved[] = {
+static const char *const parg_reserved[] = {
 	"common_type", "common_flags", "common_preempt_count", "common_pid",
 	"common_tgid", "__probe_ip", "__probe_ret_ip", "__probe_func",
 };
 
-static const char *const farg_err_text[] = {
-	"Success",	/* FARG_OK */
-#define FARG_ERROR(code, msg)	msg,
-#include "farg_errors.h"
-#undef FARG_ERROR
+static const char *const parg_err_text[] = {
+	"Success",	/* PARG_OK */
+#define PARG_ERROR(code, msg)	msg,
+#include "probe_arg_errors.h"
+#undef PARG_ERROR
 };
 
-const char *farg_err_msg(enum farg_err_code code)
+const char *parg_err_msg(enum parg_err_code code)
 {
-	if (code >= FARG_ERR_COUNT)
+	if (code >= PARG_ERR_COUNT)
 		return "Unknown error";
-	return farg_err_text[code];
+	return parg_err_text[code];
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_err_msg);
+EXPORT_SYMBOL_IF_KUNIT(parg_err_msg);
 
 /* Record the first error only: later ones are consequences. */
-int farg_fail(struct farg_pc *pc, int pos, enum farg_err_code code)
+int parg_fail(struct parg_pc *pc, int pos, enum parg_err_code code)
 {
 	if (!pc->err->code) {
 		pc->err->code = code;
@@ -107,30 +107,30 @@ int farg_fail(struct farg_pc *pc, int pos, enum farg_err_code code)
 	return -EINVAL;
 }
 
-bool farg_at_entry(const struct farg_pc *pc)
+bool parg_at_entry(const struct parg_pc *pc)
 {
 	return pc->caps->on_func_entry && !pc->caps->is_return;
 }
 
 /* Where $argN and BTF names mean something: a kernel function's ends. */
-bool farg_at_kernel_func(const struct farg_pc *pc)
+bool parg_at_kernel_func(const struct parg_pc *pc)
 {
-	return !pc->caps->user && (farg_at_entry(pc) || farg_at_return(pc));
+	return !pc->caps->user && (parg_at_entry(pc) || parg_at_return(pc));
 }
 
-bool farg_at_return(const struct farg_pc *pc)
+bool parg_at_return(const struct parg_pc *pc)
 {
 	return pc->caps->is_return;
 }
 
 /* NULL names the default type; "b<w>@<o>/<s>" maps to u<s>. */
-const struct farg_type *farg_find_type(const char *name)
+const struct parg_type *parg_find_type(const char *name)
 {
 	unsigned long bits;
 	int i;
 
 	if (!name)
-		name = FARG_DEFAULT_TYPE;
+		name = PARG_DEFAULT_TYPE;
 	if (name[0] == 'b') {
 		const char *slash = strchr(name, '/');
 
@@ -138,38 +138,38 @@ const struct farg_type *farg_find_type(const char *name)
 			return NULL;
 		switch (bits) {
 		case 8:
-			return farg_find_type("u8");
+			return parg_find_type("u8");
 		case 16:
-			return farg_find_type("u16");
+			return parg_find_type("u16");
 		case 32:
-			return farg_find_type("u32");
+			return parg_find_type("u32");
 		case 64:
-			return farg_find_type("u64");
+			return parg_find_type("u64");
 		}
 		return NULL;
 	}
-	for (i = 0; i < ARRAY_SIZE(farg_types); i++)
-		if (!strcmp(name, farg_types[i].name))
-			return &farg_types[i];
+	for (i = 0; i < ARRAY_SIZE(parg_types); i++)
+		if (!strcmp(name, parg_types[i].name))
+			return &parg_types[i];
 	return NULL;
 }
 
 /* symbol and symstr print kernel symbols: nothing a user probe reads */
-static bool farg_type_is_kernel_only(const struct farg_type *type)
+static bool parg_type_is_kernel_only(const struct parg_type *type)
 {
 	return !strcmp(type->name, "symbol") || !strcmp(type->name, "symstr");
 }
 
 /* One more slot of the argument's program; the base ABI allows 15. */
-static int farg_take_step(struct farg_pc *pc)
+static int parg_take_step(struct parg_pc *pc)
 {
-	if (++pc->steps >= FARG_MAX_STEPS)
-		return farg_fail(pc, pc->offset, FARG_ERR_TOO_MANY_OPS);
+	if (++pc->steps >= PARG_MAX_STEPS)
+		return parg_fail(pc, pc->offset, PARG_ERR_TOO_MANY_OPS);
 	return 0;
 }
 
 /* A dereference that is part of its source, and takes no slot. */
-static void farg_add_deref(struct farg_pc *pc, long off, bool user)
+static void parg_add_deref(struct parg_pc *pc, long off, bool user)
 {
 	int n = pc->arg->nderef;
 
@@ -179,18 +179,18 @@ static void farg_add_deref(struct farg_pc *pc, long off, bool user)
 	pc->arg->nderef = n + 1;
 }
 
-int farg_push_deref(struct farg_pc *pc, long off, bool user)
+int parg_push_deref(struct parg_pc *pc, long off, bool user)
 {
-	if (farg_take_step(pc))
+	if (parg_take_step(pc))
 		return -EINVAL;
-	farg_add_deref(pc, off, user);
+	parg_add_deref(pc, off, user);
 	return 0;
 }
 
 /* Slot in the entry data for function argument @argnum (0-based). */
-int farg_use_entry(struct farg_pc *pc, unsigned int argnum)
+int parg_use_entry(struct parg_pc *pc, unsigned int argnum)
 {
-	struct farg_set *set = pc->set;
+	struct parg_set *set = pc->set;
 	int i;
 
 	for (i = 0; i < set->nentry; i++)
@@ -204,7 +204,7 @@ int farg_use_entry(struct farg_pc *pc, unsigned int argnum)
 
 /* ------------------------------------------------------------ sources */
 
-void farg_use_src(struct farg_pc *pc, enum farg_src src, unsigned long param)
+void parg_use_src(struct parg_pc *pc, enum parg_src src, unsigned long param)
 {
 	pc->arg->src = src;
 	pc->arg->param = param;
@@ -212,53 +212,53 @@ void farg_use_src(struct farg_pc *pc, enum farg_src src, unsigned long param)
 }
 
 /* $argN: a register at entry, a saved word at return. */
-static int farg_parse_argn(struct farg_pc *pc, const char *num)
+static int parg_parse_argn(struct parg_pc *pc, const char *num)
 {
 	unsigned long n;
 	int off;
 
 	if (kstrtoul(num, 10, &n))
-		return farg_fail(pc, pc->offset, FARG_ERR_BAD_VAR);
-	if (!n || n > FARG_STACK_SLOTS)
-		return farg_fail(pc, pc->offset, FARG_ERR_BAD_ARG_NUM);
-	if (!farg_at_kernel_func(pc))
-		return farg_fail(pc, pc->offset, FARG_ERR_NOFENTRY_ARGS);
+		return parg_fail(pc, pc->offset, PARG_ERR_BAD_VAR);
+	if (!n || n > PARG_STACK_SLOTS)
+		return parg_fail(pc, pc->offset, PARG_ERR_BAD_ARG_NUM);
+	if (!parg_at_kernel_func(pc))
+		return parg_fail(pc, pc->offset, PARG_ERR_NOFENTRY_ARGS);
 	n += pc->caps->arg_shift;
-	if (farg_at_entry(pc)) {
-		farg_use_src(pc, FARG_SRC_ARG, n - 1);
+	if (parg_at_entry(pc)) {
+		parg_use_src(pc, PARG_SRC_ARG, n - 1);
 		return 0;
 	}
-	off = farg_use_entry(pc, n - 1);
+	off = parg_use_entry(pc, n - 1);
 	if (off < 0)
 		return off;
-	farg_use_src(pc, FARG_SRC_EDATA, off);
+	parg_use_src(pc, PARG_SRC_EDATA, off);
 	return 0;
 }
 
 /* How $NAME reads the record field @f: by its size, or as a string. */
-static enum farg_field_kind farg_field_kind(const struct ftrace_event_field *f)
+static enum parg_field_kind parg_field_kind(const struct ftrace_event_field *f)
 {
 	switch (f->filter_type) {
 	case FILTER_DYN_STRING:
-		return FARG_FIELD_DATA_LOC;
+		return PARG_FIELD_DATA_LOC;
 	case FILTER_RDYN_STRING:
-		return FARG_FIELD_REL_LOC;
+		return PARG_FIELD_REL_LOC;
 	case FILTER_STATIC_STRING:
-		return FARG_FIELD_TEXT;
+		return PARG_FIELD_TEXT;
 	}
 	switch (f->size) {
 	case 1:
-		return f->is_signed ? FARG_FIELD_S8 : FARG_FIELD_U8;
+		return f->is_signed ? PARG_FIELD_S8 : PARG_FIELD_U8;
 	case 2:
-		return f->is_signed ? FARG_FIELD_S16 : FARG_FIELD_U16;
+		return f->is_signed ? PARG_FIELD_S16 : PARG_FIELD_U16;
 	case 4:
-		return f->is_signed ? FARG_FIELD_S32 : FARG_FIELD_U32;
+		return f->is_signed ? PARG_FIELD_S32 : PARG_FIELD_U32;
 	}
-	return FARG_FIELD_LONG;
+	return PARG_FIELD_LONG;
 }
 
 /* The field @name of an event probe's record (not a common_ one), or NULL. */
-static struct ftrace_event_field *farg_event_field(const struct farg_pc *pc,
+static struct ftrace_event_field *parg_event_field(const struct parg_pc *pc,
 						   const char *name)
 {
 	struct ftrace_event_field *f;
@@ -275,113 +275,113 @@ static struct ftrace_event_field *farg_event_field(const struct farg_pc *pc,
  * $NAME of an event probe: the field NAME of the record, else $comm;
  * nothing else is a variable there.
  */
-static int farg_parse_event_var(struct farg_pc *pc, const char *name)
+static int parg_parse_event_var(struct parg_pc *pc, const char *name)
 {
-	struct ftrace_event_field *f = farg_event_field(pc, name);
+	struct ftrace_event_field *f = parg_event_field(pc, name);
 
 	if (f) {
-		farg_use_src(pc, FARG_SRC_FIELD,
-			     FARG_FIELD(f->offset, farg_field_kind(f)));
+		parg_use_src(pc, PARG_SRC_FIELD,
+			     PARG_FIELD(f->offset, parg_field_kind(f)));
 		return 0;
 	}
 	if (!strcmp(name, "comm") || !strcmp(name, "COMM")) {
-		farg_use_src(pc, FARG_SRC_COMM, 0);
+		parg_use_src(pc, PARG_SRC_COMM, 0);
 		return 0;
 	}
-	return farg_fail(pc, pc->offset, FARG_ERR_BAD_VAR);
+	return parg_fail(pc, pc->offset, PARG_ERR_BAD_VAR);
 }
 
 /* $-variables; @arg points at the '$'. */
-static int farg_parse_var(struct farg_pc *pc, char *arg)
+static int parg_parse_var(struct parg_pc *pc, char *arg)
 {
 	const char *name = arg + 1;
 	unsigned long n;
 	int len;
 
 	if (pc->caps->event)
-		return farg_parse_event_var(pc, name);
+		return parg_parse_event_var(pc, name);
 
 	if (str_has_prefix(name, "retval")) {
-		if (!farg_at_return(pc))
-			return farg_fail(pc, pc->offset, FARG_ERR_RETVAL_ON_PROBE);
+		if (!parg_at_return(pc))
+			return parg_fail(pc, pc->offset, PARG_ERR_RETVAL_ON_PROBE);
 		if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) && !pc->caps->user)
-			return farg_btf_var(pc, arg);
-		farg_use_src(pc, FARG_SRC_RETVAL, 0);
+			return parg_btf_var(pc, arg);
+		parg_use_src(pc, PARG_SRC_RETVAL, 0);
 		return 0;
 	}
 	len = str_has_prefix(name, "stack");
 	if (len) {
 		if (!name[len]) {
-			farg_use_src(pc, FARG_SRC_STACKP, 0);
+			parg_use_src(pc, PARG_SRC_STACKP, 0);
 			return 0;
 		}
 		if (!isdigit(name[len]) || kstrtoul(name + len, 10, &n))
-			return farg_fail(pc, pc->offset, FARG_ERR_BAD_VAR);
+			return parg_fail(pc, pc->offset, PARG_ERR_BAD_VAR);
 		if (pc->caps->user) {	/* a word of the user stack, any */
-			farg_use_src(pc, FARG_SRC_STACKP, 0);
-			farg_add_deref(pc, (long)((unsigned int)n * sizeof(long)),
+			parg_use_src(pc, PARG_SRC_STACKP, 0);
+			parg_add_deref(pc, (long)((unsigned int)n * sizeof(long)),
 				       true);
 			return 0;
 		}
-		if (n > FARG_STACK_SLOTS)
-			return farg_fail(pc, pc->offset, FARG_ERR_BAD_STACK_NUM);
-		farg_use_src(pc, FARG_SRC_STACK, n);
+		if (n > PARG_STACK_SLOTS)
+			return parg_fail(pc, pc->offset, PARG_ERR_BAD_STACK_NUM);
+		parg_use_src(pc, PARG_SRC_STACK, n);
 		return 0;
 	}
 	if (!strcmp(name, "comm") || !strcmp(name, "COMM")) {
-		farg_use_src(pc, FARG_SRC_COMM, 0);
+		parg_use_src(pc, PARG_SRC_COMM, 0);
 		return 0;
 	}
 	len = str_has_prefix(name, "arg");
-	if (len && farg_have_arg_access())
-		return farg_parse_argn(pc, name + len);
-	return farg_fail(pc, pc->offset, FARG_ERR_BAD_VAR);
+	if (len && parg_have_arg_access())
+		return parg_parse_argn(pc, name + len);
+	return parg_fail(pc, pc->offset, PARG_ERR_BAD_VAR);
 }
 
 /*
  * @+OFFS of a user probe: the word at OFFS in the probed file's mapping,
  * found from where the probe (at @file_offset in the file) hit.
  */
-static int farg_parse_file(struct farg_pc *pc, char *arg)
+static int parg_parse_file(struct parg_pc *pc, char *arg)
 {
 	long off;
 
 	if (!pc->caps->user)
-		return farg_fail(pc, pc->offset, FARG_ERR_FILE_ON_KPROBE);
+		return parg_fail(pc, pc->offset, PARG_ERR_FILE_ON_KPROBE);
 	if (kstrtol(arg + 2, 0, &off))
-		return farg_fail(pc, pc->offset, FARG_ERR_BAD_FILE_OFFS);
-	farg_use_src(pc, FARG_SRC_FILE,
+		return parg_fail(pc, pc->offset, PARG_ERR_BAD_FILE_OFFS);
+	parg_use_src(pc, PARG_SRC_FILE,
 		     (unsigned long)off - pc->caps->file_offset);
-	return farg_push_deref(pc, 0, true);
+	return parg_push_deref(pc, 0, true);
 }
 
 /* @ADDR, @SYM[+|-offs]: the word at an address. */
-static int farg_parse_mem(struct farg_pc *pc, char *arg)
+static int parg_parse_mem(struct parg_pc *pc, char *arg)
 {
 	unsigned long addr;
 
 	if (arg[1] == '+')
-		return farg_parse_file(pc, arg);
+		return parg_parse_file(pc, arg);
 	if (isdigit(arg[1])) {
 		if (kstrtoul(arg + 1, 0, &addr))
-			return farg_fail(pc, pc->offset, FARG_ERR_BAD_MEM_ADDR);
-		farg_use_src(pc, FARG_SRC_IMM, addr);
+			return parg_fail(pc, pc->offset, PARG_ERR_BAD_MEM_ADDR);
+		parg_use_src(pc, PARG_SRC_IMM, addr);
 	} else if (pc->caps->user) {
-		return farg_fail(pc, pc->offset, FARG_ERR_SYM_ON_UPROBE);
+		return parg_fail(pc, pc->offset, PARG_ERR_SYM_ON_UPROBE);
 	} else {
 		pc->arg->symbol = kstrdup(arg + 1, GFP_KERNEL);
 		if (!pc->arg->symbol)
 			return -ENOMEM;
 		/* the symbol holder takes a slot of its own */
-		farg_use_src(pc, FARG_SRC_IMM, 0);
-		if (farg_take_step(pc))
+		parg_use_src(pc, PARG_SRC_IMM, 0);
+		if (parg_take_step(pc))
 			return -EINVAL;
 	}
-	return farg_push_deref(pc, 0, pc->caps->user);
+	return parg_push_deref(pc, 0, pc->caps->user);
 }
 
 /* \IMM or \"STR" */
-static int farg_parse_imm(struct farg_pc *pc, char *arg)
+static int parg_parse_imm(struct parg_pc *pc, char *arg)
 {
 	unsigned long val;
 	size_t len;
@@ -390,13 +390,13 @@ static int farg_parse_imm(struct farg_pc *pc, char *arg)
 	if (arg[1] == '"') {
 		len = strlen(arg + 2);
 		if (!len || arg[len + 1] != '"')
-			return farg_fail(pc, pc->offset + 2 + len,
-					 FARG_ERR_IMMSTR_NO_CLOSE);
+			return parg_fail(pc, pc->offset + 2 + len,
+					 PARG_ERR_IMMSTR_NO_CLOSE);
 		pc->arg->data = kstrndup(arg + 2, len - 1, GFP_KERNEL);
 		if (!pc->arg->data)
 			return -ENOMEM;
 		pc->arg->data_len = len - 1;
-		farg_use_src(pc, FARG_SRC_DATA, 0);
+		parg_use_src(pc, PARG_SRC_DATA, 0);
 		return 0;
 	}
 	arg++;
@@ -409,18 +409,18 @@ static int farg_parse_imm(struct farg_pc *pc, char *arg)
 	else
 		ret = -EINVAL;
 	if (ret)
-		return farg_fail(pc, pc->offset + 1, FARG_ERR_BAD_IMM);
-	farg_use_src(pc, FARG_SRC_IMM, val);
+		return parg_fail(pc, pc->offset + 1, PARG_ERR_BAD_IMM);
+	parg_use_src(pc, PARG_SRC_IMM, val);
 	return 0;
 }
 
-static int farg_parse_fetch(struct farg_pc *pc, char *arg);
+static int parg_parse_fetch(struct parg_pc *pc, char *arg);
 
 /*
  * [+|-][u]OFFS(FETCH).  The position arithmetic, including its slip by one
  * for the 'u' form, is the base ABI's.
  */
-static int farg_parse_deref(struct farg_pc *pc, char *arg)
+static int parg_parse_deref(struct parg_pc *pc, char *arg)
 {
 	char *open, *close;
 	bool user = false;
@@ -436,85 +436,85 @@ static int farg_parse_deref(struct farg_pc *pc, char *arg)
 		arg++;
 	open = strchr(arg, '(');
 	if (!open)
-		return farg_fail(pc, pc->offset, FARG_ERR_DEREF_NEED_BRACE);
+		return parg_fail(pc, pc->offset, PARG_ERR_DEREF_NEED_BRACE);
 	*open = '\0';
 	if (kstrtol(arg, 0, &off))
-		return farg_fail(pc, pc->offset, FARG_ERR_BAD_DEREF_OFFS);
+		return parg_fail(pc, pc->offset, PARG_ERR_BAD_DEREF_OFFS);
 	pc->offset += (open + 1 - arg) + (arg[0] != '-');
 	arg = open + 1;
 	close = strrchr(arg, ')');
 	if (!close)
-		return farg_fail(pc, pc->offset + strlen(arg),
-				 FARG_ERR_DEREF_OPEN_BRACE);
+		return parg_fail(pc, pc->offset + strlen(arg),
+				 PARG_ERR_DEREF_OPEN_BRACE);
 	*close = '\0';
 
 	inner = pc->offset;
-	ret = farg_parse_fetch(pc, arg);
+	ret = parg_parse_fetch(pc, arg);
 	if (ret)
 		return ret;
 	pc->offset = inner;
-	if (!pc->arg->nderef && (pc->arg->src == FARG_SRC_COMM ||
-				 pc->arg->src == FARG_SRC_DATA))
-		return farg_fail(pc, pc->offset, FARG_ERR_COMM_CANT_DEREF);
-	ret = farg_push_deref(pc, off, user || pc->caps->user);
+	if (!pc->arg->nderef && (pc->arg->src == PARG_SRC_COMM ||
+				 pc->arg->src == PARG_SRC_DATA))
+		return parg_fail(pc, pc->offset, PARG_ERR_COMM_CANT_DEREF);
+	ret = parg_push_deref(pc, off, user || pc->caps->user);
 	pc->last_type = NULL;	/* a raw offset loses the BTF type */
 	return ret;
 }
 
 /* One fetch expression, without its type; recursive through derefs. */
-static int farg_parse_fetch(struct farg_pc *pc, char *arg)
+static int parg_parse_fetch(struct parg_pc *pc, char *arg)
 {
 	int reg;
 
 	switch (arg[0]) {
 	case '$':
-		return farg_parse_var(pc, arg);
+		return parg_parse_var(pc, arg);
 	case '%':
 		if (pc->caps->no_regs || pc->caps->event)
-			return farg_fail(pc, pc->offset, FARG_ERR_BAD_VAR);
+			return parg_fail(pc, pc->offset, PARG_ERR_BAD_VAR);
 		reg = regs_query_register_offset(arg + 1);
 		if (reg < 0)
-			return farg_fail(pc, pc->offset, FARG_ERR_BAD_REG_NAME);
-		farg_use_src(pc, FARG_SRC_REG, reg);
+			return parg_fail(pc, pc->offset, PARG_ERR_BAD_REG_NAME);
+		parg_use_src(pc, PARG_SRC_REG, reg);
 		return 0;
 	case '@':
-		return farg_parse_mem(pc, arg);
+		return parg_parse_mem(pc, arg);
 	case '+':
 	case '-':
-		return farg_parse_deref(pc, arg);
+		return parg_parse_deref(pc, arg);
 	case '\\':
-		return farg_parse_imm(pc, arg);
+		return parg_parse_imm(pc, arg);
 	}
 	if (isalpha(arg[0]) || arg[0] == '_') {
-		if (!farg_at_kernel_func(pc))
-			return farg_fail(pc, pc->offset, FARG_ERR_NOSUP_BTFARG);
-		return farg_btf_var(pc, arg);
+		if (!parg_at_kernel_func(pc))
+			return parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG);
+		return parg_btf_var(pc, arg);
 	}
-	return farg_fail(pc, pc->offset, FARG_ERR_BAD_FETCH_ARG);
+	return parg_fail(pc, pc->offset, PARG_ERR_BAD_FETCH_ARG);
 }
 
 /* ------------------------------------------------------------- types */
 
 /*
  * The element count of "TYPE[N]": @lb is the text after the '[' of @arg.
- * It must be "N]" and end there, with 0 < N <= FARG_MAX_ARRAY_LEN.
+ * It must be "N]" and end there, with 0 < N <= PARG_MAX_ARRAY_LEN.
  */
-static int farg_parse_count(struct farg_pc *pc, const char *arg, char *lb,
+static int parg_parse_count(struct parg_pc *pc, const char *arg, char *lb,
 			    unsigned int *count)
 {
 	int at = pc->offset + (lb - arg);
 	char *rb = strchr(lb, ']');
 
 	if (!rb)
-		return farg_fail(pc, at + strlen(lb), FARG_ERR_ARRAY_NO_CLOSE);
+		return parg_fail(pc, at + strlen(lb), PARG_ERR_ARRAY_NO_CLOSE);
 	if (rb[1])
-		return farg_fail(pc, at + (rb + 1 - lb),
-				 FARG_ERR_BAD_ARRAY_SUFFIX);
+		return parg_fail(pc, at + (rb + 1 - lb),
+				 PARG_ERR_BAD_ARRAY_SUFFIX);
 	*rb = '\0';
 	if (kstrtouint(lb, 0, count) || !*count)
-		return farg_fail(pc, at, FARG_ERR_BAD_ARRAY_NUM);
-	if (*count > FARG_MAX_ARRAY_LEN)
-		return farg_fail(pc, at, FARG_ERR_ARRAY_TOO_BIG);
+		return parg_fail(pc, at, PARG_ERR_BAD_ARRAY_NUM);
+	if (*count > PARG_MAX_ARRAY_LEN)
+		return parg_fail(pc, at, PARG_ERR_ARRAY_TOO_BIG);
 	return 0;
 }
 
@@ -522,10 +522,10 @@ static int farg_parse_count(struct farg_pc *pc, const char *arg, char *lb,
  * Cut ":TYPE[N]" off @arg and find the type.  Returns the offset of the
  * type text in @arg (0 when there is none), or a negative errno.
  */
-static int farg_split_type(struct farg_pc *pc, char *arg, char **tname,
+static int parg_split_type(struct parg_pc *pc, char *arg, char **tname,
 			   unsigned int *count)
 {
-	struct farg_arg *a = pc->arg;
+	struct parg_arg *a = pc->arg;
 	char *t = arg, *lb;
 	int toff, ret;
 
@@ -535,7 +535,7 @@ static int farg_split_type(struct farg_pc *pc, char *arg, char **tname,
 	if (lb)
 		strsep(&lb, "[");	/* lb: the count text, or NULL */
 	if (lb) {
-		ret = farg_parse_count(pc, arg, lb, count);
+		ret = parg_parse_count(pc, arg, lb, count);
 		if (ret)
 			return ret;
 	}
@@ -547,52 +547,52 @@ static int farg_split_type(struct farg_pc *pc, char *arg, char **tname,
 	 * probe's record may have a field named comm, of its own type).
 	 */
 	if (((!strcmp(arg, "$comm") || !strcmp(arg, "$COMM")) &&
-	     !farg_event_field(pc, arg + 1)) || !strncmp(arg, "\\\"", 2)) {
+	     !parg_event_field(pc, arg + 1)) || !strncmp(arg, "\\\"", 2)) {
 		if (*count || (t && strcmp(t, "string")))
-			return farg_fail(pc, pc->offset + toff,
-					 FARG_ERR_NEED_STRING_TYPE);
-		a->type = farg_find_type("string");
+			return parg_fail(pc, pc->offset + toff,
+					 PARG_ERR_NEED_STRING_TYPE);
+		a->type = parg_find_type("string");
 	} else {
-		a->type = farg_find_type(t);
+		a->type = parg_find_type(t);
 	}
-	if (!a->type || (pc->caps->user && farg_type_is_kernel_only(a->type)))
-		return farg_fail(pc, pc->offset + toff, FARG_ERR_BAD_TYPE);
+	if (!a->type || (pc->caps->user && parg_type_is_kernel_only(a->type)))
+		return parg_fail(pc, pc->offset + toff, PARG_ERR_BAD_TYPE);
 	return toff;
 }
 
 /* b<width>@<offset>/<size>, on top of the element already chosen */
-static int farg_parse_bitfield(struct farg_pc *pc, const char *t, int pos)
+static int parg_parse_bitfield(struct parg_pc *pc, const char *t, int pos)
 {
-	struct farg_arg *a = pc->arg;
+	struct parg_arg *a = pc->arg;
 	unsigned long width, shift, bits;
 	char *tail;
 
 	width = simple_strtoul(t + 1, &tail, 0);
 	if (!width || *tail != '@')
-		return farg_fail(pc, pos, FARG_ERR_BAD_BITFIELD);
+		return parg_fail(pc, pos, PARG_ERR_BAD_BITFIELD);
 	t = tail + 1;
 	shift = simple_strtoul(t, &tail, 0);
 	if (tail == t || *tail != '/')
-		return farg_fail(pc, pos, FARG_ERR_BAD_BITFIELD);
+		return parg_fail(pc, pos, PARG_ERR_BAD_BITFIELD);
 	/* each on its own first, so that their sum cannot wrap */
 	bits = a->type->size * BITS_PER_BYTE;
-	if (++pc->steps >= FARG_MAX_STEPS || width > bits || shift >= bits ||
+	if (++pc->steps >= PARG_MAX_STEPS || width > bits || shift >= bits ||
 	    width + shift > bits)
-		return farg_fail(pc, pos, FARG_ERR_BAD_BITFIELD);
+		return parg_fail(pc, pos, PARG_ERR_BAD_BITFIELD);
 	a->lshift = 64 - (width + shift);
 	a->rshift = 64 - width;
 	return 0;
 }
 
 /* A bitfield that BTF found in the last field of the chain. */
-static int farg_btf_bitfield(struct farg_pc *pc)
+static int parg_btf_bitfield(struct parg_pc *pc)
 {
 	if (pc->last_bitsize % 8 == 0 && pc->last_bitoffs == 0)
 		return 0;
 	/* a packed struct may place one across the 64-bit word read */
 	if (!pc->last_bitsize || pc->last_bitsize + pc->last_bitoffs > 64)
-		return farg_fail(pc, pc->offset, FARG_ERR_BAD_BITFIELD);
-	if (farg_take_step(pc))
+		return parg_fail(pc, pc->offset, PARG_ERR_BAD_BITFIELD);
+	if (parg_take_step(pc))
 		return -EINVAL;
 	pc->arg->lshift = 64 - (pc->last_bitsize + pc->last_bitoffs);
 	pc->arg->rshift = 64 - pc->last_bitsize;
@@ -600,9 +600,9 @@ static int farg_btf_bitfield(struct farg_pc *pc)
 }
 
 /* The last dereference of the chain becomes the store's own access. */
-static bool farg_pop_deref(struct farg_pc *pc)
+static bool parg_pop_deref(struct parg_pc *pc)
 {
-	struct farg_arg *a = pc->arg;
+	struct parg_arg *a = pc->arg;
 	bool user;
 
 	a->nderef--;
@@ -612,89 +612,89 @@ static bool farg_pop_deref(struct farg_pc *pc)
 	return user;
 }
 
-static bool farg_src_is_value(const struct farg_arg *a)
+static bool parg_src_is_value(const struct parg_arg *a)
 {
-	return a->src == FARG_SRC_REG || a->src == FARG_SRC_STACK ||
-	       a->src == FARG_SRC_RETVAL || a->src == FARG_SRC_ARG ||
-	       a->src == FARG_SRC_EDATA || a->src == FARG_SRC_FIELD;
+	return a->src == PARG_SRC_REG || a->src == PARG_SRC_STACK ||
+	       a->src == PARG_SRC_RETVAL || a->src == PARG_SRC_ARG ||
+	       a->src == PARG_SRC_EDATA || a->src == PARG_SRC_FIELD;
 }
 
 /* string, ustring, symstr: which store reads them, and from where */
-static int farg_finish_string(struct farg_pc *pc, unsigned int count, int pos)
+static int parg_finish_string(struct parg_pc *pc, unsigned int count, int pos)
 {
-	struct farg_arg *a = pc->arg;
+	struct parg_arg *a = pc->arg;
 	bool symstr = !strcmp(a->type->name, "symstr");
 	bool ustring = !strcmp(a->type->name, "ustring") || pc->caps->user;
 	bool deref = a->nderef > 0;
 	bool last_user = deref && (pc->umask & BIT(a->nderef - 1));
 
 	if (symstr) {
-		if (deref ? last_user : !farg_src_is_value(a))
-			return farg_fail(pc, pos, FARG_ERR_BAD_SYMSTRING);
-	} else if (!deref && a->src != FARG_SRC_IMM &&
-		   a->src != FARG_SRC_COMM && a->src != FARG_SRC_DATA &&
-		   a->src != FARG_SRC_FIELD) {
-		return farg_fail(pc, pos, FARG_ERR_BAD_STRING);
+		if (deref ? last_user : !parg_src_is_value(a))
+			return parg_fail(pc, pos, PARG_ERR_BAD_SYMSTRING);
+	} else if (!deref && a->src != PARG_SRC_IMM &&
+		   a->src != PARG_SRC_COMM && a->src != PARG_SRC_DATA &&
+		   a->src != PARG_SRC_FIELD) {
+		return parg_fail(pc, pos, PARG_ERR_BAD_STRING);
 	}
 	/* a store slot of its own unless it replaces the last dereference */
-	if ((symstr || !deref || count) && farg_take_step(pc))
+	if ((symstr || !deref || count) && parg_take_step(pc))
 		return -EINVAL;
 
 	if (symstr) {
-		a->store = FARG_ST_SYMSTR;
+		a->store = PARG_ST_SYMSTR;
 	} else if (count) {
-		a->store = FARG_ST_STRV;
+		a->store = PARG_ST_STRV;
 		a->ustr = ustring;
-		a->ustr_ptrs = deref && farg_pop_deref(pc);
+		a->ustr_ptrs = deref && parg_pop_deref(pc);
 	} else if (deref) {
-		last_user = farg_pop_deref(pc);
-		a->store = ustring || last_user ? FARG_ST_USTR : FARG_ST_STR;
-	} else if (a->src == FARG_SRC_COMM) {
-		a->store = FARG_ST_COMM;
-	} else if (a->src == FARG_SRC_DATA) {
-		a->store = FARG_ST_DATA;
+		last_user = parg_pop_deref(pc);
+		a->store = ustring || last_user ? PARG_ST_USTR : PARG_ST_STR;
+	} else if (a->src == PARG_SRC_COMM) {
+		a->store = PARG_ST_COMM;
+	} else if (a->src == PARG_SRC_DATA) {
+		a->store = PARG_ST_DATA;
 	} else {
-		a->store = ustring ? FARG_ST_USTR : FARG_ST_STR;
+		a->store = ustring ? PARG_ST_USTR : PARG_ST_STR;
 	}
 	return 0;
 }
 
 /* Stage 5: store, bitfield and array of the argument. */
-static int farg_finish(struct farg_pc *pc, const char *tname, int tpos,
+static int parg_finish(struct parg_pc *pc, const char *tname, int tpos,
 		       unsigned int count)
 {
-	struct farg_arg *a = pc->arg;
+	struct parg_arg *a = pc->arg;
 	int ret;
 
-	if (a->type->kind == FARG_K_STRING) {
-		ret = farg_finish_string(pc, count, tpos);
+	if (a->type->kind == PARG_K_STRING) {
+		ret = parg_finish_string(pc, count, tpos);
 		if (ret)
 			return ret;
 	} else if (a->nderef) {
-		a->store = farg_pop_deref(pc) ? FARG_ST_UMEM : FARG_ST_MEM;
+		a->store = parg_pop_deref(pc) ? PARG_ST_UMEM : PARG_ST_MEM;
 	} else {
-		if (farg_take_step(pc))
+		if (parg_take_step(pc))
 			return -E2BIG;
-		a->store = FARG_ST_RAW;
+		a->store = PARG_ST_RAW;
 	}
 
 	if (tname) {
 		if (tname[0] == 'b') {
-			ret = farg_parse_bitfield(pc, tname, tpos);
+			ret = parg_parse_bitfield(pc, tname, tpos);
 			if (ret)
 				return ret;
 		}
 	} else if (pc->last_type) {
-		ret = farg_btf_bitfield(pc);
+		ret = parg_btf_bitfield(pc);
 		if (ret)
 			return ret;
 	}
 
 	if (count) {
-		if (a->store != FARG_ST_MEM && a->store != FARG_ST_UMEM &&
-		    a->store != FARG_ST_STRV)
-			return farg_fail(pc, tpos, FARG_ERR_BAD_STRING);
-		if (farg_take_step(pc))
+		if (a->store != PARG_ST_MEM && a->store != PARG_ST_UMEM &&
+		    a->store != PARG_ST_STRV)
+			return parg_fail(pc, tpos, PARG_ERR_BAD_STRING);
+		if (parg_take_step(pc))
 			return -E2BIG;
 	}
 	return 0;
@@ -702,17 +702,17 @@ static int farg_finish(struct farg_pc *pc, const char *tname, int tpos,
 
 /* ---------------------------------------------------------- one word */
 
-static int farg_layout(struct farg_pc *pc, unsigned int count)
+static int parg_layout(struct parg_pc *pc, unsigned int count)
 {
-	struct farg_set *set = pc->set;
-	struct farg_arg *a = pc->arg;
+	struct parg_set *set = pc->set;
+	struct parg_arg *a = pc->arg;
 
 	a->count = count ?: 1;
 	a->size = a->type->size;
 	a->dst = set->fixed;
 	set->fixed += a->size * a->count;
-	if (set->fixed > FARG_MAX_FIELDS_SIZE)
-		return farg_fail(pc, pc->offset, FARG_ERR_EVENT_TOO_BIG);
+	if (set->fixed > PARG_MAX_FIELDS_SIZE)
+		return parg_fail(pc, pc->offset, PARG_ERR_EVENT_TOO_BIG);
 	if (count) {
 		a->fmttype = kasprintf(GFP_KERNEL, "%s[%u]", a->type->fmttype,
 				       count);
@@ -723,25 +723,25 @@ static int farg_layout(struct farg_pc *pc, unsigned int count)
 }
 
 /* FETCH[:TYPE] after the name; pc->offset is its position in the word. */
-static int farg_parse_body(struct farg_pc *pc, const char *body)
+static int parg_parse_body(struct parg_pc *pc, const char *body)
 {
-	struct farg_arg *a = pc->arg;
-	char buf[FARG_MAX_TEXT_LEN + 1];
+	struct parg_arg *a = pc->arg;
+	char buf[PARG_MAX_TEXT_LEN + 1];
 	unsigned int count;
 	size_t len = strlen(body);
 	char *tname;
 	int toff, tpos, ret;
 
-	if (len > FARG_MAX_TEXT_LEN)
-		return farg_fail(pc, pc->offset, FARG_ERR_ARG_TOO_LONG);
+	if (len > PARG_MAX_TEXT_LEN)
+		return parg_fail(pc, pc->offset, PARG_ERR_ARG_TOO_LONG);
 	if (!len)
-		return farg_fail(pc, pc->offset, FARG_ERR_NO_ARG_BODY);
+		return parg_fail(pc, pc->offset, PARG_ERR_NO_ARG_BODY);
 	memcpy(buf, body, len + 1);
 	a->text = kstrdup(body, GFP_KERNEL);
 	if (!a->text)
 		return -ENOMEM;
 
-	toff = farg_split_type(pc, buf, &tname, &count);
+	toff = parg_split_type(pc, buf, &tname, &count);
 	if (toff < 0)
 		return toff;
 	/* parsing the fetch moves pc->offset into it: the type is here */
@@ -749,22 +749,22 @@ static int farg_parse_body(struct farg_pc *pc, const char *body)
 
 	pc->last_type = NULL;
 	pc->umask = 0;
-	ret = farg_parse_fetch(pc, buf);
+	ret = parg_parse_fetch(pc, buf);
 	if (ret)
 		return ret;
 
 	if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) && pc->last_type) {
 		if (!tname)
-			a->type = farg_btf_type(pc) ?: farg_find_type(NULL);
+			a->type = parg_btf_type(pc) ?: parg_find_type(NULL);
 		else if (strstr(tname, "string"))
-			ret = farg_btf_string(pc, tname);
+			ret = parg_btf_string(pc, tname);
 		if (ret)
 			return ret;
 	}
-	ret = farg_layout(pc, count);
+	ret = parg_layout(pc, count);
 	if (ret)
 		return ret;
-	ret = farg_finish(pc, tname, tpos, count);
+	ret = parg_finish(pc, tname, tpos, count);
 	if (ret)
 		return ret;
 
@@ -778,13 +778,13 @@ static int farg_parse_body(struct farg_pc *pc, const char *body)
 	return 0;
 }
 
-static bool farg_name_taken(const struct farg_set *set, int idx,
+static bool parg_name_taken(const struct parg_set *set, int idx,
 			    const char *name)
 {
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(farg_reserved); i++)
-		if (!strcmp(farg_reserved[i], name))
+	for (i = 0; i < ARRAY_SIZE(parg_reserved); i++)
+		if (!strcmp(parg_reserved[i], name))
 			return true;
 	for (i = 0; i < idx; i++)
 		if (!strcmp(set->args[i].name, name))
@@ -793,7 +793,7 @@ static bool farg_name_taken(const struct farg_set *set, int idx,
 }
 
 /* Without NAME=: the text itself if BTF names are on and it is one. */
-static char *farg_auto_name(const char *word, int idx)
+static char *parg_auto_name(const char *word, int idx)
 {
 	size_t len = strcspn(word, ":");
 	char *name;
@@ -807,29 +807,29 @@ static char *farg_auto_name(const char *word, int idx)
 	return kasprintf(GFP_KERNEL, "arg%d", idx + 1);
 }
 
-int farg_parse_word(struct farg_pc *pc, int idx, const char *word)
+int parg_parse_word(struct parg_pc *pc, int idx, const char *word)
 {
-	struct farg_arg *a = &pc->set->args[idx];
+	struct parg_arg *a = &pc->set->args[idx];
 	const char *eq = strchr(word, '=');
 	const char *body = word;
 
 	pc->arg = a;
 	if (eq) {
-		if (eq - word > FARG_MAX_NAME_LEN)
-			return farg_fail(pc, 0, FARG_ERR_ARG_NAME_TOO_LONG);
+		if (eq - word > PARG_MAX_NAME_LEN)
+			return parg_fail(pc, 0, PARG_ERR_ARG_NAME_TOO_LONG);
 		if (eq == word)
-			return farg_fail(pc, 0, FARG_ERR_NO_ARG_NAME);
+			return parg_fail(pc, 0, PARG_ERR_NO_ARG_NAME);
 		a->name = kmemdup_nul(word, eq - word, GFP_KERNEL);
 		body = eq + 1;
 	} else {
-		a->name = farg_auto_name(word, idx);
+		a->name = parg_auto_name(word, idx);
 	}
 	if (!a->name)
 		return -ENOMEM;
 	if (!is_good_name(a->name))
-		return farg_fail(pc, 0, FARG_ERR_BAD_ARG_NAME);
-	if (farg_name_taken(pc->set, idx, a->name))
-		return farg_fail(pc, 0, FARG_ERR_USED_ARG_NAME);
+		return parg_fail(pc, 0, PARG_ERR_BAD_ARG_NAME);
+	if (parg_name_taken(pc->set, idx, a->name))
+		return parg_fail(pc, 0, PARG_ERR_USED_ARG_NAME);
 	pc->offset = body - word;
-	return farg_parse_body(pc, body);
+	return parg_parse_body(pc, body);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * farg_btf.c - fetch arguments named through BTF (CONFIG_PROBE_EVENTS_BTF_ARGS).
+ * probe_arg_btf.c - fetch arguments named through BTF (CONFIG_PROBE_EVENTS_BTF_ARGS).
  *
  * At a function entry or exit the parameters of the probed function have
  * names and types in BTF.  This file lets an argument say
@@ -14,11 +14,11 @@
  * and gives each one a default type from BTF: integers keep their size and
  * sign, enums are s32/s64, pointers x64, odd-sized or bit-offset integers
  * become bitfields.  In a return probe, parameters are read from the words
- * saved at entry (farg_use_entry()).
+ * saved at entry (parg_use_entry()).
  *
- * Every step stays within the struct farg_pc of the definition: the BTF of
- * the function is looked up once (farg_btf_query()) and released with
- * farg_btf_release().  Error positions follow the base ABI.  Process
+ * Every step stays within the struct parg_pc of the definition: the BTF of
+ * the function is looked up once (parg_btf_query()) and released with
+ * parg_btf_release().  Error positions follow the base ABI.  Process
  * context only.
  */
 #include <linux/btf.h>
@@ -27,9 +27,9 @@
 #include <linux/string.h>
 
 #include "trace_btf.h"
-#include "farg_impl.h"
+#include "probe_arg_impl.h"
 
-int farg_btf_query(struct farg_pc *pc)
+int parg_btf_query(struct parg_pc *pc)
 {
 	const struct btf_param *param;
 	const struct btf_type *proto;
@@ -61,7 +61,7 @@ int farg_btf_query(struct farg_pc *pc)
 	return 0;
 }
 
-void farg_btf_release(struct farg_pc *pc)
+void parg_btf_release(struct parg_pc *pc)
 {
 	if (!pc->btf)
 		return;
@@ -72,7 +72,7 @@ void farg_btf_release(struct farg_pc *pc)
 	pc->nr_params = 0;
 }
 
-const char *farg_btf_param_name(struct farg_pc *pc, int idx)
+const char *parg_btf_param_name(struct parg_pc *pc, int idx)
 {
 	if (!pc->btf || idx >= pc->nr_params)
 		return NULL;
@@ -83,7 +83,7 @@ const char *farg_btf_param_name(struct farg_pc *pc, int idx)
  * Cut @name at its first field operator.  Returns 1 for "->", 0 for "."
  * or none (then *@next is NULL), or -EINVAL for a lone '-'.
  */
-static int farg_btf_split(struct farg_pc *pc, char *name, char **next)
+static int parg_btf_split(struct parg_pc *pc, char *name, char **next)
 {
 	char *op = strpbrk(name, ".-");
 
@@ -96,18 +96,18 @@ static int farg_btf_split(struct farg_pc *pc, char *name, char **next)
 		return 0;
 	}
 	if (op[1] != '>')
-		return farg_fail(pc, pc->offset + (op - name), FARG_ERR_BAD_HYPHEN);
+		return parg_fail(pc, pc->offset + (op - name), PARG_ERR_BAD_HYPHEN);
 	*op = '\0';
 	*next = op + 2;
 	return 1;
 }
 
-static const struct btf_type *farg_btf_resolve(struct farg_pc *pc, u32 id)
+static const struct btf_type *parg_btf_resolve(struct parg_pc *pc, u32 id)
 {
 	const struct btf_type *t = btf_type_skip_modifiers(pc->btf, id, NULL);
 
 	if (!t)
-		farg_fail(pc, pc->offset, FARG_ERR_BAD_BTF_TID);
+		parg_fail(pc, pc->offset, PARG_ERR_BAD_BTF_TID);
 	return t;
 }
 
@@ -116,7 +116,7 @@ static const struct btf_type *farg_btf_resolve(struct farg_pc *pc, u32 id)
  * return *@type is the last member's type and *@bitoffs its bit offset.
  * Returns 1 if a "->" follows, 0 at the end, or an errno.
  */
-static int farg_btf_members(struct farg_pc *pc, char **fieldp,
+static int parg_btf_members(struct parg_pc *pc, char **fieldp,
 			    const struct btf_type **type, u32 *bitoffs)
 {
 	const struct btf_type *t = *type, *holder;
@@ -127,18 +127,18 @@ static int farg_btf_members(struct farg_pc *pc, char **fieldp,
 
 	*bitoffs = 0;
 	do {
-		arrow = farg_btf_split(pc, field, &next);
+		arrow = parg_btf_split(pc, field, &next);
 		if (arrow < 0)
 			return arrow;
 		anon = 0;
 		m = btf_find_struct_member(pc->btf, t, field, &anon, &holder);
 		if (IS_ERR(m))
-			return farg_fail(pc, pc->offset, FARG_ERR_BAD_BTF_TID);
+			return parg_fail(pc, pc->offset, PARG_ERR_BAD_BTF_TID);
 		if (!m)
-			return farg_fail(pc, pc->offset, FARG_ERR_NO_BTF_FIELD);
+			return parg_fail(pc, pc->offset, PARG_ERR_NO_BTF_FIELD);
 		*bitoffs += anon + __btf_member_bit_offset(holder, m);
 		pc->last_bitsize = __btf_member_bitfield_size(holder, m);
-		t = farg_btf_resolve(pc, m->type);
+		t = parg_btf_resolve(pc, m->type);
 		if (!t)
 			return -EINVAL;
 		pc->offset += next ? next - field : strlen(field);
@@ -150,7 +150,7 @@ static int farg_btf_members(struct farg_pc *pc, char **fieldp,
 }
 
 /* "->F1.F2->F3...": one dereference per '->' of the chain. */
-static int farg_btf_fields(struct farg_pc *pc, char *field,
+static int parg_btf_fields(struct parg_pc *pc, char *field,
 			   const struct btf_type *type)
 {
 	u32 bitoffs;
@@ -158,14 +158,14 @@ static int farg_btf_fields(struct farg_pc *pc, char *field,
 
 	while (field) {
 		if (!btf_type_is_ptr(type))
-			return farg_fail(pc, pc->offset, FARG_ERR_NO_PTR_STRCT);
-		type = farg_btf_resolve(pc, type->type);
+			return parg_fail(pc, pc->offset, PARG_ERR_NO_PTR_STRCT);
+		type = parg_btf_resolve(pc, type->type);
 		if (!type)
 			return -EINVAL;
-		ret = farg_btf_members(pc, &field, &type, &bitoffs);
+		ret = parg_btf_members(pc, &field, &type, &bitoffs);
 		if (ret < 0)
 			return ret;
-		ret = farg_push_deref(pc, bitoffs / 8, false);
+		ret = parg_push_deref(pc, bitoffs / 8, false);
 		if (ret)
 			return ret;
 		pc->last_bitoffs = bitoffs % 8;
@@ -178,68 +178,68 @@ static int farg_btf_fields(struct farg_pc *pc, char *field,
  * $retval of a return probe: typed when the function has BTF.  @field is
  * the position of a field after it, or 0 for none.
  */
-static int farg_btf_retval(struct farg_pc *pc, int field, u32 *tid)
+static int parg_btf_retval(struct parg_pc *pc, int field, u32 *tid)
 {
-	farg_use_src(pc, FARG_SRC_RETVAL, 0);
-	if (farg_btf_query(pc) == 0) {
+	parg_use_src(pc, PARG_SRC_RETVAL, 0);
+	if (parg_btf_query(pc) == 0) {
 		if (!pc->proto->type)
-			return farg_fail(pc, pc->offset, FARG_ERR_NO_RETVAL);
+			return parg_fail(pc, pc->offset, PARG_ERR_NO_RETVAL);
 		*tid = pc->proto->type;
 		return 1;
 	}
 	if (field)
-		return farg_fail(pc, pc->offset + field, FARG_ERR_NO_BTF_ENTRY);
+		return parg_fail(pc, pc->offset + field, PARG_ERR_NO_BTF_ENTRY);
 	return 0;
 }
 
 /* A parameter by name: a register at entry, a saved word at return. */
-static int farg_btf_param(struct farg_pc *pc, const char *name, u32 *tid)
+static int parg_btf_param(struct parg_pc *pc, const char *name, u32 *tid)
 {
 	int i, off;
 
-	if (!pc->btf && (farg_btf_query(pc) < 0 || !pc->nr_params))
-		return farg_fail(pc, pc->offset, FARG_ERR_NO_BTF_ENTRY);
+	if (!pc->btf && (parg_btf_query(pc) < 0 || !pc->nr_params))
+		return parg_fail(pc, pc->offset, PARG_ERR_NO_BTF_ENTRY);
 	for (i = 0; i < pc->nr_params; i++) {
-		const char *pname = farg_btf_param_name(pc, i);
+		const char *pname = parg_btf_param_name(pc, i);
 
 		if (!pname || strcmp(pname, name))
 			continue;
-		if (farg_at_entry(pc)) {
-			farg_use_src(pc, FARG_SRC_ARG, i + pc->caps->arg_shift);
+		if (parg_at_entry(pc)) {
+			parg_use_src(pc, PARG_SRC_ARG, i + pc->caps->arg_shift);
 		} else {
-			off = farg_use_entry(pc, i + pc->caps->arg_shift);
+			off = parg_use_entry(pc, i + pc->caps->arg_shift);
 			if (off < 0)
 				return off;
-			farg_use_src(pc, FARG_SRC_EDATA, off);
+			parg_use_src(pc, PARG_SRC_EDATA, off);
 		}
 		*tid = pc->params[i].type;
 		return 1;
 	}
-	return farg_fail(pc, pc->offset, FARG_ERR_NO_BTFARG);
+	return parg_fail(pc, pc->offset, PARG_ERR_NO_BTFARG);
 }
 
-int farg_btf_var(struct farg_pc *pc, char *varname)
+int parg_btf_var(struct parg_pc *pc, char *varname)
 {
 	const struct btf_type *type;
 	char *field;
 	u32 tid = 0;
 	int ret;
 
-	ret = farg_btf_split(pc, varname, &field);
+	ret = parg_btf_split(pc, varname, &field);
 	if (ret < 0)
 		return ret;
 	if (!ret && field)	/* '.' straight on a parameter */
-		return farg_fail(pc, pc->offset + (field - varname),
-				 FARG_ERR_NOSUP_DAT_ARG);
+		return parg_fail(pc, pc->offset + (field - varname),
+				 PARG_ERR_NOSUP_DAT_ARG);
 
-	if (farg_at_return(pc) && !strcmp(varname, "$retval"))
-		ret = farg_btf_retval(pc, field ? field - varname : 0, &tid);
+	if (parg_at_return(pc) && !strcmp(varname, "$retval"))
+		ret = parg_btf_retval(pc, field ? field - varname : 0, &tid);
 	else
-		ret = farg_btf_param(pc, varname, &tid);
+		ret = parg_btf_param(pc, varname, &tid);
 	if (ret <= 0)
 		return ret;
 
-	type = farg_btf_resolve(pc, tid);
+	type = parg_btf_resolve(pc, tid);
 	if (!type)
 		return -EINVAL;
 	pc->last_type = type;
@@ -248,11 +248,11 @@ int farg_btf_var(struct farg_pc *pc, char *varname)
 	if (!field)
 		return 0;
 	pc->offset += field - varname;
-	return farg_btf_fields(pc, field, type);
+	return parg_btf_fields(pc, field, type);
 }
 
 /* The default type of the last token, from its BTF type. */
-const struct farg_type *farg_btf_type(struct farg_pc *pc)
+const struct parg_type *parg_btf_type(struct parg_pc *pc)
 {
 	const struct btf_type *t = pc->last_type;
 	static const char *const names[2][4] = {
@@ -263,25 +263,25 @@ const struct farg_type *farg_btf_type(struct farg_pc *pc)
 	int bits;
 
 	if (btf_is_any_enum(t))
-		return farg_find_type(btf_kind(t) == BTF_KIND_ENUM64 ? "s64" : "s32");
+		return parg_find_type(btf_kind(t) == BTF_KIND_ENUM64 ? "s64" : "s32");
 	if (btf_type_is_ptr(t))
-		return farg_find_type(BITS_PER_LONG == 64 ? "x64" : "x32");
+		return parg_find_type(BITS_PER_LONG == 64 ? "x64" : "x32");
 	if (!btf_type_is_int(t))
 		return NULL;
 	sign = btf_int_encoding(t) & BTF_INT_SIGNED;
 	bits = btf_int_bits(t);
 	if (bits == 8 || bits == 16 || bits == 32 || bits == 64)
-		return farg_find_type(names[sign][ilog2(bits) - 3]);
+		return parg_find_type(names[sign][ilog2(bits) - 3]);
 	if (sign)
 		return NULL;
 	/* an unsigned integer of odd width is a bitfield of a u64 */
 	pc->last_bitsize = bits;
 	pc->last_bitoffs += btf_int_offset(t);
-	return farg_find_type("u64");
+	return parg_find_type("u64");
 }
 
 /* An 8-bit unsigned integer type, skipping modifiers. */
-static bool farg_btf_is_byte(struct farg_pc *pc, u32 id)
+static bool parg_btf_is_byte(struct parg_pc *pc, u32 id)
 {
 	const struct btf_type *t = btf_type_skip_modifiers(pc->btf, id, NULL);
 
@@ -293,15 +293,15 @@ static bool farg_btf_is_byte(struct farg_pc *pc, u32 id)
  * :string on a BTF value: a char array is read where it is, a char
  * pointer through one more dereference; anything else is refused.
  */
-int farg_btf_string(struct farg_pc *pc, const char *typename)
+int parg_btf_string(struct parg_pc *pc, const char *typename)
 {
 	const struct btf_type *t = pc->last_type;
 
 	if (!pc->btf)
 		return 0;
-	if (btf_type_is_array(t) && farg_btf_is_byte(pc, btf_array(t)->type))
+	if (btf_type_is_array(t) && parg_btf_is_byte(pc, btf_array(t)->type))
 		return 0;
-	if (btf_type_is_ptr(t) && farg_btf_is_byte(pc, t->type))
-		return farg_push_deref(pc, 0, typename[0] == 'u');
-	return farg_fail(pc, pc->offset, FARG_ERR_BAD_TYPE4STR);
+	if (btf_type_is_ptr(t) && parg_btf_is_byte(pc, t->type))
+		return parg_push_deref(pc, 0, typename[0] == 'u');
+	return parg_fail(pc, pc->offset, PARG_ERR_BAD_TYPE4STR);
 }

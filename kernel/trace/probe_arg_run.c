@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * farg_run.c - run a compiled argument set on a probe hit.
+ * probe_arg_run.c - run a compiled argument set on a probe hit.
  *
  * This is the hit path: it runs in whatever context the probe fires in
  * (IRQs off, NMI, any task), so it allocates nothing, takes no lock, never
@@ -14,7 +14,7 @@
  *
  * Faults.  A string whose address or text faults gets a data_loc of length
  * 0, which prints "(fault)" as the base ABI does.  A scalar that reads
- * memory (farg_arg_can_fault()) has a bit in the fault map after the
+ * memory (parg_arg_can_fault()) has a bit in the fault map after the
  * fields: a fault zeroes the field and sets the bit, and the printer says
  * "(fault)" instead of a value.  Sets with no such argument have no map.
  *
@@ -35,10 +35,10 @@
 #include <asm/word-at-a-time.h>
 #include <kunit/visibility.h>
 
-#include "farg_impl.h"
+#include "probe_arg_impl.h"
 
 /* Where the record being filled stands. */
-struct farg_run {
+struct parg_run {
 	u8 *ent;		/* start of the record: data_loc offsets count from here */
 	u8 *fmap;		/* fault map, or NULL */
 	unsigned int dyn;	/* offset of the next string byte */
@@ -55,13 +55,13 @@ struct farg_run {
  * TASK_SIZE_MAX, a constant, stands for TASK_SIZE: above a compat task's
  * TASK_SIZE nothing is mapped for it, so both reads fault alike.
  */
-static __always_inline bool farg_is_user_addr(unsigned long addr)
+static __always_inline bool parg_is_user_addr(unsigned long addr)
 {
 	return IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
 	       addr < TASK_SIZE_MAX;
 }
 
-static __always_inline bool farg_uread(u64 *val, unsigned long addr,
+static __always_inline bool parg_uread(u64 *val, unsigned long addr,
 				       unsigned int size)
 {
 	*val = 0;
@@ -70,15 +70,15 @@ static __always_inline bool farg_uread(u64 *val, unsigned long addr,
 
 /*
  * Load @size bytes of kernel memory at @addr; false if it faults.  Like
- * every read below, it runs with page faults disabled by farg_set_fetch().
+ * every read below, it runs with page faults disabled by parg_set_fetch().
  */
-static __always_inline bool farg_kread(u64 *val, unsigned long addr,
+static __always_inline bool parg_kread(u64 *val, unsigned long addr,
 				       unsigned int size)
 {
 	const void *src = (const void *)addr;
 
-	if (farg_is_user_addr(addr))
-		return farg_uread(val, addr, size);
+	if (parg_is_user_addr(addr))
+		return parg_uread(val, addr, size);
 	if (!copy_from_kernel_nofault_allowed(src, size))
 		return false;
 	if (!IS_ENABLED(CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS) &&
@@ -119,21 +119,21 @@ slow:
 }
 
 /* A pointer-sized load for a dereference. */
-static __always_inline bool farg_read_ptr(unsigned long *val,
+static __always_inline bool parg_read_ptr(unsigned long *val,
 					  unsigned long addr, bool user)
 {
 	u64 v;
 	bool ok;
 
 	if (user)
-		ok = farg_uread(&v, addr, sizeof(long));
+		ok = parg_uread(&v, addr, sizeof(long));
 	else
-		ok = farg_kread(&v, addr, sizeof(long));
+		ok = parg_kread(&v, addr, sizeof(long));
 	*val = v;
 	return ok;
 }
 
-static __always_inline void farg_put(u8 *dst, u64 val, unsigned int size)
+static __always_inline void parg_put(u8 *dst, u64 val, unsigned int size)
 {
 	switch (size) {
 	case 1:
@@ -151,7 +151,7 @@ static __always_inline void farg_put(u8 *dst, u64 val, unsigned int size)
 	}
 }
 
-static __always_inline u64 farg_get(const u8 *src, unsigned int size)
+static __always_inline u64 parg_get(const u8 *src, unsigned int size)
 {
 	switch (size) {
 	case 1:
@@ -165,7 +165,7 @@ static __always_inline u64 farg_get(const u8 *src, unsigned int size)
 	}
 }
 
-static __always_inline u64 farg_bitfield(const struct farg_arg *a, u64 v)
+static __always_inline u64 parg_bitfield(const struct parg_arg *a, u64 v)
 {
 	return (v << a->lshift) >> a->rshift;
 }
@@ -173,7 +173,7 @@ static __always_inline u64 farg_bitfield(const struct farg_arg *a, u64 v)
 /* -------------------------------------------------------- strings */
 
 /* Copy @len bytes of a string that cannot fault, cut to @max with its NUL. */
-static int farg_copy_str(char *dst, const char *src, unsigned int len,
+static int parg_copy_str(char *dst, const char *src, unsigned int len,
 			 unsigned int max)
 {
 	if (len >= max)
@@ -182,13 +182,13 @@ static int farg_copy_str(char *dst, const char *src, unsigned int len,
 	dst[len] = '\0';
 	return len + 1;
 }
-NOKPROBE_SYMBOL(farg_copy_str);
+NOKPROBE_SYMBOL(parg_copy_str);
 
 /*
  * Copy the kernel string at @addr, at most @max bytes with the NUL, one
  * aligned word at a time.  Returns the bytes stored, or -EFAULT.
  */
-static int farg_kstr(char *dst, unsigned long addr, unsigned int max)
+static int parg_kstr(char *dst, unsigned long addr, unsigned int max)
 {
 	const struct word_at_a_time zc = WORD_AT_A_TIME_CONSTANTS;
 	unsigned int skip = addr & (sizeof(long) - 1);
@@ -197,7 +197,7 @@ static int farg_kstr(char *dst, unsigned long addr, unsigned int max)
 	unsigned long w, bits;
 	bool end = false;
 
-	if (farg_is_user_addr(addr))
+	if (parg_is_user_addr(addr))
 		return strncpy_from_user_nofault(dst, (const void __user *)addr,
 						 max);
 	if (!copy_from_kernel_nofault_allowed((const void *)addr, 1))
@@ -241,56 +241,56 @@ out:
 fault:
 	return -EFAULT;
 }
-NOKPROBE_SYMBOL(farg_kstr);
+NOKPROBE_SYMBOL(parg_kstr);
 
 /* The symbol text does not fit in the room left: cut it. */
-static noinline int farg_symstr_cut(char *dst, unsigned long addr,
+static noinline int parg_symstr_cut(char *dst, unsigned long addr,
 				    unsigned int max)
 {
 	char buf[KSYM_SYMBOL_LEN];
 	int len = sprint_symbol(buf, addr);
 
-	return farg_copy_str(dst, buf, len, max);
+	return parg_copy_str(dst, buf, len, max);
 }
-NOKPROBE_SYMBOL(farg_symstr_cut);
+NOKPROBE_SYMBOL(parg_symstr_cut);
 
-static int farg_symstr(char *dst, unsigned long addr, unsigned int max)
+static int parg_symstr(char *dst, unsigned long addr, unsigned int max)
 {
 	if (max < KSYM_SYMBOL_LEN)
-		return farg_symstr_cut(dst, addr, max);
+		return parg_symstr_cut(dst, addr, max);
 	return sprint_symbol(dst, addr) + 1;
 }
-NOKPROBE_SYMBOL(farg_symstr);
+NOKPROBE_SYMBOL(parg_symstr);
 
 /* Append one string at r->dyn; returns its length or < 0 on a fault. */
-static int farg_string(const struct farg_arg *a, struct farg_run *r,
-		       enum farg_store store, unsigned long addr)
+static int parg_string(const struct parg_arg *a, struct parg_run *r,
+		       enum parg_store store, unsigned long addr)
 {
-	unsigned int max = min(r->room - r->dyn, FARG_MAX_STRING);
+	unsigned int max = min(r->room - r->dyn, PARG_MAX_STRING);
 	char *dst = (char *)r->ent + r->dyn;
 
 	if (!max)
 		return 0;
 	switch (store) {
-	case FARG_ST_STR:
-		return farg_kstr(dst, addr, max);
-	case FARG_ST_USTR:
+	case PARG_ST_STR:
+		return parg_kstr(dst, addr, max);
+	case PARG_ST_USTR:
 		return strncpy_from_user_nofault(dst, (const void __user *)addr,
 						 max);
-	case FARG_ST_SYMSTR:
-		return farg_symstr(dst, addr, max);
-	case FARG_ST_COMM:
-		return farg_copy_str(dst, current->comm,
+	case PARG_ST_SYMSTR:
+		return parg_symstr(dst, addr, max);
+	case PARG_ST_COMM:
+		return parg_copy_str(dst, current->comm,
 				     strnlen(current->comm, TASK_COMM_LEN - 1),
 				     max);
 	default:
-		return farg_copy_str(dst, a->data, a->data_len, max);
+		return parg_copy_str(dst, a->data, a->data_len, max);
 	}
 }
-NOKPROBE_SYMBOL(farg_string);
+NOKPROBE_SYMBOL(parg_string);
 
 /* Point the data_loc at @dst to the @len bytes just stored (0: fault). */
-static __always_inline void farg_put_loc(u8 *dst, int len, struct farg_run *r)
+static __always_inline void parg_put_loc(u8 *dst, int len, struct parg_run *r)
 {
 	if (len < 0)
 		len = 0;
@@ -299,45 +299,45 @@ static __always_inline void farg_put_loc(u8 *dst, int len, struct farg_run *r)
 }
 
 /* TYPE[N] of strings: N pointers from @addr on, each to a string. */
-static void farg_strings(const struct farg_arg *a, struct farg_run *r,
+static void parg_strings(const struct parg_arg *a, struct parg_run *r,
 			 u8 *dst, unsigned long addr)
 {
-	enum farg_store store = a->ustr ? FARG_ST_USTR : FARG_ST_STR;
+	enum parg_store store = a->ustr ? PARG_ST_USTR : PARG_ST_STR;
 	unsigned long p;
 	int i, len;
 
 	for (i = 0; i < a->count; i++, dst += sizeof(u32)) {
 		len = -EFAULT;
-		if (farg_read_ptr(&p, addr + i * sizeof(long), a->ustr_ptrs))
-			len = farg_string(a, r, store, p);
-		farg_put_loc(dst, len, r);
+		if (parg_read_ptr(&p, addr + i * sizeof(long), a->ustr_ptrs))
+			len = parg_string(a, r, store, p);
+		parg_put_loc(dst, len, r);
 	}
 }
-NOKPROBE_SYMBOL(farg_strings);
+NOKPROBE_SYMBOL(parg_strings);
 
 /* ------------------------------------------------------ the program */
 
 /* Scalars from memory: @count elements of @size bytes at @addr. */
-static __always_inline bool farg_mem(const struct farg_arg *a, u8 *dst,
+static __always_inline bool parg_mem(const struct parg_arg *a, u8 *dst,
 				     unsigned long addr)
 {
 	unsigned int i, len = a->size * a->count;
 	u64 v;
 
 	if (a->count == 1) {
-		if (!(a->store == FARG_ST_MEM ? farg_kread(&v, addr, a->size) :
-					       farg_uread(&v, addr, a->size)))
+		if (!(a->store == PARG_ST_MEM ? parg_kread(&v, addr, a->size) :
+					       parg_uread(&v, addr, a->size)))
 			return false;
-		farg_put(dst, farg_bitfield(a, v), a->size);
+		parg_put(dst, parg_bitfield(a, v), a->size);
 		return true;
 	}
-	if (a->store == FARG_ST_MEM && !farg_is_user_addr(addr) ?
+	if (a->store == PARG_ST_MEM && !parg_is_user_addr(addr) ?
 	    copy_from_kernel_nofault(dst, (const void *)addr, len) :
 	    copy_from_user_nofault(dst, (const void __user *)addr, len))
 		return false;
 	if (a->rshift)
 		for (i = 0; i < len; i += a->size)
-			farg_put(dst + i, farg_bitfield(a, farg_get(dst + i, a->size)),
+			parg_put(dst + i, parg_bitfield(a, parg_get(dst + i, a->size)),
 				 a->size);
 	return true;
 }
@@ -346,157 +346,157 @@ static __always_inline bool farg_mem(const struct farg_arg *a, u8 *dst,
  * $stackN: the N-th word above the stack pointer, 0 outside the stack.
  * Every architecture with the regs-and-stack access API has this one.
  */
-static __always_inline unsigned long farg_stack_slot(struct pt_regs *regs,
+static __always_inline unsigned long parg_stack_slot(struct pt_regs *regs,
 						     unsigned long n)
 {
 	return regs_get_kernel_stack_nth(regs, n);
 }
 
 /* $FIELD: the field of the record @rec that @param describes. */
-static __always_inline unsigned long farg_field(const void *rec,
+static __always_inline unsigned long parg_field(const void *rec,
 						unsigned long param)
 {
-	const u8 *p = rec + (param >> FARG_FIELD_KIND_BITS);
+	const u8 *p = rec + (param >> PARG_FIELD_KIND_BITS);
 
-	switch (param & (BIT(FARG_FIELD_KIND_BITS) - 1)) {
-	case FARG_FIELD_U8:
+	switch (param & (BIT(PARG_FIELD_KIND_BITS) - 1)) {
+	case PARG_FIELD_U8:
 		return *p;
-	case FARG_FIELD_S8:
+	case PARG_FIELD_S8:
 		return (long)*(const s8 *)p;
-	case FARG_FIELD_U16:
+	case PARG_FIELD_U16:
 		return get_unaligned((const u16 *)p);
-	case FARG_FIELD_S16:
+	case PARG_FIELD_S16:
 		return (long)(s16)get_unaligned((const u16 *)p);
-	case FARG_FIELD_U32:
+	case PARG_FIELD_U32:
 		return get_unaligned((const u32 *)p);
-	case FARG_FIELD_S32:
+	case PARG_FIELD_S32:
 		return (long)(s32)get_unaligned((const u32 *)p);
-	case FARG_FIELD_TEXT:
+	case PARG_FIELD_TEXT:
 		return (unsigned long)p;
-	case FARG_FIELD_DATA_LOC:
+	case PARG_FIELD_DATA_LOC:
 		return (unsigned long)rec + (get_unaligned((const u32 *)p) & 0xffff);
-	case FARG_FIELD_REL_LOC:
+	case PARG_FIELD_REL_LOC:
 		return (unsigned long)p + sizeof(u32) +
 		       (get_unaligned((const u32 *)p) & 0xffff);
 	}
 	return get_unaligned((const unsigned long *)p);
 }
 
-static __always_inline unsigned long farg_source(const struct farg_arg *a,
+static __always_inline unsigned long parg_source(const struct parg_arg *a,
 						 struct pt_regs *regs,
 						 const void *edata)
 {
 	switch (a->src) {
-	case FARG_SRC_REG:
-		return farg_reg(regs, a->param);
-	case FARG_SRC_STACK:
-		return farg_stack_slot(regs, a->param);
-	case FARG_SRC_STACKP:
+	case PARG_SRC_REG:
+		return parg_reg(regs, a->param);
+	case PARG_SRC_STACK:
+		return parg_stack_slot(regs, a->param);
+	case PARG_SRC_STACKP:
 		return kernel_stack_pointer(regs);
-	case FARG_SRC_RETVAL:
+	case PARG_SRC_RETVAL:
 		return regs_return_value(regs);
-	case FARG_SRC_ARG:
-		return farg_kernel_arg(regs, a->param);
-	case FARG_SRC_EDATA:
+	case PARG_SRC_ARG:
+		return parg_kernel_arg(regs, a->param);
+	case PARG_SRC_EDATA:
 		return edata ? *(const unsigned long *)(edata + a->param) : 0;
-	case FARG_SRC_COMM:
+	case PARG_SRC_COMM:
 		return (unsigned long)current->comm;
-	case FARG_SRC_FILE:	/* @edata: where the user probe hit */
+	case PARG_SRC_FILE:	/* @edata: where the user probe hit */
 		return edata ? *(const unsigned long *)edata + a->param : 0;
-	case FARG_SRC_FIELD:	/* @edata: the record the event probe fired on */
-		return farg_field(edata, a->param);
+	case PARG_SRC_FIELD:	/* @edata: the record the event probe fired on */
+		return parg_field(edata, a->param);
 	default:	/* IMM and DATA */
 		return READ_ONCE(a->param);
 	}
 }
 
 /* The value could not be read: leave a trace of it in the record. */
-static void farg_fault(const struct farg_arg *a, struct farg_run *r, u8 *dst)
+static void parg_fault(const struct parg_arg *a, struct parg_run *r, u8 *dst)
 {
 	int i;
 
 	r->faulted = true;
-	if (farg_arg_is_string(a)) {
+	if (parg_arg_is_string(a)) {
 		for (i = 0; i < a->count; i++)
-			farg_put_loc(dst + i * sizeof(u32), 0, r);
+			parg_put_loc(dst + i * sizeof(u32), 0, r);
 		return;
 	}
 	memset(dst, 0, a->size * a->count);
-	if (farg_arg_can_fault(a))
+	if (parg_arg_can_fault(a))
 		r->fmap[a->fault_bit / 8] |= BIT(a->fault_bit % 8);
 }
-NOKPROBE_SYMBOL(farg_fault);
+NOKPROBE_SYMBOL(parg_fault);
 
 /* Any argument: source, dereferences, store. */
-static noinline void farg_run_any(const struct farg_arg *a,
+static noinline void parg_run_any(const struct parg_arg *a,
 				  struct pt_regs *regs, const void *edata,
-				  struct farg_run *r, u8 *dst)
+				  struct parg_run *r, u8 *dst)
 {
-	unsigned long v = farg_source(a, regs, edata);
+	unsigned long v = parg_source(a, regs, edata);
 	int i;
 
 	for (i = 0; i < a->nderef; i++)
-		if (!farg_read_ptr(&v, v + a->deref[i], a->umask & BIT(i)))
+		if (!parg_read_ptr(&v, v + a->deref[i], a->umask & BIT(i)))
 			goto fault;
 
 	switch (a->store) {
-	case FARG_ST_RAW:
-		farg_put(dst, farg_bitfield(a, v), a->size);
+	case PARG_ST_RAW:
+		parg_put(dst, parg_bitfield(a, v), a->size);
 		return;
-	case FARG_ST_MEM:
-	case FARG_ST_UMEM:
-		if (!farg_mem(a, dst, v + a->off))
+	case PARG_ST_MEM:
+	case PARG_ST_UMEM:
+		if (!parg_mem(a, dst, v + a->off))
 			goto fault;
 		return;
-	case FARG_ST_STRV:
-		farg_strings(a, r, dst, v + a->off);
+	case PARG_ST_STRV:
+		parg_strings(a, r, dst, v + a->off);
 		return;
 	default:
-		farg_put_loc(dst, farg_string(a, r, a->store, v + a->off), r);
+		parg_put_loc(dst, parg_string(a, r, a->store, v + a->off), r);
 		return;
 	}
 fault:
-	farg_fault(a, r, dst);
+	parg_fault(a, r, dst);
 }
-NOKPROBE_SYMBOL(farg_run_any);
+NOKPROBE_SYMBOL(parg_run_any);
 
 /*
- * The common shapes run inline (see enum farg_op); everything else takes
+ * The common shapes run inline (see enum parg_op); everything else takes
  * the general path.
  */
-static __always_inline void farg_run_arg(const struct farg_arg *a,
+static __always_inline void parg_run_arg(const struct parg_arg *a,
 					 struct pt_regs *regs,
 					 const void *edata,
-					 struct farg_run *r, u8 *dst)
+					 struct parg_run *r, u8 *dst)
 {
 	u64 v;
 
-	if (likely(a->op == FARG_OP_REG)) {
-		put_unaligned(farg_reg(regs, a->param), (unsigned long *)dst);
-	} else if (a->op == FARG_OP_REG_MEM) {
-		if (farg_kread(&v, farg_reg(regs, a->param) + a->off, a->size))
-			farg_put(dst, v, a->size);
+	if (likely(a->op == PARG_OP_REG)) {
+		put_unaligned(parg_reg(regs, a->param), (unsigned long *)dst);
+	} else if (a->op == PARG_OP_REG_MEM) {
+		if (parg_kread(&v, parg_reg(regs, a->param) + a->off, a->size))
+			parg_put(dst, v, a->size);
 		else
-			farg_fault(a, r, dst);
-	} else if (a->op == FARG_OP_REG_STR) {
-		farg_put_loc(dst, farg_string(a, r, a->store,
-					      farg_reg(regs, a->param) + a->off), r);
-	} else if (a->op == FARG_OP_RETVAL) {
+			parg_fault(a, r, dst);
+	} else if (a->op == PARG_OP_REG_STR) {
+		parg_put_loc(dst, parg_string(a, r, a->store,
+					      parg_reg(regs, a->param) + a->off), r);
+	} else if (a->op == PARG_OP_RETVAL) {
 		put_unaligned(regs_return_value(regs), (unsigned long *)dst);
 	} else {
-		farg_run_any(a, regs, edata, r, dst);
+		parg_run_any(a, regs, edata, r, dst);
 	}
 }
 
-static noinline unsigned int farg_set_fetch_any(const struct farg_set *set,
+static noinline unsigned int parg_set_fetch_any(const struct parg_set *set,
 						struct pt_regs *regs,
 						void *edata, void *ent,
 						unsigned int args_off,
 						unsigned int room)
 {
 	u8 *blk = (u8 *)ent + args_off;
-	const struct farg_arg *a, *end = set->args + set->nargs;
-	struct farg_run r = {
+	const struct parg_arg *a, *end = set->args + set->nargs;
+	struct parg_run r = {
 		.ent = ent,
 		.fmap = blk + set->fixed,
 		.dyn = args_off + set->size,
@@ -508,16 +508,16 @@ static noinline unsigned int farg_set_fetch_any(const struct farg_set *set,
 	if (set->reads_mem)
 		pagefault_disable();
 	for (a = set->args; a < end; a++)
-		farg_run_arg(a, regs, edata, &r, blk + a->dst);
+		parg_run_arg(a, regs, edata, &r, blk + a->dst);
 	if (set->reads_mem)
 		pagefault_enable();
 	if (unlikely(r.faulted) && set->faults)
 		raw_cpu_inc(*set->faults);
 	return r.dyn;
 }
-NOKPROBE_SYMBOL(farg_set_fetch_any);
+NOKPROBE_SYMBOL(parg_set_fetch_any);
 
-unsigned long farg_set_faults(const struct farg_set *set)
+unsigned long parg_set_faults(const struct parg_set *set)
 {
 	unsigned long n = 0;
 	int cpu;
@@ -532,32 +532,32 @@ unsigned long farg_set_faults(const struct farg_set *set)
  * A set of whole registers and $retval (the usual return probe) cannot
  * fault and has no strings: it skips the set-up of the general run.
  */
-unsigned int farg_set_fetch(const struct farg_set *set, struct pt_regs *regs,
+unsigned int parg_set_fetch(const struct parg_set *set, struct pt_regs *regs,
 			    void *edata, void *ent, unsigned int args_off,
 			    unsigned int room)
 {
-	const struct farg_arg *a, *end = set->args + set->nargs;
+	const struct parg_arg *a, *end = set->args + set->nargs;
 	u8 *blk = (u8 *)ent + args_off;
 
 	if (!set->words_only)
-		return farg_set_fetch_any(set, regs, edata, ent, args_off, room);
+		return parg_set_fetch_any(set, regs, edata, ent, args_off, room);
 	for (a = set->args; a < end; a++)
-		put_unaligned(a->op == FARG_OP_REG ? farg_reg(regs, a->param) :
+		put_unaligned(a->op == PARG_OP_REG ? parg_reg(regs, a->param) :
 			      regs_return_value(regs),
 			      (unsigned long *)(blk + a->dst));
 	return args_off + set->size;
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_fetch);
-NOKPROBE_SYMBOL(farg_set_fetch);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_fetch);
+NOKPROBE_SYMBOL(parg_set_fetch);
 
-void farg_set_save_entry(const struct farg_set *set, struct pt_regs *regs,
+void parg_set_save_entry(const struct parg_set *set, struct pt_regs *regs,
 			 void *edata)
 {
 	unsigned long *slot = edata;
 	int i;
 
 	for (i = 0; i < set->nentry; i++)
-		slot[i] = farg_kernel_arg(regs, set->entry[i]);
+		slot[i] = parg_kernel_arg(regs, set->entry[i]);
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_save_entry);
-NOKPROBE_SYMBOL(farg_set_save_entry);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_save_entry);
+NOKPROBE_SYMBOL(parg_set_save_entry);

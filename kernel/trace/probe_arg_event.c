@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * farg_event.c - what an argument set looks like from outside: the fields
+ * probe_arg_event.c - what an argument set looks like from outside: the fields
  * of the format file, the print_fmt, the trace output, the kprobe_events
  * listing, and the comparisons multiprobe events need.
  *
@@ -8,10 +8,10 @@
  * field types and sizes ("u32", "__data_loc char[]", "u8[4]"), print_fmt
  * conversions ("0x%Lx", "\"%s\"", "{%u,%u}") and output ("arg1=0x1",
  * name="foo", "(fault)", "{1,2,3}").  The one addition is the fault map
- * (see farg_run.c): a scalar read from memory that faulted prints
+ * (see probe_arg_run.c): a scalar read from memory that faulted prints
  * "(fault)" where the base prints whatever the buffer held.
  *
- * Process context, except farg_set_print(), which runs wherever the trace
+ * Process context, except parg_set_print(), which runs wherever the trace
  * is read (it may be NMI-free but must not sleep).
  */
 #include <linux/kernel.h>
@@ -22,12 +22,12 @@
 #include <linux/unaligned.h>
 #include <kunit/visibility.h>
 
-#include "farg_impl.h"
+#include "probe_arg_impl.h"
 
-int farg_set_define_fields(const struct farg_set *set,
+int parg_set_define_fields(const struct parg_set *set,
 			   struct trace_event_call *call, unsigned int args_off)
 {
-	const struct farg_arg *a;
+	const struct parg_arg *a;
 	int ret;
 
 	for (a = set->args; a < set->args + set->nargs; a++) {
@@ -40,18 +40,18 @@ int farg_set_define_fields(const struct farg_set *set,
 	}
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_define_fields);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_define_fields);
 
 /* ---------------------------------------------------------- print_fmt */
 
 /* A bounded string that appends, and counts what did not fit. */
-struct farg_out {
+struct parg_out {
 	char *buf;
 	size_t size;
 	size_t len;
 };
 
-static __printf(2, 3) void farg_out(struct farg_out *o, const char *fmt, ...)
+static __printf(2, 3) void parg_out(struct parg_out *o, const char *fmt, ...)
 {
 	size_t left = o->len < o->size ? o->size - o->len : 0;
 	va_list ap;
@@ -62,62 +62,62 @@ static __printf(2, 3) void farg_out(struct farg_out *o, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void farg_fmt_arg(const struct farg_arg *a, struct farg_out *fmt,
-			 struct farg_out *args)
+static void parg_fmt_arg(const struct parg_arg *a, struct parg_out *fmt,
+			 struct parg_out *args)
 {
-	bool str = farg_arg_is_string(a);
+	bool str = parg_arg_is_string(a);
 	int i;
 
-	farg_out(fmt, " %s=", a->name);
+	parg_out(fmt, " %s=", a->name);
 	if (!a->fmttype) {
-		farg_out(fmt, "%s", a->type->fmt);
-		farg_out(args, str ? ", __get_str(%s)" : ", REC->%s", a->name);
+		parg_out(fmt, "%s", a->type->fmt);
+		parg_out(args, str ? ", __get_str(%s)" : ", REC->%s", a->name);
 		return;
 	}
 	for (i = 0; i < a->count; i++) {
-		farg_out(fmt, "%c%s", i ? ',' : '{', a->type->fmt);
-		farg_out(args, str ? ", __get_str(%s[%d])" : ", REC->%s[%d]",
+		parg_out(fmt, "%c%s", i ? ',' : '{', a->type->fmt);
+		parg_out(args, str ? ", __get_str(%s[%d])" : ", REC->%s[%d]",
 			 a->name, i);
 	}
-	farg_out(fmt, "}");
+	parg_out(fmt, "}");
 }
 
-static void farg_fmt_all(const struct farg_set *set, struct farg_out *fmt,
-			 struct farg_out *args)
+static void parg_fmt_all(const struct parg_set *set, struct parg_out *fmt,
+			 struct parg_out *args)
 {
-	const struct farg_arg *a;
+	const struct parg_arg *a;
 
 	for (a = set->args; a < set->args + set->nargs; a++)
-		farg_fmt_arg(a, fmt, args);
+		parg_fmt_arg(a, fmt, args);
 }
 
-int farg_set_print_fmt(const struct farg_set *set, char *fmt, size_t fmt_len,
+int parg_set_print_fmt(const struct parg_set *set, char *fmt, size_t fmt_len,
 		       char *args, size_t args_len)
 {
-	struct farg_out f = { fmt, fmt_len, strnlen(fmt, fmt_len) };
-	struct farg_out r = { args, args_len, strnlen(args, args_len) };
+	struct parg_out f = { fmt, fmt_len, strnlen(fmt, fmt_len) };
+	struct parg_out r = { args, args_len, strnlen(args, args_len) };
 
 	if (f.len >= fmt_len || r.len >= args_len)
 		return -ENOSPC;
-	farg_fmt_all(set, &f, &r);
+	parg_fmt_all(set, &f, &r);
 	return f.len < fmt_len && r.len < args_len ? 0 : -ENOSPC;
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_print_fmt);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_print_fmt);
 
-void farg_set_print_fmt_len(const struct farg_set *set, size_t *fmt_len,
+void parg_set_print_fmt_len(const struct parg_set *set, size_t *fmt_len,
 			    size_t *args_len)
 {
-	struct farg_out f = {}, r = {};
+	struct parg_out f = {}, r = {};
 
-	farg_fmt_all(set, &f, &r);
+	parg_fmt_all(set, &f, &r);
 	*fmt_len = f.len;
 	*args_len = r.len;
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_print_fmt_len);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_print_fmt_len);
 
 /* ------------------------------------------------------- trace output */
 
-static void farg_print_value(struct trace_seq *s, const struct farg_type *t,
+static void parg_print_value(struct trace_seq *s, const struct parg_type *t,
 			     const u8 *p, const void *ent)
 {
 	u64 v = 0;
@@ -138,31 +138,31 @@ static void farg_print_value(struct trace_seq *s, const struct farg_type *t,
 		break;
 	}
 	switch (t->kind) {
-	case FARG_K_SIGNED:
+	case PARG_K_SIGNED:
 		if (t->size == 8)
 			trace_seq_printf(s, "%lld", (s64)v);
 		else	/* sign-extend from the field's width */
 			trace_seq_printf(s, "%d", (int)sign_extend64(v, t->size * 8 - 1));
 		break;
-	case FARG_K_UNSIGNED:
+	case PARG_K_UNSIGNED:
 		if (t->size == 8)
 			trace_seq_printf(s, "%llu", v);
 		else
 			trace_seq_printf(s, "%u", (u32)v);
 		break;
-	case FARG_K_HEX:
+	case PARG_K_HEX:
 		if (t->size == 8)
 			trace_seq_printf(s, "0x%llx", v);
 		else
 			trace_seq_printf(s, "0x%x", (u32)v);
 		break;
-	case FARG_K_CHAR:
+	case PARG_K_CHAR:
 		trace_seq_printf(s, "'%c'", (int)v);
 		break;
-	case FARG_K_SYMBOL:
+	case PARG_K_SYMBOL:
 		trace_seq_printf(s, "%pS", (void *)(unsigned long)v);
 		break;
-	case FARG_K_STRING:
+	case PARG_K_STRING:
 		loc = v;
 		if (!(loc >> 16))
 			trace_seq_puts(s, "(fault)");
@@ -173,54 +173,54 @@ static void farg_print_value(struct trace_seq *s, const struct farg_type *t,
 	}
 }
 
-static bool farg_faulted(const struct farg_set *set, const struct farg_arg *a,
+static bool parg_faulted(const struct parg_set *set, const struct parg_arg *a,
 			 const u8 *blk)
 {
 	const u8 *fmap = blk + set->fixed;
 
-	return farg_arg_can_fault(a) &&
+	return parg_arg_can_fault(a) &&
 	       (fmap[a->fault_bit / 8] & BIT(a->fault_bit % 8));
 }
 
-void farg_set_print(const struct farg_set *set, struct trace_seq *s,
+void parg_set_print(const struct parg_set *set, struct trace_seq *s,
 		    const void *ent, unsigned int args_off)
 {
 	const u8 *blk = (const u8 *)ent + args_off;
-	const struct farg_arg *a;
+	const struct parg_arg *a;
 	int i;
 
 	for (a = set->args; a < set->args + set->nargs; a++) {
 		trace_seq_printf(s, " %s=", a->name);
-		if (farg_faulted(set, a, blk)) {
+		if (parg_faulted(set, a, blk)) {
 			trace_seq_puts(s, "(fault)");
 			continue;
 		}
 		if (!a->fmttype) {
-			farg_print_value(s, a->type, blk + a->dst, ent);
+			parg_print_value(s, a->type, blk + a->dst, ent);
 			continue;
 		}
 		for (i = 0; i < a->count; i++) {
 			trace_seq_putc(s, i ? ',' : '{');
-			farg_print_value(s, a->type,
+			parg_print_value(s, a->type,
 					 blk + a->dst + i * a->size, ent);
 		}
 		trace_seq_putc(s, '}');
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_print);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_print);
 
 /* ------------------------------------------------------------ listing */
 
-void farg_set_show(const struct farg_set *set, struct seq_file *m)
+void parg_set_show(const struct parg_set *set, struct seq_file *m)
 {
-	const struct farg_arg *a;
+	const struct parg_arg *a;
 
 	for (a = set->args; a < set->args + set->nargs; a++)
 		seq_printf(m, " %s=%s", a->name, a->text);
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_show);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_show);
 
-int farg_set_mismatch(const struct farg_set *a, const struct farg_set *b)
+int parg_set_mismatch(const struct parg_set *a, const struct parg_set *b)
 {
 	int i;
 
@@ -229,21 +229,21 @@ int farg_set_mismatch(const struct farg_set *a, const struct farg_set *b)
 	for (i = 0; i < a->nargs; i++)
 		if (a->args[i].type != b->args[i].type ||
 		    a->args[i].count != b->args[i].count ||
-		    farg_arg_can_fault(&a->args[i]) !=
-		    farg_arg_can_fault(&b->args[i]) ||
+		    parg_arg_can_fault(&a->args[i]) !=
+		    parg_arg_can_fault(&b->args[i]) ||
 		    strcmp(a->args[i].name, b->args[i].name))
 			return i;
 	return -1;
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_mismatch);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_mismatch);
 
-static bool farg_str_differs(const char *a, const char *b)
+static bool parg_str_differs(const char *a, const char *b)
 {
 	return !a != !b || (a && strcmp(a, b));
 }
 
 /* Do two arguments of one layout fetch differently? */
-static bool farg_arg_differs(const struct farg_arg *a, const struct farg_arg *b)
+static bool parg_arg_differs(const struct parg_arg *a, const struct parg_arg *b)
 {
 	return a->op != b->op || a->src != b->src || a->store != b->store ||
 	       a->size != b->size || a->nderef != b->nderef ||
@@ -252,27 +252,27 @@ static bool farg_arg_differs(const struct farg_arg *a, const struct farg_arg *b)
 	       a->ustr != b->ustr || a->param != b->param || a->off != b->off ||
 	       (a->nderef &&
 		memcmp(a->deref, b->deref, a->nderef * sizeof(*a->deref))) ||
-	       farg_str_differs(a->symbol, b->symbol) ||
-	       farg_str_differs(a->data, b->data);
+	       parg_str_differs(a->symbol, b->symbol) ||
+	       parg_str_differs(a->data, b->data);
 }
 
-int farg_set_differs(const struct farg_set *a, const struct farg_set *b)
+int parg_set_differs(const struct parg_set *a, const struct parg_set *b)
 {
-	int i = farg_set_mismatch(a, b);
+	int i = parg_set_mismatch(a, b);
 
 	if (i >= 0)
 		return i;
 	for (i = 0; i < a->nargs; i++)
-		if (farg_arg_differs(&a->args[i], &b->args[i]))
+		if (parg_arg_differs(&a->args[i], &b->args[i]))
 			return i;
 	if (a->nentry != b->nentry || (a->nentry &&
 	    memcmp(a->entry, b->entry, a->nentry * sizeof(*a->entry))))
 		return 0;
 	return -1;
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_differs);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_differs);
 
-bool farg_set_same_text(const struct farg_set *a, const struct farg_set *b)
+bool parg_set_same_text(const struct parg_set *a, const struct parg_set *b)
 {
 	int i;
 
@@ -284,12 +284,12 @@ bool farg_set_same_text(const struct farg_set *a, const struct farg_set *b)
 			return false;
 	return true;
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_same_text);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_same_text);
 
-bool farg_set_match_words(const struct farg_set *set, int argc,
+bool parg_set_match_words(const struct parg_set *set, int argc,
 			  const char *const *argv)
 {
-	const struct farg_arg *a;
+	const struct parg_arg *a;
 	size_t len;
 	int i;
 
@@ -304,4 +304,4 @@ bool farg_set_match_words(const struct farg_set *set, int argc,
 	}
 	return true;
 }
-EXPORT_SYMBOL_IF_KUNIT(farg_set_match_words);
+EXPORT_SYMBOL_IF_KUNIT(parg_set_match_words);
