@@ -5,7 +5,9 @@
  * Needs the kpbench_mod module loaded.  For each scenario it defines kprobe
  * events on the module's functions, runs the module's loop N times with the
  * events enabled and with nothing enabled, and prints the added cost of one
- * hit.  Then it times defining, enabling, disabling and deleting 100 and 1000
+ * hit.  The uprobe scenario probes a function of this program instead
+ * (kpb_user_fn, called from kpb_user_loop), at its file offset in
+ * /proc/self/exe.  Then it times defining, enabling, disabling and deleting 100 and 1000
  * probes, and the slab memory they take.  Every figure is a line
  *     @@BENCH <key> <value> <unit>
  * Under QEMU -icount shift=0 a nanosecond of guest time is one instruction,
@@ -104,12 +106,54 @@ static unsigned long long now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* The uprobe target: two numbers and a user string, as a caller passes them. */
+__attribute__((noinline)) long kpb_user_fn(long a, long b, const char *s)
+{
+	asm volatile("" : : "r"(s) : "memory");
+	return a + b;
+}
+
+static const char kpb_user_str[] = "/home/user/src/kprobe-bench/user-string";
+
+static unsigned long long kpb_user_loop(void)
+{
+	unsigned long long t0 = now_ns();
+	unsigned long i;
+	long sum = 0;
+
+	for (i = 0; i < loops; i++)
+		sum += kpb_user_fn(i, 2 * i, kpb_user_str);
+	asm volatile("" : : "r"(sum));
+	return now_ns() - t0;
+}
+
+/* kpb_user_fn's offset in the file /proc/self/exe maps it from */
+static unsigned long kpb_user_offset(void)
+{
+	unsigned long addr = (unsigned long)kpb_user_fn, lo, hi, off;
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %*s %lx", &lo, &hi, &off) == 3 &&
+		    addr >= lo && addr < hi) {
+			fclose(f);
+			return addr - lo + off;
+		}
+	}
+	errno = ENOENT;
+	die("kpb_user_fn in /proc/self/maps");
+	return 0;
+}
+
 /* one loop of the module; the written text doubles as the user string */
 static unsigned long long loop_ns(const char *what)
 {
 	char cmd[160];
 	int fd;
 
+	if (!strcmp(what, "user"))
+		return kpb_user_loop();
 	snprintf(cmd, sizeof(cmd), "%s %lu /home/user/src/kprobe-bench/user-string",
 		 what, loops);
 	fd = open(RUN, O_WRONLY);
@@ -142,7 +186,8 @@ static void report(const char *key, double value, const char *unit)
 struct scenario {
 	const char *key;	/* name in the table */
 	const char *what;	/* the module loop to run */
-	const char *defs[3];	/* kprobe_events lines; %lu = an offset */
+	const char *defs[3];	/* kprobe_events lines; %lu = an offset, or
+				 * for info "user" '@' = PATH:0xOFFSET */
 	const char *info;	/* "info" name of the offset, or NULL */
 	const char *filter;	/* filter for every event, or NULL */
 	int optimize;		/* debug.kprobes-optimization: 0, 1 or -1 (leave) */
@@ -183,6 +228,14 @@ static const struct scenario scenarios[] = {
 	{ "eprobe_field", "trace",
 	  { "e:kpb/ep kpbench.kpbench_hit v=+0($a):u64" }, NULL, NULL, -1,
 	  "dynamic_events" },
+	/* an fprobe event on the module's function, its four arguments */
+	{ "fprobe_4args", "target",
+	  { "f:kpb/fp kpbench_target a=$arg1 b=$arg2 c=$arg3 d=$arg4" }, NULL, NULL, -1,
+	  "dynamic_events" },
+	/* a uprobe event on this program's function: two numbers, a user string */
+	{ "uprobe_2args_ustring", "user",
+	  { "p:kpb/up @ a=" A1 " b=" A2 " s=+0(" A3 "):string" }, "user", NULL, -1,
+	  "uprobe_events" },
 };
 
 static unsigned long info_offset(const char *name)
@@ -226,9 +279,29 @@ static int wait_optimized(void)
 	return 0;
 }
 
+static const char *self_exe(void)
+{
+	static char path[256];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+	if (n <= 0)
+		die("/proc/self/exe");
+	path[n] = 0;
+	return path;
+}
+
+/* @tmpl with its '@' replaced by PATH:0xOFFSET of kpb_user_fn */
+static void user_def(char *def, size_t size, const char *tmpl)
+{
+	const char *at = strchr(tmpl, '@');
+
+	snprintf(def, size, "%.*s%s:0x%lx%s", (int)(at - tmpl), tmpl,
+		 self_exe(), kpb_user_offset(), at + 1);
+}
+
 static void run_scenario(const struct scenario *s, unsigned long long base_ns)
 {
-	char def[256];
+	char def[512];
 	unsigned long long ns;
 	int i;
 
@@ -236,16 +309,22 @@ static void run_scenario(const struct scenario *s, unsigned long long base_ns)
 
 	snprintf(file, sizeof(file), TR "%s", s->file ? s->file : "kprobe_events");
 	put(TR "kprobe_events", "", 1);
+	put(TR "uprobe_events", "", 1);
 	put(TR "dynamic_events", "", 1);
 	if (s->optimize >= 0)
 		put("/proc/sys/debug/kprobes-optimization", s->optimize ? "1" : "0", 1);
 	for (i = 0; i < 3 && s->defs[i]; i++) {
-		if (s->info)	/* the only definitions with a %lu */
+		if (s->info && !strcmp(s->info, "user"))
+			user_def(def, sizeof(def), s->defs[i]);
+		else if (s->info)	/* the only definitions with a %lu */
 			snprintf(def, sizeof(def), s->defs[i], info_offset(s->info));
 		else
 			snprintf(def, sizeof(def), "%s", s->defs[i]);
-		if (put(file, def, 0)) {
-			printf("# %s: definition refused; skipped\n", s->key);
+		int err = put(file, def, 0);
+
+		if (err) {
+			printf("# %s: definition refused (%s): %s; skipped\n",
+			       s->key, strerror(-err), def);
 			put(TR "dynamic_events", "", 1);
 			return;
 		}
@@ -287,6 +366,7 @@ static void hit_costs(void)
 	unsigned long long base_mid = best_ns("mid");
 	unsigned long long base_fixup = best_ns("fixup");
 	unsigned long long base_trace = best_ns("trace");
+	unsigned long long base_user = best_ns("user");
 	size_t i;
 
 	report("loop_target", (double)base_target / loops, "ns/iter");
@@ -301,6 +381,8 @@ static void hit_costs(void)
 			run_scenario(s, base_fixup);
 		else if (!strcmp(s->what, "trace"))
 			run_scenario(s, base_trace);
+		else if (!strcmp(s->what, "user"))
+			run_scenario(s, base_user);
 		else
 			run_scenario(s, base_target);
 	}
