@@ -51,4 +51,13 @@ stop_opener
 opener
 check bpftrace-kretprobe sh -c 'timeout -s INT -k 10 300 bpftrace -e "kretprobe:do_sys_openat2 /comm == \"cat\"/ { printf(\"ret %d\\n\", retval); exit(); }" | grep -E -q "ret [0-9]+"' 
 stop_opener
+
+: bpftrace uprobe and uretprobe one-liners on libc, through the perf uprobe PMU
+LIBC=$(ldd /bin/cat | awk '/libc.so/ { print $3 }')
+opener
+check bpftrace-uprobe sh -c 'timeout -s INT -k 10 300 bpftrace -e "uprobe:'"$LIBC"':open /comm == \"cat\" && str(arg0) == \"/etc/hostname\"/ { printf(\"open %s\\n\", str(arg0)); exit(); }" | grep -q "open /etc/hostname"'
+stop_opener
+opener
+check bpftrace-uretprobe sh -c 'timeout -s INT -k 10 300 bpftrace -e "uretprobe:'"$LIBC"':open /comm == \"cat\" && (int32)retval >= 0/ { printf(\"fd %d\\n\", (int32)retval); exit(); }" | grep -E -q "fd [0-9]+"'
+stop_opener
 echo "@@DONE"
