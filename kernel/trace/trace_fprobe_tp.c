@@ -139,16 +139,25 @@ int tf_tp_attach(struct tf_probe *tp, struct tracepoint *tpoint,
 	return ret;
 }
 
-/* Undo tf_tp_attach(); the probe waits for its tracepoint again. */
-void tf_tp_detach(struct tf_probe *tp)
+/*
+ * Undo tf_tp_attach(); the probe waits for its tracepoint again.  If the
+ * fprobe cannot be unregistered, the probe stays attached and registered
+ * (its stub keeps its place on the tracepoint) and the errno is returned.
+ */
+int tf_tp_detach(struct tf_probe *tp)
 {
+	int ret;
+
 	lockdep_assert_held(&event_mutex);
 	if (!tp->tpoint)
-		return;
-	tf_probe_unregister(tp);
+		return 0;
+	ret = tf_probe_unregister(tp);
+	if (ret)
+		return ret;
 	tf_tpoint_put(tp->tpoint);
 	tp->tpoint = NULL;
 	tp->mod = NULL;
+	return 0;
 }
 
 /* ------------------------------------------------------------ modules */
@@ -193,13 +202,24 @@ static void tf_tp_module_coming(struct module *mod)
 	}
 }
 
+/*
+ * A probe whose fprobe the core will not let go stays attached and
+ * registered (tf_tp_detach()): the module goes regardless, and the
+ * tracepoint core warns of the stub left on its tracepoint.  Nothing of
+ * the probe is freed, so the state stays what the fprobe core has.
+ */
 static void tf_tp_module_going(struct module *mod)
 {
 	struct tf_probe *tp;
 
-	for_each_tf_probe(tp)
-		if (tp->is_tprobe && tp->tpoint && tp->mod == mod)
-			tf_tp_detach(tp);
+	for_each_tf_probe(tp) {
+		if (!tp->is_tprobe || !tp->tpoint || tp->mod != mod)
+			continue;
+		if (tf_tp_detach(tp))
+			pr_warn("%s: still on %s:%s as it goes\n",
+				trace_event_name(&tp->event->call), mod->name,
+				tp->symbol);
+	}
 }
 
 static int tf_tp_module_comes(struct notifier_block *nb, unsigned long state,
