@@ -419,36 +419,61 @@ static struct tf_probe *tf_build_probe(const struct tf_parse *p,
 	return tp;
 }
 
-static int tf_create_words(const struct tf_parse *p)
+/*
+ * Look the tracepoint up, build the probe, and add it under event_mutex,
+ * unless a module with tracepoints came or went meanwhile: then -EAGAIN
+ * and nothing done, and the caller looks again (trace_fprobe_tp.c).
+ */
+static int tf_create_once(const struct tf_parse *p, const struct tf_def *def)
 {
 	struct tracepoint *tpoint = NULL;
 	struct module *mod = NULL;
-	struct tf_def def = {};
+	unsigned long seq = 0;
 	struct tf_event *ev;
 	struct tf_probe *tp;
 	int ret;
 
-	ret = tf_parse_def(p, &def);
-	if (!ret && def.is_tprobe)
-		ret = tf_lookup_tpoint(p, &def, &tpoint, &mod);
-	if (ret)
-		return ret;
-	tp = tf_build_probe(p, &def, tpoint, mod);
+	if (def->is_tprobe) {
+		seq = tf_tp_modules_seq();
+		ret = tf_lookup_tpoint(p, def, &tpoint, &mod);
+		if (ret)
+			return ret;
+	}
+	tp = tf_build_probe(p, def, tpoint, mod);
 	if (IS_ERR(tp)) {
 		ret = PTR_ERR(tp);
 		goto out_put;
 	}
 	mutex_lock(&event_mutex);
-	ev = tf_find_event(def.group, def.event);
-	if (ev)
+	ev = tf_find_event(def->group, def->event);
+	if (def->is_tprobe && tf_tp_modules_changed(seq))
+		ret = -EAGAIN;
+	else if (ev)
 		ret = tf_join_event(p, ev, tp, tpoint, mod);
 	else
-		ret = tf_start_event(p, &def, tp, tpoint, mod);
+		ret = tf_start_event(p, def, tp, tpoint, mod);
 	mutex_unlock(&event_mutex);
 	if (ret)
 		tf_probe_free(tp);
 out_put:
 	module_put(mod);
+	return ret;
+}
+
+/* Each retry follows a module load or unload, so this ends. */
+static int tf_create_words(const struct tf_parse *p)
+{
+	struct tf_def def = {};
+	int ret;
+
+	ret = tf_parse_def(p, &def);
+	while (!ret) {
+		ret = tf_create_once(p, &def);
+		if (ret != -EAGAIN)
+			break;
+		ret = 0;
+		cond_resched();
+	}
 	return ret;
 }
 

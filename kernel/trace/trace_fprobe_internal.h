@@ -213,6 +213,8 @@ void tf_exit_hit(struct fprobe *fp, unsigned long entry_ip,
  * or a loaded module (held in *@mod, NULL for vmlinux; module_put() it).
  */
 struct tracepoint *tf_tp_find(const char *name, struct module **mod);
+unsigned long tf_tp_modules_seq(void);
+bool tf_tp_modules_changed(unsigned long seq);
 int tf_tp_attach(struct tf_probe *tp, struct tracepoint *tpoint,
 		 struct module *mod);
 int tf_tp_detach(struct tf_probe *tp);
