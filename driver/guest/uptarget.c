@@ -18,17 +18,24 @@
  *                     .../id) in this task over "run N"; print the count
  *   uptarget pmu N    count a uprobe made by perf's uprobe PMU on up_add
  *                     in this task over "run N"; print the count
+ *   uptarget fresh FILE N
+ *                     N times: map FILE (read-only, private) and call
+ *                     up_greet() on its first byte before anything
+ *                     touched the mapping, so that the page is not
+ *                     present in this task when a probe reads it
  *
- * The arguments live on the stack and up_global is read before the calls,
- * so their pages are present when a probe reads them (the probes read
- * user memory without faulting pages in).
+ * In "run" the arguments live on the stack and up_global is read before
+ * the calls, so their pages are present when a probe reads them; "fresh"
+ * is the case where they are not.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 
 #define TARGET	__attribute__((noipa, used))
@@ -185,6 +192,28 @@ static int perf_pmu(long n)
 	return 0;
 }
 
+static int fresh(const char *path, long n)
+{
+	int fd = open(path, O_RDONLY);
+	void *p;
+
+	if (fd < 0) {
+		perror(path);
+		return 1;
+	}
+	while (n-- > 0) {
+		p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			perror("mmap");
+			return 1;
+		}
+		up_greet(p);
+		munmap(p, 4096);
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "syms"))
@@ -198,6 +227,9 @@ int main(int argc, char **argv)
 				       strtol(argv[3], NULL, 0));
 	if (argc == 3 && !strcmp(argv[1], "pmu"))
 		return perf_pmu(strtol(argv[2], NULL, 0));
-	fprintf(stderr, "usage: uptarget syms | run N | perf ID N | pmu N\n");
+	if (argc == 4 && !strcmp(argv[1], "fresh"))
+		return fresh(argv[2], strtol(argv[3], NULL, 0));
+	fprintf(stderr,
+		"usage: uptarget syms | run N | perf ID N | pmu N | fresh FILE N\n");
 	return 2;
 }

@@ -242,4 +242,35 @@ unsigned int parg_set_fetch(const struct parg_set *set, struct pt_regs *regs,
 /* How many of the records parg_set_fetch() filled had a fetch that faulted. */
 unsigned long parg_set_faults(const struct parg_set *set);
 
+/*
+ * User memory that parg_set_fetch_user() could not read: @nr reads of
+ * user memory faulted, the first PARG_UFAULT_MAX of them at @at (@len
+ * bytes from @addr; a string's @len is the most it could have taken).
+ * @faulted: some fetch of the record faulted, user memory or not.
+ */
+#define PARG_UFAULT_MAX	4
+
+struct parg_ufaults {
+	unsigned int nr;
+	bool faulted;
+	struct {
+		unsigned long addr;
+		unsigned int len;
+	} at[PARG_UFAULT_MAX];
+};
+
+/*
+ * parg_set_fetch(), for a caller that may page user memory in: it also
+ * fills @uf, so that the caller can fault those pages in where it may
+ * sleep (fault_in_readable()) and fetch again.  The reads themselves
+ * never fault, as in parg_set_fetch().  A record with a fault is not
+ * counted in parg_set_faults(): the caller knows which try is its last,
+ * and counts that one with parg_set_count_fault() if @uf->faulted.
+ */
+unsigned int parg_set_fetch_user(const struct parg_set *set,
+				 struct pt_regs *regs, void *edata, void *ent,
+				 unsigned int args_off, unsigned int room,
+				 struct parg_ufaults *uf);
+void parg_set_count_fault(const struct parg_set *set);
+
 #endif /* _KERNEL_TRACE_PARG_H */

@@ -18,6 +18,7 @@
 #include <linux/ktime.h>
 #include <linux/mman.h>
 #include <linux/module.h>
+#include <linux/pagemap.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -649,6 +650,80 @@ static void parg_test_user(struct kunit *test)
 		    " a=(fault)");
 }
 
+/* parg_set_fetch_user() into a fresh record of @room bytes. */
+static struct parg_rec parg_test_run_user(struct kunit *test,
+					  const struct parg_set *set,
+					  struct pt_regs *regs,
+					  struct parg_ufaults *uf)
+{
+	struct parg_rec r;
+
+	r.buf = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r.buf);
+	r.len = parg_set_fetch_user(set, regs, NULL, r.buf, HEAD, 1024, uf);
+	return r;
+}
+
+/*
+ * parg_set_fetch_user() says which user reads faulted (a page never
+ * touched, and an address where nothing is mapped), leaves the count of
+ * faulted records to the caller, and reads the page once it is in.
+ */
+static void parg_test_user_faults(struct kunit *test)
+{
+	struct parg_ufaults uf;
+	struct pt_regs regs = {};
+	struct parg_set *set;
+	unsigned long uaddr, fresh, faults;
+	struct parg_rec r;
+
+	uaddr = kunit_vm_mmap(test, NULL, 0, 2 * PAGE_SIZE,
+			      PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	if (IS_ERR_VALUE(uaddr) || !uaddr)
+		kunit_skip(test, "no user memory");
+	fresh = uaddr + PAGE_SIZE;	/* never touched: not present */
+	regs.FT_DI = fresh;
+	regs.FT_SI = 16;
+	set = parg_test_parse(test, FT_USER, NULL,
+			      "s=+0(%di):string v=+8(%di):u32 bad=+0(%si):u32");
+	faults = parg_set_faults(set);
+
+	r = parg_test_run_user(test, set, &regs, &uf);
+	KUNIT_EXPECT_TRUE(test, uf.faulted);
+	KUNIT_ASSERT_EQ(test, uf.nr, 3);
+	KUNIT_EXPECT_EQ(test, uf.at[0].addr, fresh);
+	KUNIT_EXPECT_GT(test, uf.at[0].len, 0);
+	KUNIT_EXPECT_EQ(test, uf.at[1].addr, fresh + 8);
+	KUNIT_EXPECT_EQ(test, uf.at[1].len, 4);
+	KUNIT_EXPECT_EQ(test, uf.at[2].addr, 16);
+	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r),
+			   " s=(fault) v=(fault) bad=(fault)");
+	KUNIT_EXPECT_EQ(test, parg_set_faults(set), faults);
+
+	/* what a sleeping caller does: page it in, fetch again */
+	KUNIT_ASSERT_EQ(test, 0,
+			fault_in_readable((const char __user *)fresh, 16));
+	r = parg_test_run_user(test, set, &regs, &uf);
+	KUNIT_EXPECT_TRUE(test, uf.faulted);
+	KUNIT_ASSERT_EQ(test, uf.nr, 1);
+	KUNIT_EXPECT_EQ(test, uf.at[0].addr, 16);
+	/*
+	 * The page reads as zeroes now.  An empty user string stores length
+	 * 0, which prints "(fault)" as the base ABI has it; @uf says that
+	 * only the read at 16 faulted.
+	 */
+	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r),
+			   " s=(fault) v=0 bad=(fault)");
+	parg_set_count_fault(set);
+	KUNIT_EXPECT_EQ(test, parg_set_faults(set), faults + 1);
+
+	/* registers only: nothing can fault */
+	set = parg_test_parse(test, FT_USER, NULL, "a=%di");
+	r = parg_test_run_user(test, set, &regs, &uf);
+	KUNIT_EXPECT_EQ(test, uf.nr, 0);
+	KUNIT_EXPECT_FALSE(test, uf.faulted);
+}
+
 /* The compiled store of argument @i, and whether deref @d reads user memory. */
 static void parg_expect_store(struct kunit *test, const struct parg_set *set,
 			      int i, enum parg_store store, u16 umask)
@@ -1079,6 +1154,7 @@ static struct kunit_case parg_test_cases[] = {
 	KUNIT_CASE(parg_test_guard_page),
 	KUNIT_CASE(parg_test_room),
 	KUNIT_CASE(parg_test_user),
+	KUNIT_CASE(parg_test_user_faults),
 	KUNIT_CASE(parg_test_uprobe),
 	KUNIT_CASE(parg_test_file_offset),
 	KUNIT_CASE(parg_test_tpoint),

@@ -23,6 +23,10 @@
  * an unmapped page is read without touching that page.  User strings go
  * through strncpy_from_user_nofault(), which is word-wise already.
  *
+ * A caller that may sleep can learn which user reads faulted
+ * (parg_set_fetch_user()), page them in and fetch again: reads stay
+ * non-faulting here, so the run is the same whoever calls it.
+ *
  * See Documentation/trace/kprobetrace.rst for the language.
  */
 #include <linux/kallsyms.h>
@@ -44,6 +48,7 @@ struct parg_run {
 	unsigned int dyn;	/* offset of the next string byte */
 	unsigned int room;	/* the record ends before ent + room */
 	bool faulted;		/* some fetch of this record faulted */
+	struct parg_ufaults *uf;	/* user reads that faulted, or NULL */
 };
 
 /* ---------------------------------------------------------- memory */
@@ -60,6 +65,26 @@ static __always_inline bool parg_is_user_addr(unsigned long addr)
 	return IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
 	       addr < TASK_SIZE_MAX;
 }
+
+/*
+ * A read of @len bytes at @addr faulted; if it was of user memory (@user,
+ * or an address parg_is_user_addr() reads as user) and the caller asked,
+ * say where.  Only the first PARG_UFAULT_MAX are kept; all are counted.
+ */
+static noinline void parg_note_fault(struct parg_run *r, unsigned long addr,
+				     unsigned int len, bool user)
+{
+	struct parg_ufaults *uf = r->uf;
+
+	if (!uf || !(user || parg_is_user_addr(addr)))
+		return;
+	if (uf->nr < PARG_UFAULT_MAX) {
+		uf->at[uf->nr].addr = addr;
+		uf->at[uf->nr].len = len;
+	}
+	uf->nr++;
+}
+NOKPROBE_SYMBOL(parg_note_fault);
 
 static __always_inline bool parg_uread(u64 *val, unsigned long addr,
 				       unsigned int size)
@@ -268,15 +293,21 @@ static int parg_string(const struct parg_arg *a, struct parg_run *r,
 {
 	unsigned int max = min(r->room - r->dyn, PARG_MAX_STRING);
 	char *dst = (char *)r->ent + r->dyn;
+	int len;
 
 	if (!max)
 		return 0;
 	switch (store) {
 	case PARG_ST_STR:
-		return parg_kstr(dst, addr, max);
 	case PARG_ST_USTR:
-		return strncpy_from_user_nofault(dst, (const void __user *)addr,
-						 max);
+		if (store == PARG_ST_STR)
+			len = parg_kstr(dst, addr, max);
+		else
+			len = strncpy_from_user_nofault(dst,
+					(const void __user *)addr, max);
+		if (len < 0)
+			parg_note_fault(r, addr, max, store == PARG_ST_USTR);
+		return len;
 	case PARG_ST_SYMSTR:
 		return parg_symstr(dst, addr, max);
 	case PARG_ST_COMM:
@@ -307,9 +338,13 @@ static void parg_strings(const struct parg_arg *a, struct parg_run *r,
 	int i, len;
 
 	for (i = 0; i < a->count; i++, dst += sizeof(u32)) {
+		unsigned long at = addr + i * sizeof(long);
+
 		len = -EFAULT;
-		if (parg_read_ptr(&p, addr + i * sizeof(long), a->ustr_ptrs))
+		if (parg_read_ptr(&p, at, a->ustr_ptrs))
 			len = parg_string(a, r, store, p);
+		else
+			parg_note_fault(r, at, sizeof(long), a->ustr_ptrs);
 		parg_put_loc(dst, len, r);
 	}
 }
@@ -432,12 +467,16 @@ static noinline void parg_run_any(const struct parg_arg *a,
 				  struct pt_regs *regs, const void *edata,
 				  struct parg_run *r, u8 *dst)
 {
-	unsigned long v = parg_source(a, regs, edata);
+	unsigned long v = parg_source(a, regs, edata), at;
 	int i;
 
-	for (i = 0; i < a->nderef; i++)
-		if (!parg_read_ptr(&v, v + a->deref[i], a->umask & BIT(i)))
+	for (i = 0; i < a->nderef; i++) {
+		at = v + a->deref[i];
+		if (!parg_read_ptr(&v, at, a->umask & BIT(i))) {
+			parg_note_fault(r, at, sizeof(long), a->umask & BIT(i));
 			goto fault;
+		}
+	}
 
 	switch (a->store) {
 	case PARG_ST_RAW:
@@ -445,8 +484,11 @@ static noinline void parg_run_any(const struct parg_arg *a,
 		return;
 	case PARG_ST_MEM:
 	case PARG_ST_UMEM:
-		if (!parg_mem(a, dst, v + a->off))
+		if (!parg_mem(a, dst, v + a->off)) {
+			parg_note_fault(r, v + a->off, a->size * a->count,
+					a->store == PARG_ST_UMEM);
 			goto fault;
+		}
 		return;
 	case PARG_ST_STRV:
 		parg_strings(a, r, dst, v + a->off);
@@ -474,10 +516,14 @@ static __always_inline void parg_run_arg(const struct parg_arg *a,
 	if (likely(a->op == PARG_OP_REG)) {
 		put_unaligned(parg_reg(regs, a->param), (unsigned long *)dst);
 	} else if (a->op == PARG_OP_REG_MEM) {
-		if (parg_kread(&v, parg_reg(regs, a->param) + a->off, a->size))
+		unsigned long at = parg_reg(regs, a->param) + a->off;
+
+		if (parg_kread(&v, at, a->size)) {
 			parg_put(dst, v, a->size);
-		else
+		} else {
+			parg_note_fault(r, at, a->size, false);
 			parg_fault(a, r, dst);
+		}
 	} else if (a->op == PARG_OP_REG_STR) {
 		parg_put_loc(dst, parg_string(a, r, a->store,
 					      parg_reg(regs, a->param) + a->off), r);
@@ -492,7 +538,8 @@ static noinline unsigned int parg_set_fetch_any(const struct parg_set *set,
 						struct pt_regs *regs,
 						void *edata, void *ent,
 						unsigned int args_off,
-						unsigned int room)
+						unsigned int room,
+						struct parg_ufaults *uf)
 {
 	u8 *blk = (u8 *)ent + args_off;
 	const struct parg_arg *a, *end = set->args + set->nargs;
@@ -501,6 +548,7 @@ static noinline unsigned int parg_set_fetch_any(const struct parg_set *set,
 		.fmap = blk + set->fixed,
 		.dyn = args_off + set->size,
 		.room = max(room, args_off + set->size),
+		.uf = uf,
 	};
 
 	if (set->fault_bytes)
@@ -511,8 +559,12 @@ static noinline unsigned int parg_set_fetch_any(const struct parg_set *set,
 		parg_run_arg(a, regs, edata, &r, blk + a->dst);
 	if (set->reads_mem)
 		pagefault_enable();
-	if (unlikely(r.faulted) && set->faults)
-		raw_cpu_inc(*set->faults);
+	if (unlikely(r.faulted)) {
+		if (uf)
+			uf->faulted = true;	/* the caller counts it */
+		else if (set->faults)
+			raw_cpu_inc(*set->faults);
+	}
 	return r.dyn;
 }
 NOKPROBE_SYMBOL(parg_set_fetch_any);
@@ -527,6 +579,7 @@ unsigned long parg_set_faults(const struct parg_set *set)
 			n += *per_cpu_ptr(set->faults, cpu);
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(parg_set_faults);
 
 /*
  * A set of whole registers and $retval (the usual return probe) cannot
@@ -540,7 +593,8 @@ unsigned int parg_set_fetch(const struct parg_set *set, struct pt_regs *regs,
 	u8 *blk = (u8 *)ent + args_off;
 
 	if (!set->words_only)
-		return parg_set_fetch_any(set, regs, edata, ent, args_off, room);
+		return parg_set_fetch_any(set, regs, edata, ent, args_off, room,
+					  NULL);
 	for (a = set->args; a < end; a++)
 		put_unaligned(a->op == PARG_OP_REG ? parg_reg(regs, a->param) :
 			      regs_return_value(regs),
@@ -549,6 +603,27 @@ unsigned int parg_set_fetch(const struct parg_set *set, struct pt_regs *regs,
 }
 EXPORT_SYMBOL_IF_KUNIT(parg_set_fetch);
 NOKPROBE_SYMBOL(parg_set_fetch);
+
+unsigned int parg_set_fetch_user(const struct parg_set *set,
+				 struct pt_regs *regs, void *edata, void *ent,
+				 unsigned int args_off, unsigned int room,
+				 struct parg_ufaults *uf)
+{
+	uf->nr = 0;
+	uf->faulted = false;
+	if (set->words_only)	/* nothing to fault on */
+		return parg_set_fetch(set, regs, edata, ent, args_off, room);
+	return parg_set_fetch_any(set, regs, edata, ent, args_off, room, uf);
+}
+EXPORT_SYMBOL_IF_KUNIT(parg_set_fetch_user);
+NOKPROBE_SYMBOL(parg_set_fetch_user);
+
+void parg_set_count_fault(const struct parg_set *set)
+{
+	if (set->faults)
+		raw_cpu_inc(*set->faults);
+}
+EXPORT_SYMBOL_IF_KUNIT(parg_set_count_fault);
 
 void parg_set_save_entry(const struct parg_set *set, struct pt_regs *regs,
 			 void *edata)

@@ -27,7 +27,10 @@
  *     is set before registration and unchanged until unregistration,
  *     which waits for running handlers; only then is anything freed.
  *   - Deleting never leaves an event half-removed: an event in use (on,
- *     open, or used by perf) refuses, before anything is changed.
+ *     open, or used by perf) refuses, before anything is changed.  The
+ *     fprobe is unregistered before anything else goes; if the fprobe
+ *     core refuses (ftrace has failed), the probe stays registered, the
+ *     event stays listed, and the delete fails with the core's errno.
  *
  * fprobe_profile, read-only: "  EVENT  HITS  MISSES" per probe, as
  * kprobe_profile has it.  MISSES counts every hit that made no record
@@ -193,21 +196,29 @@ int tf_probe_register(struct tf_probe *tp)
 	return ret;
 }
 
-/* Unregister; returns when no handler of @tp runs any more. */
-void tf_probe_unregister(struct tf_probe *tp)
+/*
+ * Unregister; on success no handler of @tp runs any more.  The fprobe
+ * core refuses only when ftrace itself has failed (ftrace_bug()) or the
+ * fprobe is not registered: then @tp stays registered, as the core still
+ * has it, and nothing of it may be freed.  Returns 0 or that errno.
+ */
+int tf_probe_unregister(struct tf_probe *tp)
 {
+	int ret;
+
 	lockdep_assert_held(&event_mutex);
 	if (!tp->registered)
-		return;
-	/*
-	 * It fails only when ftrace is dead (ftrace_bug()), and then it can
-	 * do no more; the ops stays on ftrace's list, so its memory must not
-	 * be reused: say so loudly.
-	 */
-	WARN_ON_ONCE(unregister_fprobe(&tp->fp));
+		return 0;
+	ret = unregister_fprobe(&tp->fp);
+	if (ret) {
+		pr_warn("%s: cannot unregister the fprobe on %s (%d)\n",
+			trace_event_name(&tp->event->call), tp->symbol, ret);
+		return ret;
+	}
 	/* the core restarts its count at the next registration */
 	tp->missed_before += READ_ONCE(tp->fp.nmissed);
 	tp->registered = false;
+	return 0;
 }
 
 /* Register a new probe, or leave a t: probe waiting for its module. */
@@ -230,12 +241,12 @@ static int tf_probe_arm(struct tf_probe *tp, struct tracepoint *tpoint,
 	return tf_tp_attach(tp, tpoint, mod);
 }
 
-static void tf_probe_disarm(struct tf_probe *tp)
+/* Undo tf_probe_arm(); 0, or an errno with @tp still registered. */
+static int tf_probe_disarm(struct tf_probe *tp)
 {
 	if (tp->is_tprobe)
-		tf_tp_detach(tp);
-	else
-		tf_probe_unregister(tp);
+		return tf_tp_detach(tp);
+	return tf_probe_unregister(tp);
 }
 
 /* -------------------------------------------------------------- events */
@@ -408,36 +419,61 @@ static struct tf_probe *tf_build_probe(const struct tf_parse *p,
 	return tp;
 }
 
-static int tf_create_words(const struct tf_parse *p)
+/*
+ * Look the tracepoint up, build the probe, and add it under event_mutex,
+ * unless a module with tracepoints came or went meanwhile: then -EAGAIN
+ * and nothing done, and the caller looks again (trace_fprobe_tp.c).
+ */
+static int tf_create_once(const struct tf_parse *p, const struct tf_def *def)
 {
 	struct tracepoint *tpoint = NULL;
 	struct module *mod = NULL;
-	struct tf_def def = {};
+	unsigned long seq = 0;
 	struct tf_event *ev;
 	struct tf_probe *tp;
 	int ret;
 
-	ret = tf_parse_def(p, &def);
-	if (!ret && def.is_tprobe)
-		ret = tf_lookup_tpoint(p, &def, &tpoint, &mod);
-	if (ret)
-		return ret;
-	tp = tf_build_probe(p, &def, tpoint, mod);
+	if (def->is_tprobe) {
+		seq = tf_tp_modules_seq();
+		ret = tf_lookup_tpoint(p, def, &tpoint, &mod);
+		if (ret)
+			return ret;
+	}
+	tp = tf_build_probe(p, def, tpoint, mod);
 	if (IS_ERR(tp)) {
 		ret = PTR_ERR(tp);
 		goto out_put;
 	}
 	mutex_lock(&event_mutex);
-	ev = tf_find_event(def.group, def.event);
-	if (ev)
+	ev = tf_find_event(def->group, def->event);
+	if (def->is_tprobe && tf_tp_modules_changed(seq))
+		ret = -EAGAIN;
+	else if (ev)
 		ret = tf_join_event(p, ev, tp, tpoint, mod);
 	else
-		ret = tf_start_event(p, &def, tp, tpoint, mod);
+		ret = tf_start_event(p, def, tp, tpoint, mod);
 	mutex_unlock(&event_mutex);
 	if (ret)
 		tf_probe_free(tp);
 out_put:
 	module_put(mod);
+	return ret;
+}
+
+/* Each retry follows a module load or unload, so this ends. */
+static int tf_create_words(const struct tf_parse *p)
+{
+	struct tf_def def = {};
+	int ret;
+
+	ret = tf_parse_def(p, &def);
+	while (!ret) {
+		ret = tf_create_once(p, &def);
+		if (ret != -EAGAIN)
+			break;
+		ret = 0;
+		cond_resched();
+	}
 	return ret;
 }
 
@@ -467,18 +503,24 @@ static int tf_dyn_create(const char *raw)
 static int tf_probe_remove(struct tf_probe *tp)
 {
 	struct tf_event *ev = tp->event;
+	bool last = list_is_singular(&ev->probes);
+	struct tracepoint *tpoint = tp->tpoint ? tp->tpoint->tpoint : NULL;
+	struct module *mod = tp->mod;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	if (list_is_singular(&ev->probes)) {
-		if (tf_event_busy(ev))
-			return -EBUSY;
+	if (last && tf_event_busy(ev))
+		return -EBUSY;
+	/* first what can fail and be left as it was: the fprobe */
+	ret = tf_probe_disarm(tp);
+	if (ret)
+		return ret;
+	if (last) {
 		ret = tf_event_unpublish(ev);
 		if (ret)
-			return ret;
+			goto out_rearm;
 	}
 	dyn_event_remove(&tp->devent);
-	tf_probe_disarm(tp);
 	list_del_init(&tp->sibling);
 	/* the event's layout is the event's, whichever probe brought it */
 	if (tp->args == ev->layout)
@@ -488,6 +530,13 @@ static int tf_probe_remove(struct tf_probe *tp)
 	tp->event = NULL;
 	tf_probe_free(tp);
 	return 0;
+
+out_rearm:
+	/* @mod cannot go meanwhile: its notifier waits for event_mutex */
+	if (tf_probe_arm(tp, tpoint, mod))
+		pr_warn("%s: left unregistered on %s\n",
+			trace_event_name(&ev->call), tp->symbol);
+	return ret;
 }
 
 /*

@@ -188,7 +188,7 @@ struct tf_probe *tf_probe_after(struct tf_probe *tp);
 #define for_each_tf_probe(tp)	\
 	for (tp = tf_probe_first(); tp; tp = tf_probe_after(tp))
 int tf_probe_register(struct tf_probe *tp);
-void tf_probe_unregister(struct tf_probe *tp);
+int tf_probe_unregister(struct tf_probe *tp);
 
 /* trace_fprobe_event.c */
 struct tf_event *tf_event_new(const char *group, const char *name,
@@ -213,9 +213,11 @@ void tf_exit_hit(struct fprobe *fp, unsigned long entry_ip,
  * or a loaded module (held in *@mod, NULL for vmlinux; module_put() it).
  */
 struct tracepoint *tf_tp_find(const char *name, struct module **mod);
+unsigned long tf_tp_modules_seq(void);
+bool tf_tp_modules_changed(unsigned long seq);
 int tf_tp_attach(struct tf_probe *tp, struct tracepoint *tpoint,
 		 struct module *mod);
-void tf_tp_detach(struct tf_probe *tp);
+int tf_tp_detach(struct tf_probe *tp);
 int tf_tp_init(void);
 
 /* A module that can be probed (NULL: vmlinux), and its name for BTF. */

@@ -18,8 +18,40 @@
  * probe is left on its tracepoints, and they wait again.
  *
  * Locking: event_mutex for the attachment list and every probe change.
- * The module notifiers take it; lookups that take the tracepoint core's
- * module list lock (tf_tp_find()) run before event_mutex is taken.
+ * The module notifiers take it.  tf_tp_find() takes the tracepoint
+ * core's module list lock, which the core holds while it calls the
+ * tracepoint module notifiers, and those may take event_mutex (the
+ * base's fprobe events do): so the lookup runs before event_mutex,
+ * never under it, and that lock order is never inverted.  That leaves
+ * a window between the lookup and the moment the new probe is on the
+ * list under event_mutex, and two interleavings to rule out:
+ *
+ *   creating t:TP                      module M (has TP) loading
+ *   lookup: TP not found
+ *                                      COMING: tracepoint core adds M;
+ *                                      ours, under event_mutex, attaches
+ *                                      the waiting probes (not this one)
+ *   event_mutex: probe added, waiting  -> waits forever for M
+ *
+ *   lookup: TP found in M (COMING)
+ *                                      M's init fails: GOING; ours, under
+ *                                      event_mutex, detaches M's probes
+ *                                      (not this one); M is freed
+ *   event_mutex: attach to TP          -> use after free
+ *
+ * Both notifiers of ours bump tf_tp_seq under event_mutex, for every
+ * module with tracepoints.  The creator reads it (under event_mutex)
+ * before the lookup and checks it again under event_mutex before adding
+ * the probe; if it moved, it drops the probe and looks again.  If it did
+ * not move, neither notifier of a module has run in the window: a module
+ * the lookup missed has not had our COMING yet and will find the probe
+ * on the list, and a module the lookup found (its reference taken while
+ * it was not GOING) has not had our GOING yet, which will detach the
+ * probe before the module is freed.  Our COMING runs after the core's
+ * (a found tracepoint may be attached before our COMING; it skips
+ * attached probes), our GOING before the core's, after the module is
+ * marked GOING (a lookup then finds the tracepoint but cannot take the
+ * module, so it waits).
  */
 #define pr_fmt(fmt)	"trace_fprobe: " fmt
 
@@ -69,6 +101,27 @@ struct tracepoint *tf_tp_find(const char *name, struct module **mod)
 		for_each_module_tracepoint(tf_tp_match_module, &s);
 	*mod = s.mod;
 	return s.found;
+}
+
+/* Module notifications seen by ours, for the creators; event_mutex. */
+static unsigned long tf_tp_seq;
+
+/* Where module notifications stand, before a lookup. */
+unsigned long tf_tp_modules_seq(void)
+{
+	unsigned long seq;
+
+	mutex_lock(&event_mutex);
+	seq = tf_tp_seq;
+	mutex_unlock(&event_mutex);
+	return seq;
+}
+
+/* Did a module with tracepoints come or go since @seq?  event_mutex. */
+bool tf_tp_modules_changed(unsigned long seq)
+{
+	lockdep_assert_held(&event_mutex);
+	return seq != tf_tp_seq;
 }
 
 /* ----------------------------------------------------- shared stubs */
@@ -139,16 +192,25 @@ int tf_tp_attach(struct tf_probe *tp, struct tracepoint *tpoint,
 	return ret;
 }
 
-/* Undo tf_tp_attach(); the probe waits for its tracepoint again. */
-void tf_tp_detach(struct tf_probe *tp)
+/*
+ * Undo tf_tp_attach(); the probe waits for its tracepoint again.  If the
+ * fprobe cannot be unregistered, the probe stays attached and registered
+ * (its stub keeps its place on the tracepoint) and the errno is returned.
+ */
+int tf_tp_detach(struct tf_probe *tp)
 {
+	int ret;
+
 	lockdep_assert_held(&event_mutex);
 	if (!tp->tpoint)
-		return;
-	tf_probe_unregister(tp);
+		return 0;
+	ret = tf_probe_unregister(tp);
+	if (ret)
+		return ret;
 	tf_tpoint_put(tp->tpoint);
 	tp->tpoint = NULL;
 	tp->mod = NULL;
+	return 0;
 }
 
 /* ------------------------------------------------------------ modules */
@@ -193,21 +255,35 @@ static void tf_tp_module_coming(struct module *mod)
 	}
 }
 
+/*
+ * A probe whose fprobe the core will not let go stays attached and
+ * registered (tf_tp_detach()): the module goes regardless, and the
+ * tracepoint core warns of the stub left on its tracepoint.  Nothing of
+ * the probe is freed, so the state stays what the fprobe core has.
+ */
 static void tf_tp_module_going(struct module *mod)
 {
 	struct tf_probe *tp;
 
-	for_each_tf_probe(tp)
-		if (tp->is_tprobe && tp->tpoint && tp->mod == mod)
-			tf_tp_detach(tp);
+	for_each_tf_probe(tp) {
+		if (!tp->is_tprobe || !tp->tpoint || tp->mod != mod)
+			continue;
+		if (tf_tp_detach(tp))
+			pr_warn("%s: still on %s:%s as it goes\n",
+				trace_event_name(&tp->event->call), mod->name,
+				tp->symbol);
+	}
 }
 
 static int tf_tp_module_comes(struct notifier_block *nb, unsigned long state,
 			      void *data)
 {
-	if (state == MODULE_STATE_COMING) {
+	struct module *mod = data;
+
+	if (state == MODULE_STATE_COMING && mod->num_tracepoints) {
 		mutex_lock(&event_mutex);
-		tf_tp_module_coming(data);
+		tf_tp_seq++;
+		tf_tp_module_coming(mod);
 		mutex_unlock(&event_mutex);
 	}
 	return NOTIFY_DONE;
@@ -216,9 +292,12 @@ static int tf_tp_module_comes(struct notifier_block *nb, unsigned long state,
 static int tf_tp_module_goes(struct notifier_block *nb, unsigned long state,
 			     void *data)
 {
-	if (state == MODULE_STATE_GOING) {
+	struct module *mod = data;
+
+	if (state == MODULE_STATE_GOING && mod->num_tracepoints) {
 		mutex_lock(&event_mutex);
-		tf_tp_module_going(data);
+		tf_tp_seq++;
+		tf_tp_module_going(mod);
 		mutex_unlock(&event_mutex);
 	}
 	return NOTIFY_DONE;

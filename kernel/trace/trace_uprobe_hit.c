@@ -12,16 +12,28 @@
  *              publish {probe, hit address} in current->utask->vaddr
  *              perf: run the BPF programs (they may sleep)
  *              preemption off:
- *                fetch the arguments once, into this CPU's scratch
+ *                fetch the arguments into this CPU's scratch
+ *                a user read faulted? preemption on, page it in,
+ *                  fetch again (at most TU_FAULT_TRIES times)
  *                trace files (RCU list): reserve, copy, commit
  *                perf: perf buffer, copy, submit
  *
- * The argument library reads user memory without faulting (probe_arg.h): a
- * string or value on a page the task has not touched yet reads as
- * "(fault)" rather than being paged in.  That keeps the whole record
- * build in one preempt-off section on a per-CPU scratch buffer, with no
- * lock and no allocation.  Trace files and perf exclude each other
- * (trace_uprobe_event.c), so one fetch serves every record of a hit.
+ * The argument library reads user memory without faulting (probe_arg.h),
+ * which keeps the record build in one preempt-off section on a per-CPU
+ * scratch buffer, with no lock and no allocation.  A value or string on
+ * a page the task has not touched yet (or one swapped out) would then
+ * read as "(fault)"; but a uprobe handler runs in the probed task and
+ * may sleep, so when the library reports user reads that faulted
+ * (parg_set_fetch_user()), the hit leaves the section, pages them in
+ * with fault_in_readable() and fetches again.  The scratch is not ours
+ * while preemption is on, so the retry fetches the whole record.  The
+ * common case, nothing faulted, costs nothing more.  A read of memory
+ * that is not mapped at all cannot be paged in: the record is fetched
+ * once more, as the scratch was let go, and keeps its "(fault)".  A
+ * string is paged in up to the most it may take (PARG_MAX_STRING, or
+ * the room left), which may touch the page after the string's end.
+ * Trace files and perf exclude each other (trace_uprobe_event.c), so
+ * one fetch serves every record of a hit.
  *
  * A hit whose record a ring buffer or perf refuses is counted in
  * tu_counts::dropped (uprobe_misses shows it); uprobe_profile counts
@@ -30,12 +42,16 @@
 #include <linux/bpf.h>
 #include <linux/filter.h>
 #include <linux/perf_event.h>
+#include <linux/pagemap.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate_trace.h>
 #include <linux/ring_buffer.h>
 #include <linux/sched/mm.h>
 
 #include "trace_uprobe_internal.h"
+
+/* Fetches of one hit, at most, when user reads fault and are paged in. */
+#define TU_FAULT_TRIES	3
 
 /* Set once, before the first probe is registered; never freed. */
 static char __percpu *tu_scratch;
@@ -183,7 +199,8 @@ static unsigned int tu_room(struct tu_probe *tp, unsigned int users)
 
 /* Build the record in this CPU's scratch; returns its size. */
 static unsigned int tu_build(struct tu_probe *tp, const struct tu_site *site,
-			     struct pt_regs *regs, void *rec, unsigned int room)
+			     struct pt_regs *regs, void *rec, unsigned int room,
+			     struct parg_ufaults *uf)
 {
 	struct tu_event *ev = tp->event;
 
@@ -197,8 +214,26 @@ static unsigned int tu_build(struct tu_probe *tp, const struct tu_site *site,
 	}
 	if (!tp->has_args)
 		return tp->rec_size;
-	return parg_set_fetch(tp->args, regs, (void *)&site->addr, rec,
-			      ev->head_size, room);
+	return parg_set_fetch_user(tp->args, regs, (void *)&site->addr, rec,
+				   ev->head_size, room, uf);
+}
+
+/*
+ * Page in the user memory the last fetch could not read; the task's own
+ * context, preemption on.  True when some of it is now readable, so that
+ * another fetch may do better; false when none of it is mapped.
+ */
+static bool tu_fault_in(const struct parg_ufaults *uf)
+{
+	unsigned int i, n = min_t(unsigned int, uf->nr, PARG_UFAULT_MAX);
+	bool progress = false;
+
+	might_fault();
+	for (i = 0; i < n; i++)
+		if (fault_in_readable((const char __user *)uf->at[i].addr,
+				      uf->at[i].len) < uf->at[i].len)
+			progress = true;
+	return progress;
 }
 
 static void tu_hit(struct tu_probe *tp, const struct tu_site *site,
@@ -206,6 +241,8 @@ static void tu_hit(struct tu_probe *tp, const struct tu_site *site,
 {
 	struct uprobe_dispatch_data udd = { .bp_addr = site->addr };
 	unsigned int users = READ_ONCE(tp->event->flags);
+	struct parg_ufaults uf = {};
+	int tries = TU_FAULT_TRIES;
 	unsigned int size;
 	void *rec;
 
@@ -216,10 +253,20 @@ static void tu_hit(struct tu_probe *tp, const struct tu_site *site,
 	if (!users)
 		return;
 
+again:
 	preempt_disable();
 	rec = this_cpu_ptr(tu_scratch);
 	rcu_read_lock();
-	size = tu_build(tp, site, regs, rec, tu_room(tp, users));
+	size = tu_build(tp, site, regs, rec, tu_room(tp, users), &uf);
+	if (unlikely(uf.nr) && --tries > 0) {
+		rcu_read_unlock();
+		preempt_enable();
+		if (!tu_fault_in(&uf))
+			tries = 1;	/* nothing paged in: one last fetch */
+		goto again;
+	}
+	if (unlikely(uf.faulted))
+		parg_set_count_fault(tp->args);
 	if (users & TU_EV_TRACE)
 		tu_trace(tp, rec, size, regs);
 	rcu_read_unlock();
