@@ -49,6 +49,7 @@
 #include "trace.h"
 #include "trace_dynevent.h"
 #include "probe_arg.h"
+#include "probe_event.h"
 #include "trace_kprobe.h"
 
 #define TK_DEFAULT_GROUP	"kprobes"
@@ -59,7 +60,7 @@
 /*
  * Errors of the event layer itself (trace_kprobe_errors.h).  The error_log
  * table is that list followed by the argument library's probe_arg_errors.h;
- * tk_err_parg() maps a library code into it.
+ * pev_err_code(TK_ERR_PARG_FIRST, code) maps a library code into it.
  */
 #define TK_ERROR(code, msg)	TK_ERR_##code,
 enum tk_err_code {
@@ -69,10 +70,6 @@ enum tk_err_code {
 
 #undef TK_ERROR
 
-static inline enum tk_err_code tk_err_parg(enum parg_err_code code)
-{
-	return TK_ERR_PARG_FIRST + code - 1;
-}
 
 /*
  * Parse context: the words of one definition, as argv_split() cut them.
