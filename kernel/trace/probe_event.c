@@ -124,7 +124,8 @@ static int pev_head_field(struct trace_event_call *call, const char *name,
  * The head fields of @call, laid out as kprobe events' heads are (every
  * front end's head struct has that layout).
  */
-int pev_call_define_head(struct trace_event_call *call, enum pev_head head)
+static int pev_call_define_head(struct trace_event_call *call,
+				enum pev_head head)
 {
 	int ret;
 
@@ -140,6 +141,15 @@ int pev_call_define_head(struct trace_event_call *call, enum pev_head head)
 	default:
 		return 0;
 	}
+}
+
+/* The fields of @call: its head's, then @layout's after @head_size bytes. */
+int pev_call_define_fields(struct trace_event_call *call, enum pev_head head,
+			   const struct parg_set *layout, unsigned int head_size)
+{
+	int ret = pev_call_define_head(call, head);
+
+	return ret ?: parg_set_define_fields(layout, call, head_size);
 }
 
 /* Is any event, of any kind, named @group/@name?  Under event_mutex. */
@@ -216,6 +226,29 @@ enum pev_name_err pev_split_name(const char *text, char *group, char *event,
 }
 
 /*
+ * A return probe's MAXACTIVE, the @len bytes at @text: a number (base 0)
+ * from 1 to @max, written in fewer than @room bytes (at most 64).
+ * -E2BIG when it is above @max, -EINVAL when it is bad otherwise.
+ */
+int pev_parse_maxactive(const char *text, size_t len, size_t room,
+			unsigned int max, int *maxactive)
+{
+	char buf[64];
+	unsigned int n;
+
+	if (len >= min(room, sizeof(buf)))
+		return -EINVAL;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	if (kstrtouint(buf, 0, &n) || !n)
+		return -EINVAL;
+	if (n > max)
+		return -E2BIG;
+	*maxactive = n;
+	return 0;
+}
+
+/*
  * One error_log entry under @subsys: the @argc words joined by single
  * spaces, message @texts[@code], the caret under byte @pos of word
  * @word, or just past the end (after the last blank) if there is no
@@ -249,14 +282,13 @@ void pev_log_error(const char *subsys, int argc, const char **argv,
 /* --------------------------------------------------------- stat files */
 
 /* "  GROUP/EVENT", the pair left-justified in 44 columns (at least one). */
-void pev_seq_event_name(struct seq_file *m,
-			const struct trace_event_call *call)
+void pev_seq_event_name(struct seq_file *m, struct trace_event_call *call)
 {
 	const char *group = call->class->system;
 	int width = 43 - (int)strlen(group);
 
 	seq_printf(m, "  %s/%-*s", group, max(width, 1),
-		   trace_event_name((struct trace_event_call *)call));
+		   trace_event_name(call));
 }
 
 /*

@@ -35,7 +35,8 @@ void pev_call_release(struct trace_event_call *call,
 		      struct trace_event_class *class);
 int pev_call_set_print_fmt(struct trace_event_call *call,
 			   struct parg_set *layout, enum pev_head head);
-int pev_call_define_head(struct trace_event_call *call, enum pev_head head);
+int pev_call_define_fields(struct trace_event_call *call, enum pev_head head,
+			   const struct parg_set *layout, unsigned int head_size);
 bool pev_name_taken(const char *group, const char *name);
 int pev_call_publish(struct trace_event_call *call);
 
@@ -71,6 +72,8 @@ static inline unsigned int pev_err_code(unsigned int first, unsigned int code)
 	return first + code - 1;
 }
 
+int pev_parse_maxactive(const char *text, size_t len, size_t room,
+			unsigned int max, int *maxactive);
 void pev_log_error(const char *subsys, int argc, const char **argv,
 		   int word, int pos, const char **texts, unsigned int code);
 
@@ -92,8 +95,7 @@ static __always_inline bool pev_record_wanted(struct trace_event_file *file)
 
 /* --------------------------------------------------------- stat files */
 
-void pev_seq_event_name(struct seq_file *m,
-			const struct trace_event_call *call);
+void pev_seq_event_name(struct seq_file *m, struct trace_event_call *call);
 void *pev_seq_start_head(struct seq_file *m, loff_t *pos);
 extern const struct file_operations pev_stats_fops;
 

@@ -445,7 +445,8 @@ static struct trace_event_functions tep_event_funcs = {
 
 static int tep_define_fields(struct trace_event_call *call)
 {
-	return parg_set_define_fields(tep_of_call(call)->args, call, TEP_HEAD);
+	return pev_call_define_fields(call, PEV_HEAD_NONE,
+				      tep_of_call(call)->args, TEP_HEAD);
 }
 
 static struct trace_event_fields tep_fields[] = {

@@ -62,11 +62,10 @@ static struct trace_event_functions tf_event_funcs = {
 static int tf_define_fields(struct trace_event_call *call)
 {
 	struct tf_event *ev = tf_event_of(call);
-	int ret;
 
-	ret = pev_call_define_head(call, ev->is_return ? PEV_HEAD_RETURN :
-							 PEV_HEAD_ENTRY);
-	return ret ?: parg_set_define_fields(ev->layout, call, ev->head_size);
+	return pev_call_define_fields(call, ev->is_return ? PEV_HEAD_RETURN :
+					    PEV_HEAD_ENTRY, ev->layout,
+				      ev->head_size);
 }
 
 static struct trace_event_fields tf_fields[] = {

@@ -56,24 +56,16 @@ void tf_parse_error(const struct tf_parse *p, int word, int pos,
 static int tf_parse_maxactive(const struct tf_parse *p, struct tf_def *def,
 			      size_t len)
 {
-	char buf[TF_MAXACT_TEXT];
-	unsigned int n;
+	int ret;
 
-	if (len >= sizeof(buf))
-		goto bad;
-	memcpy(buf, p->argv[0] + 1, len);
-	buf[len] = '\0';
-	if (kstrtouint(buf, 0, &n) || !n)
-		goto bad;
-	if (n > TF_MAXACTIVE_MAX) {
-		tf_parse_error(p, 0, 1, TF_ERR_MAXACT_TOO_BIG);
+	ret = pev_parse_maxactive(p->argv[0] + 1, len, TF_MAXACT_TEXT,
+				  TF_MAXACTIVE_MAX, &def->maxactive);
+	if (ret) {
+		tf_parse_error(p, 0, 1, ret == -E2BIG ? TF_ERR_MAXACT_TOO_BIG :
+							TF_ERR_BAD_MAXACT);
 		return -EINVAL;
 	}
-	def->maxactive = n;
 	return 0;
-bad:
-	tf_parse_error(p, 0, 1, TF_ERR_BAD_MAXACT);
-	return -EINVAL;
 }
 
 /* NAME, "[GROUP/|GROUP.][EVENT]", from byte @at of word 0. */

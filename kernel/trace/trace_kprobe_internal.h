@@ -54,6 +54,7 @@
 
 #define TK_DEFAULT_GROUP	"kprobes"
 #define TK_MAXACTIVE_MAX	4096	/* kretprobe instances per probe */
+#define TK_MAXACT_TEXT		16	/* digits of MAXACTIVE, with NUL */
 /* Auto-generated names are cut to fit; user names must fit. */
 #define TK_NAME_LEN		MAX_EVENT_NAME_LEN
 

@@ -100,28 +100,20 @@ void tk_parse_note(const struct tk_parse *p, int word, int pos,
 static int tk_parse_maxactive(const struct tk_parse *p, struct tk_def *def,
 			      const char *digits, size_t len)
 {
-	char buf[16];
-	unsigned int n;
+	int ret;
 
 	if (!def->is_return) {
 		tk_parse_error(p, 0, 1, TK_ERR_BAD_MAXACT_TYPE);
 		return -EINVAL;
 	}
-	if (len >= sizeof(buf))
-		goto bad;
-	memcpy(buf, digits, len);
-	buf[len] = '\0';
-	if (kstrtouint(buf, 0, &n) || !n)
-		goto bad;
-	if (n > TK_MAXACTIVE_MAX) {
-		tk_parse_error(p, 0, 1, TK_ERR_MAXACT_TOO_BIG);
+	ret = pev_parse_maxactive(digits, len, TK_MAXACT_TEXT, TK_MAXACTIVE_MAX,
+				  &def->maxactive);
+	if (ret) {
+		tk_parse_error(p, 0, 1, ret == -E2BIG ? TK_ERR_MAXACT_TOO_BIG :
+							TK_ERR_BAD_MAXACT);
 		return -EINVAL;
 	}
-	def->maxactive = n;
 	return 0;
-bad:
-	tk_parse_error(p, 0, 1, TK_ERR_BAD_MAXACT);
-	return -EINVAL;
 }
 
 /* "[GROUP/|GROUP.][EVENT]" starting at byte @at of word 0. */
