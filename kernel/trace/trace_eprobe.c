@@ -49,7 +49,6 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/ring_buffer.h>
-#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracefs.h>
@@ -58,6 +57,7 @@
 #include "trace_dynevent.h"
 #include "trace_output.h"
 #include "probe_arg.h"
+#include "probe_event.h"
 
 #define TEP_DEFAULT_GROUP	"eprobes"
 #define TEP_NAME_LEN		MAX_EVENT_NAME_LEN
@@ -111,25 +111,10 @@ struct tep_parse {
 static void tep_error(const struct tep_parse *p, int word, int pos,
 		      unsigned int code)
 {
-	unsigned int len = 0, caret = 0;
-	char *cmd, *s;
-	int i;
-
-	for (i = 0; i < p->argc; i++) {
-		if (i == word)
-			caret = len + pos;
-		len += strlen(p->argv[i]) + 1;
-	}
-	if (word >= p->argc)		/* a missing word: past the end */
-		caret = len;
-	cmd = kmalloc(len + 1, GFP_KERNEL);
-	if (!cmd || WARN_ON_ONCE(code >= ARRAY_SIZE(tep_err_text)))
-		goto out_free;
-	for (i = 0, s = cmd; i < p->argc; i++)
-		s += sprintf(s, "%s%s", i ? " " : "", p->argv[i]);
-	tracing_log_err(NULL, "event_probe", cmd, tep_err_text, code, caret);
-out_free:
-	kfree(cmd);
+	if (WARN_ON_ONCE(code >= ARRAY_SIZE(tep_err_text)))
+		return;
+	pev_log_error("event_probe", p->argc, p->argv, word, pos,
+		      tep_err_text, code);
 }
 
 /* ------------------------------------------------------------ objects */
@@ -234,13 +219,8 @@ static __always_inline void tep_scratch_put(void)
 static noinline void tep_refused(struct tep_event *ev,
 				 struct trace_event_file *file)
 {
-	struct trace_array *tr = file->tr;
-
-	if (!ring_buffer_record_is_set_on(tr->array_buffer.buffer) ||
-	    !cpumask_test_cpu(raw_smp_processor_id(), tr->tracing_cpumask) ||
-	    trace_event_ignore_this_pid(file))
-		return;
-	this_cpu_inc(ev->counts->dropped);
+	if (pev_record_wanted(file))
+		this_cpu_inc(ev->counts->dropped);
 }
 
 /* Fill and commit the record of one hit, its strings through @scratch. */
@@ -465,37 +445,14 @@ static struct trace_event_functions tep_event_funcs = {
 
 static int tep_define_fields(struct trace_event_call *call)
 {
-	return parg_set_define_fields(tep_of_call(call)->args, call, TEP_HEAD);
+	return pev_call_define_fields(call, PEV_HEAD_NONE,
+				      tep_of_call(call)->args, TEP_HEAD);
 }
 
 static struct trace_event_fields tep_fields[] = {
 	{ .type = TRACE_FUNCTION_TYPE, .define_fields = tep_define_fields },
 	{}
 };
-
-/* "\" NAME=FMT...\", REC->NAME...": no head, unlike kprobe events. */
-static int tep_set_print_fmt(struct tep_event *ev)
-{
-	size_t fmt_len, args_len;
-	char *fmt, *args;
-	int ret = -ENOMEM;
-
-	parg_set_print_fmt_len(ev->args, &fmt_len, &args_len);
-	fmt = kzalloc(fmt_len + 1, GFP_KERNEL);
-	args = kzalloc(args_len + 1, GFP_KERNEL);
-	if (!fmt || !args)
-		goto out_free;
-	ret = parg_set_print_fmt(ev->args, fmt, fmt_len + 1, args, args_len + 1);
-	if (ret)
-		goto out_free;
-	ev->call.print_fmt = kasprintf(GFP_KERNEL, "\"%s\"%s", fmt, args);
-	if (!ev->call.print_fmt)
-		ret = -ENOMEM;
-out_free:
-	kfree(args);
-	kfree(fmt);
-	return ret;
-}
 
 /* Free an event that is not (or no longer) published.  NULL is fine. */
 static void tep_event_free(struct tep_event *ev)
@@ -507,9 +464,7 @@ static void tep_event_free(struct tep_event *ev)
 		trace_event_put_ref(ev->target);
 	parg_set_free(ev->args);
 	free_percpu(ev->counts);
-	kfree(ev->call.print_fmt);
-	kfree(ev->call.name);
-	kfree(ev->class.system);
+	pev_call_release(&ev->call, &ev->class);
 	kfree(ev->filter);
 	kfree(ev->target_sys);
 	kfree(ev->target_name);
@@ -523,18 +478,14 @@ static struct tep_event *tep_event_alloc(const char *group, const char *name)
 	if (!ev)
 		return NULL;
 	INIT_LIST_HEAD(&ev->links);
-	INIT_LIST_HEAD(&ev->class.fields);
 	dyn_event_init(&ev->devent, &tep_dyn_ops);
-	ev->class.system = kstrdup(group, GFP_KERNEL);
-	ev->call.name = kstrdup(name, GFP_KERNEL);
 	ev->counts = alloc_percpu(struct tep_counts);
-	if (!ev->class.system || !ev->call.name || !ev->counts) {
+	if (pev_call_init(&ev->call, &ev->class, group, name) || !ev->counts) {
 		tep_event_free(ev);
 		return NULL;
 	}
 	ev->class.reg = tep_reg;
 	ev->class.fields_array = tep_fields;
-	ev->call.class = &ev->class;
 	ev->call.event.funcs = &tep_event_funcs;
 	ev->call.flags = TRACE_EVENT_FL_EPROBE;
 	return ev;
@@ -554,54 +505,22 @@ struct tep_def {
 	char *filter;			/* joined words after "if", or NULL */
 };
 
-/*
- * "[GROUP/|GROUP.][EVENT]" at byte @at of word @word.  Fills @group and
- * @event ("" when absent); returns 0 or the error code of the name.
- */
-static int tep_split_name(const char *text, char *group, char *event,
-			  int *bad)
-{
-	const char *sep = strchr(text, '/') ?: strchr(text, '.');
-	size_t len;
-
-	*bad = 0;
-	group[0] = event[0] = '\0';
-	if (sep) {
-		len = sep - text;
-		if (!len)
-			return TEP_ERR_NO_GROUP_NAME;
-		if (len >= TEP_NAME_LEN)
-			return TEP_ERR_GROUP_TOO_LONG;
-		memcpy(group, text, len);
-		group[len] = '\0';
-		if (!is_good_system_name(group))
-			return TEP_ERR_BAD_GROUP_NAME;
-		*bad = len + 1;
-		text = sep + 1;
-	}
-	len = strlen(text);
-	if (!len)
-		return sep ? 0 : TEP_ERR_NO_EVENT_NAME;
-	if (len >= TEP_NAME_LEN)
-		return TEP_ERR_EVENT_TOO_LONG;
-	if (!is_good_name(text))
-		return TEP_ERR_BAD_EVENT_NAME;
-	strscpy(event, text, TEP_NAME_LEN);
-	return 0;
-}
-
 /* Word 0, "e[...][:NAME]", and word 1, "SYS.EVENT" or "SYS/EVENT". */
 static int tep_parse_names(const struct tep_parse *p, struct tep_def *def)
 {
 	const char *colon = strchr(p->argv[0], ':');
-	int code, bad;
+	enum pev_name_err err;
+	int bad;
 
+	static_assert(TEP_ERR_BAD_EVENT_NAME - TEP_ERR_NO_GROUP_NAME ==
+		      PEV_NAME_BAD_EVENT - PEV_NAME_NO_GROUP);
 	def->group = TEP_DEFAULT_GROUP;
 	if (colon) {
-		code = tep_split_name(colon + 1, def->group_buf, def->event_buf,
-				      &bad);
-		if (code) {
-			tep_error(p, 0, colon + 1 - p->argv[0] + bad, code);
+		err = pev_split_name(colon + 1, def->group_buf, def->event_buf,
+				     &bad);
+		if (err) {
+			tep_error(p, 0, colon + 1 - p->argv[0] + bad,
+				  pev_err_code(TEP_ERR_NO_GROUP_NAME, err));
 			return -EINVAL;
 		}
 		if (def->group_buf[0])
@@ -609,8 +528,8 @@ static int tep_parse_names(const struct tep_parse *p, struct tep_def *def)
 		if (def->event_buf[0])
 			def->event = def->event_buf;
 	}
-	code = tep_split_name(p->argv[1], def->sys, def->name, &bad);
-	if (code || !def->sys[0] || !def->name[0]) {
+	err = pev_split_name(p->argv[1], def->sys, def->name, &bad);
+	if (err || !def->sys[0] || !def->name[0]) {
 		tep_error(p, 1, 0, TEP_ERR_NO_EVENT_INFO);
 		return -EINVAL;
 	}
@@ -703,7 +622,7 @@ static int tep_parse_args(const struct tep_parse *p, struct tep_def *def,
 	if (IS_ERR(set)) {
 		if (err.code)
 			tep_error(p, err.word + 2, err.pos,
-				  TEP_ERR_PARG_FIRST + err.code - 1);
+				  pev_err_code(TEP_ERR_PARG_FIRST, err.code));
 		return PTR_ERR(set);
 	}
 	ev->args = set;
@@ -712,43 +631,19 @@ static int tep_parse_args(const struct tep_parse *p, struct tep_def *def,
 		return ret;
 	ev->dynamic = parg_set_is_dynamic(set);
 	ev->rec_size = TEP_HEAD + parg_set_size(set);
-	return tep_set_print_fmt(ev);
-}
-
-/* Is any event, of any kind, named @group/@name?  Under event_mutex. */
-static bool tep_name_taken(const char *group, const char *name)
-{
-	struct trace_event_call *call;
-	const char *n;
-
-	list_for_each_entry(call, &ftrace_events, list) {
-		n = trace_event_name(call);
-		if (n && call->class->system && !strcmp(n, name) &&
-		    !strcmp(call->class->system, group))
-			return true;
-	}
-	return false;
+	return pev_call_set_print_fmt(&ev->call, ev->args, PEV_HEAD_NONE);
 }
 
 /* Publish @ev: events/GROUP/EVENT and a line in dynamic_events. */
 static int tep_publish(const struct tep_parse *p, struct tep_event *ev)
 {
-	int ret;
+	int ret = pev_call_publish(&ev->call);
 
-	lockdep_assert_held(&event_mutex);
-	if (tep_name_taken(ev->class.system, ev->call.name)) {
+	if (ret == -EEXIST)
 		tep_error(p, 0, 0, TEP_ERR_EVENT_EXIST);
-		return -EEXIST;
-	}
-	if (!register_trace_event(&ev->call.event))
-		return -ENODEV;
-	ret = trace_add_event_call(&ev->call);
-	if (ret) {
-		unregister_trace_event(&ev->call.event);
-		return ret;
-	}
-	dyn_event_add(&ev->devent, &ev->call);
-	return 0;
+	if (!ret)
+		dyn_event_add(&ev->devent, &ev->call);
+	return ret;
 }
 
 static int tep_create_parsed(const struct tep_parse *p, struct tep_def *def)
@@ -905,9 +800,8 @@ static int tep_profile_show(struct seq_file *m, void *v)
 		hits += per_cpu_ptr(ev->counts, cpu)->hits;
 		dropped += per_cpu_ptr(ev->counts, cpu)->dropped;
 	}
-	seq_printf(m, "  %s/%-*s %15lu %15lu\n", ev->class.system,
-		   (int)max_t(int, 1, 43 - (int)strlen(ev->class.system)),
-		   trace_event_name(&ev->call), hits, dropped);
+	pev_seq_event_name(m, &ev->call);
+	seq_printf(m, " %15lu %15lu\n", hits, dropped);
 	return 0;
 }
 
@@ -916,25 +810,6 @@ static const struct seq_operations tep_profile_seq_ops = {
 	.next = dyn_event_seq_next,
 	.stop = dyn_event_seq_stop,
 	.show = tep_profile_show,
-};
-
-static int tep_profile_open(struct inode *inode, struct file *file)
-{
-	int ret = security_locked_down(LOCKDOWN_TRACEFS);
-
-	if (ret)
-		return ret;
-	ret = tracing_check_open_get_tr(NULL);
-	if (ret)
-		return ret;
-	return seq_open(file, &tep_profile_seq_ops);
-}
-
-static const struct file_operations tep_profile_fops = {
-	.open = tep_profile_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = seq_release,
 };
 
 /* Early, so that boot-time definitions can use eprobes before tracefs. */
@@ -950,8 +825,8 @@ static __init int tep_init_files(void)
 
 	if (ret)
 		return 0;
-	trace_create_file("eprobe_profile", TRACE_MODE_READ, NULL, NULL,
-			  &tep_profile_fops);
+	trace_create_file("eprobe_profile", TRACE_MODE_READ, NULL,
+			  (void *)&tep_profile_seq_ops, &pev_stats_fops);
 	return 0;
 }
 fs_initcall(tep_init_files);

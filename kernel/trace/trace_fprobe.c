@@ -32,8 +32,8 @@
  *     core refuses (ftrace has failed), the probe stays registered, the
  *     event stays listed, and the delete fails with the core's errno.
  *
- * fprobe_profile, read-only: "  EVENT  HITS  MISSES" per probe, as
- * kprobe_profile has it.  MISSES counts every hit that made no record
+ * fprobe_profile, read-only: "  GROUP/EVENT  HITS  MISSES" per probe,
+ * as eprobe_profile has it.  MISSES counts every hit that made no record
  * where one was asked for: the fprobe core's misses (recursion, no free
  * return hook) and the hit path's drops (tf_counts::dropped).
  *
@@ -404,7 +404,8 @@ static struct tf_probe *tf_build_probe(const struct tf_parse *p,
 	if (IS_ERR(set)) {
 		if (PTR_ERR(set) == -EINVAL && err.code != PARG_OK)
 			tf_parse_error(p, err.word + 2, err.pos,
-				       tf_err_parg(err.code));
+				       pev_err_code(TF_ERR_PARG_FIRST,
+						    err.code));
 		return ERR_CAST(set);
 	}
 	if (parg_set_is_dynamic(set) && tf_scratch_reserve()) {
@@ -602,10 +603,10 @@ static int tf_profile_show(struct seq_file *m, void *v)
 {
 	struct tf_probe *tp = tf_probe_of(v);
 
-	if (tp)
-		seq_printf(m, "  %-44s %15lu %15lu\n",
-			   trace_event_name(&tp->event->call),
-			   tf_probe_hits(tp), tf_probe_missed(tp));
+	if (!tp)
+		return 0;
+	pev_seq_event_name(m, &tp->event->call);
+	seq_printf(m, " %15lu %15lu\n", tf_probe_hits(tp), tf_probe_missed(tp));
 	return 0;
 }
 
@@ -614,19 +615,6 @@ static const struct seq_operations tf_profile_seq_ops = {
 	.next = dyn_event_seq_next,
 	.stop = dyn_event_seq_stop,
 	.show = tf_profile_show,
-};
-
-static int tf_profile_open(struct inode *inode, struct file *file)
-{
-	int ret = security_locked_down(LOCKDOWN_TRACEFS);
-
-	return ret ? ret : seq_open(file, &tf_profile_seq_ops);
-}
-
-static const struct file_operations tf_profile_fops = {
-	.owner = THIS_MODULE,
-	.open = tf_profile_open,	.release = seq_release,
-	.read = seq_read,		.llseek = seq_lseek,
 };
 
 /* ---------------------------------------------------------------- init */
@@ -644,8 +632,8 @@ static __init int tf_init_tracefs(void)
 {
 	if (tracing_init_dentry())
 		return 0;
-	trace_create_file("fprobe_profile", TRACE_MODE_READ, NULL, NULL,
-			  &tf_profile_fops);
+	trace_create_file("fprobe_profile", TRACE_MODE_READ, NULL,
+			  (void *)&tf_profile_seq_ops, &pev_stats_fops);
 	return 0;
 }
 fs_initcall(tf_init_tracefs);

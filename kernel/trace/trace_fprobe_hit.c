@@ -112,13 +112,8 @@ static __always_inline void tf_fill_head(const struct tf_probe *tp,
 static noinline void tf_refused(struct tf_probe *tp,
 				struct trace_event_file *file)
 {
-	struct trace_array *tr = file->tr;
-
-	if (!ring_buffer_record_is_set_on(tr->array_buffer.buffer) ||
-	    !cpumask_test_cpu(raw_smp_processor_id(), tr->tracing_cpumask) ||
-	    trace_event_ignore_this_pid(file))
-		return;
-	raw_cpu_inc(tp->counts->dropped);
+	if (pev_record_wanted(file))
+		raw_cpu_inc(tp->counts->dropped);
 }
 NOKPROBE_SYMBOL(tf_refused);
 

@@ -61,6 +61,7 @@
 #include "trace.h"
 #include "trace_dynevent.h"
 #include "probe_arg.h"
+#include "probe_event.h"
 
 #define TF_FPROBE_GROUP		"fprobes"
 #define TF_TPROBE_GROUP		"tracepoints"
@@ -70,7 +71,8 @@
 
 /*
  * Errors of this layer (trace_fprobe_errors.h), then the argument library's:
- * tf_err_parg() maps a library code into the one error_log table.
+ * pev_err_code(TF_ERR_PARG_FIRST, code) maps a library code into the one
+ * error_log table.
  */
 #define TF_ERROR(code, msg)	TF_ERR_##code,
 enum tf_err_code {
@@ -79,11 +81,6 @@ enum tf_err_code {
 };
 
 #undef TF_ERROR
-
-static inline enum tf_err_code tf_err_parg(enum parg_err_code code)
-{
-	return TF_ERR_PARG_FIRST + code - 1;
-}
 
 /* The words of one definition, as argv_split() cut them. */
 struct tf_parse {

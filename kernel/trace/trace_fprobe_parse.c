@@ -41,37 +41,13 @@ static const char *tf_err_text[] = {
 #undef PARG_ERROR
 #undef TF_ERROR
 
-/* Where word @word starts in the words joined by single spaces. */
-static unsigned int tf_word_start(const struct tf_parse *p, int word)
-{
-	unsigned int start = 0;
-	int i;
-
-	for (i = 0; i < word && i < p->argc; i++)
-		start += strlen(p->argv[i]) + 1;
-	return start;
-}
-
 void tf_parse_error(const struct tf_parse *p, int word, int pos,
 		    enum tf_err_code code)
 {
-	unsigned int len = tf_word_start(p, p->argc), caret;
-	char *cmd, *s;
-	int i;
-
-	if (WARN_ON_ONCE(code >= ARRAY_SIZE(tf_err_text)) || !p->argc)
+	if (WARN_ON_ONCE(code >= ARRAY_SIZE(tf_err_text)))
 		return;
-	cmd = kmalloc(len, GFP_KERNEL);
-	if (!cmd)
-		return;
-	for (i = 0, s = cmd; i < p->argc; i++)
-		s += sprintf(s, "%s%s", i ? " " : "", p->argv[i]);
-	/* a word that is not there is pointed at where it would start */
-	caret = tf_word_start(p, word);
-	if (word < p->argc)
-		caret += pos;
-	tracing_log_err(NULL, "trace_fprobe", cmd, tf_err_text, code, caret);
-	kfree(cmd);
+	pev_log_error("trace_fprobe", p->argc, p->argv, word, pos,
+		      tf_err_text, code);
 }
 
 /* ---------------------------------------------------------------- head */
@@ -80,80 +56,37 @@ void tf_parse_error(const struct tf_parse *p, int word, int pos,
 static int tf_parse_maxactive(const struct tf_parse *p, struct tf_def *def,
 			      size_t len)
 {
-	char buf[TF_MAXACT_TEXT];
-	unsigned int n;
+	int ret;
 
-	if (len >= sizeof(buf))
-		goto bad;
-	memcpy(buf, p->argv[0] + 1, len);
-	buf[len] = '\0';
-	if (kstrtouint(buf, 0, &n) || !n)
-		goto bad;
-	if (n > TF_MAXACTIVE_MAX) {
-		tf_parse_error(p, 0, 1, TF_ERR_MAXACT_TOO_BIG);
+	ret = pev_parse_maxactive(p->argv[0] + 1, len, TF_MAXACT_TEXT,
+				  TF_MAXACTIVE_MAX, &def->maxactive);
+	if (ret) {
+		tf_parse_error(p, 0, 1, ret == -E2BIG ? TF_ERR_MAXACT_TOO_BIG :
+							TF_ERR_BAD_MAXACT);
 		return -EINVAL;
 	}
-	def->maxactive = n;
-	return 0;
-bad:
-	tf_parse_error(p, 0, 1, TF_ERR_BAD_MAXACT);
-	return -EINVAL;
-}
-
-/* The group part of NAME: @len bytes at byte @at of word 0. */
-static int tf_parse_group(const struct tf_parse *p, struct tf_def *def,
-			  int at, size_t len)
-{
-	if (!len) {
-		tf_parse_error(p, 0, at, TF_ERR_NO_GROUP_NAME);
-		return -EINVAL;
-	}
-	if (len >= TF_NAME_LEN) {
-		tf_parse_error(p, 0, at, TF_ERR_GROUP_TOO_LONG);
-		return -EINVAL;
-	}
-	memcpy(def->group_buf, p->argv[0] + at, len);
-	def->group_buf[len] = '\0';
-	if (!is_good_system_name(def->group_buf)) {
-		tf_parse_error(p, 0, at, TF_ERR_BAD_GROUP_NAME);
-		return -EINVAL;
-	}
-	def->group = def->group_buf;
 	return 0;
 }
 
 /* NAME, "[GROUP/|GROUP.][EVENT]", from byte @at of word 0. */
 static int tf_parse_name(const struct tf_parse *p, struct tf_def *def, int at)
 {
-	const char *name = p->argv[0] + at;
-	const char *sep = strchr(name, '/') ?: strchr(name, '.');
-	size_t len;
-	int ret;
+	enum pev_name_err err;
+	int bad;
 
-	if (sep) {
-		ret = tf_parse_group(p, def, at, sep - name);
-		if (ret)
-			return ret;
-		at += sep - name + 1;
-		name = sep + 1;
-	}
-	len = strlen(name);
-	if (!len) {
-		if (sep)
-			return 0;	/* "GROUP/": a made-up event name */
-		tf_parse_error(p, 0, at, TF_ERR_NO_EVENT_NAME);
+	static_assert(TF_ERR_BAD_EVENT_NAME - TF_ERR_NO_GROUP_NAME ==
+		      PEV_NAME_BAD_EVENT - PEV_NAME_NO_GROUP);
+	err = pev_split_name(p->argv[0] + at, def->group_buf, def->event_buf,
+			     &bad);
+	if (err) {
+		tf_parse_error(p, 0, at + bad,
+			       pev_err_code(TF_ERR_NO_GROUP_NAME, err));
 		return -EINVAL;
 	}
-	if (len >= TF_NAME_LEN) {
-		tf_parse_error(p, 0, at, TF_ERR_EVENT_TOO_LONG);
-		return -EINVAL;
-	}
-	if (!is_good_name(name)) {
-		tf_parse_error(p, 0, at, TF_ERR_BAD_EVENT_NAME);
-		return -EINVAL;
-	}
-	strscpy(def->event_buf, name, TF_NAME_LEN);
-	def->event = def->event_buf;
+	if (def->group_buf[0])
+		def->group = def->group_buf;
+	if (def->event_buf[0])
+		def->event = def->event_buf;
 	return 0;
 }
 
@@ -218,7 +151,8 @@ static int tf_scan_retval(const struct tf_parse *p, struct tf_def *def)
 			continue;
 		if (def->is_tprobe) {
 			tf_parse_error(p, i, pos,
-				       tf_err_parg(PARG_ERR_RETVAL_ON_PROBE));
+				       pev_err_code(TF_ERR_PARG_FIRST,
+						    PARG_ERR_RETVAL_ON_PROBE));
 			return -EINVAL;
 		}
 		def->is_return = true;

@@ -753,7 +753,8 @@ static struct tk_probe *tk_build_probe(const struct tk_parse *p,
 	if (IS_ERR(set)) {
 		if (PTR_ERR(set) == -EINVAL && err.code != PARG_OK)
 			tk_parse_error(p, err.word + 2, err.pos,
-				       tk_err_parg(err.code));
+				       pev_err_code(TK_ERR_PARG_FIRST,
+						    err.code));
 		return ERR_CAST(set);
 	}
 	/* Strings and filters are fetched into the scratch first. */
@@ -1156,20 +1157,6 @@ static const struct seq_operations tk_profile_seq_ops = {
 	.show = tk_profile_show,
 };
 
-/* kprobe_profile and kprobe_misses: the seq_operations are the file's data. */
-static int tk_stats_open(struct inode *inode, struct file *file)
-{
-	int ret = security_locked_down(LOCKDOWN_TRACEFS);
-
-	return ret ? ret : seq_open(file, inode->i_private);
-}
-
-static const struct file_operations tk_stats_fops = {
-	.owner = THIS_MODULE,
-	.open = tk_stats_open,		.release = seq_release,
-	.read = seq_read,		.llseek = seq_lseek,
-};
-
 /*
  * kprobe_misses: the misses of kprobe_profile by cause, one line per
  * probe in the same order, and the records that hold a (fault).
@@ -1247,15 +1234,8 @@ static const struct seq_operations tk_places_seq_ops = {
 	.show = tk_places_show,
 };
 
-/* The list head first, for the header line; event_mutex until stop. */
-static void *tk_misses_start(struct seq_file *m, loff_t *pos)
-{
-	mutex_lock(&event_mutex);
-	return seq_list_start_head(&dyn_event_list, *pos);
-}
-
 static const struct seq_operations tk_misses_seq_ops = {
-	.start = tk_misses_start,
+	.start = pev_seq_start_head,
 	.next = dyn_event_seq_next,
 	.stop = dyn_event_seq_stop,
 	.show = tk_misses_show,
@@ -1448,11 +1428,11 @@ static __init int tk_init_tracefs(void)
 	trace_create_file("kprobe_events", TRACE_MODE_WRITE, NULL, NULL,
 			  &tk_events_fops);
 	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL,
-			  (void *)&tk_profile_seq_ops, &tk_stats_fops);
+			  (void *)&tk_profile_seq_ops, &pev_stats_fops);
 	trace_create_file("kprobe_misses", TRACE_MODE_READ, NULL,
-			  (void *)&tk_misses_seq_ops, &tk_stats_fops);
+			  (void *)&tk_misses_seq_ops, &pev_stats_fops);
 	trace_create_file("kprobe_places", TRACE_MODE_READ, NULL,
-			  (void *)&tk_places_seq_ops, &tk_stats_fops);
+			  (void *)&tk_places_seq_ops, &pev_stats_fops);
 	tk_boot_events();
 	return 0;
 }

@@ -67,86 +67,19 @@ static struct trace_event_functions tk_event_funcs = {
 
 /* ---------------------------------------------------------------- fields */
 
-/* One head field, an unsigned long at @offset. */
-static int tk_define_head_field(struct trace_event_call *call,
-				const char *name, unsigned int offset)
-{
-	return trace_define_field(call, "unsigned long", name, offset,
-				  sizeof(unsigned long), 0, FILTER_OTHER);
-}
-
-static int tk_define_entry_fields(struct trace_event_call *call)
+static int tk_define_fields(struct trace_event_call *call)
 {
 	struct tk_event *ev = tk_event_of(call);
-	int ret;
 
-	ret = tk_define_head_field(call, "__probe_ip",
-			offsetof(struct kprobe_trace_entry_head, ip));
-	if (ret)
-		return ret;
-	return parg_set_define_fields(ev->layout, call, ev->head_size);
+	return pev_call_define_fields(call, ev->is_return ? PEV_HEAD_RETURN :
+					    PEV_HEAD_ENTRY, ev->layout,
+				      ev->head_size);
 }
 
-static int tk_define_return_fields(struct trace_event_call *call)
-{
-	struct tk_event *ev = tk_event_of(call);
-	int ret;
-
-	ret = tk_define_head_field(call, "__probe_func",
-			offsetof(struct kretprobe_trace_entry_head, func));
-	if (!ret)
-		ret = tk_define_head_field(call, "__probe_ret_ip",
-			offsetof(struct kretprobe_trace_entry_head, ret_ip));
-	if (ret)
-		return ret;
-	return parg_set_define_fields(ev->layout, call, ev->head_size);
-}
-
-static struct trace_event_fields tk_entry_fields[] = {
-	{ .type = TRACE_FUNCTION_TYPE, .define_fields = tk_define_entry_fields },
+static struct trace_event_fields tk_fields[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = tk_define_fields },
 	{}
 };
-
-static struct trace_event_fields tk_return_fields[] = {
-	{ .type = TRACE_FUNCTION_TYPE, .define_fields = tk_define_return_fields },
-	{}
-};
-
-/* ---------------------------------------------------------- print_fmt */
-
-/*
- * "\"(%lx) NAME=FMT...\", REC->__probe_ip, REC->NAME..." (return probes:
- * "(%lx <- %lx)" and the two head fields), for user-space parsers.
- */
-static int tk_event_set_print_fmt(struct tk_event *ev)
-{
-	const char *fmt_head = ev->is_return ? "\"(%lx <- %lx)" : "\"(%lx)";
-	const char *args_head = ev->is_return ?
-		", REC->__probe_func, REC->__probe_ret_ip" : ", REC->__probe_ip";
-	size_t fmt_len, args_len;
-	char *fmt, *args;
-	int ret = -ENOMEM;
-
-	parg_set_print_fmt_len(ev->layout, &fmt_len, &args_len);
-	fmt_len += strlen(fmt_head) + 1;
-	args_len += strlen(args_head) + 1;
-	fmt = kmalloc(fmt_len, GFP_KERNEL);
-	args = kmalloc(args_len, GFP_KERNEL);
-	if (!fmt || !args)
-		goto out_free;
-	strscpy(fmt, fmt_head, fmt_len);
-	strscpy(args, args_head, args_len);
-	ret = parg_set_print_fmt(ev->layout, fmt, fmt_len, args, args_len);
-	if (ret)
-		goto out_free;
-	ev->call.print_fmt = kasprintf(GFP_KERNEL, "%s\"%s", fmt, args);
-	if (!ev->call.print_fmt)
-		ret = -ENOMEM;
-out_free:
-	kfree(args);
-	kfree(fmt);
-	return ret;
-}
 
 /* -------------------------------------------------------------- lifetime */
 
@@ -165,25 +98,22 @@ struct tk_event *tk_event_new(const char *group, const char *name,
 		return NULL;
 	INIT_LIST_HEAD(&ev->links);
 	INIT_LIST_HEAD(&ev->probes);
-	INIT_LIST_HEAD(&ev->class.fields);
 	ev->is_return = is_return;
 	ev->head_size = is_return ? sizeof(struct kretprobe_trace_entry_head) :
 				    sizeof(struct kprobe_trace_entry_head);
 
-	ev->class.system = kstrdup(group, GFP_KERNEL);
-	ev->call.name = kstrdup(name, GFP_KERNEL);
-	if (!ev->class.system || !ev->call.name)
+	if (pev_call_init(&ev->call, &ev->class, group, name))
 		goto out_free;
 	ev->class.reg = tk_event_reg;
-	ev->class.fields_array = is_return ? tk_return_fields : tk_entry_fields;
-	ev->call.class = &ev->class;
+	ev->class.fields_array = tk_fields;
 	ev->call.event.funcs = &tk_event_funcs;
 	ev->call.flags = TRACE_EVENT_FL_KPROBE;
 
 	ev->layout = first->args;
 	first->event = ev;
 	list_add(&first->sibling, &ev->probes);
-	if (tk_event_set_print_fmt(ev))
+	if (pev_call_set_print_fmt(&ev->call, ev->layout, is_return ?
+				   PEV_HEAD_RETURN : PEV_HEAD_ENTRY))
 		goto out_unlink;
 	return ev;
 
@@ -192,8 +122,7 @@ out_unlink:
 	first->event = NULL;
 	ev->layout = NULL;
 out_free:
-	kfree(ev->call.name);
-	kfree(ev->class.system);
+	pev_call_release(&ev->call, &ev->class);
 	kfree(ev);
 	return NULL;
 }
@@ -205,45 +134,18 @@ void tk_event_free(struct tk_event *ev)
 		return;
 	WARN_ON_ONCE(ev->published || !list_empty(&ev->links));
 	parg_set_free(ev->layout);
-	kfree(ev->call.print_fmt);
-	kfree(ev->call.name);
-	kfree(ev->class.system);
+	pev_call_release(&ev->call, &ev->class);
 	kfree(ev);
-}
-
-/* Is any event, of any kind, named @group/@name? */
-static bool tk_event_name_taken(const char *group, const char *name)
-{
-	struct trace_event_call *call;
-
-	list_for_each_entry(call, &ftrace_events, list) {
-		const char *n = trace_event_name(call);
-
-		if (call->class->system && n &&
-		    !strcmp(call->class->system, group) && !strcmp(n, name))
-			return true;
-	}
-	return false;
 }
 
 /* Add the event to tracefs and the event list: events/<group>/<name>. */
 int tk_event_publish(struct tk_event *ev)
 {
-	struct trace_event_call *call = &ev->call;
-	int ret;
+	int ret = pev_call_publish(&ev->call);
 
-	lockdep_assert_held(&event_mutex);
-	if (tk_event_name_taken(ev->class.system, trace_event_name(call)))
-		return -EEXIST;
-	if (!register_trace_event(&call->event))
-		return -ENODEV;
-	ret = trace_add_event_call(call);
-	if (ret) {
-		unregister_trace_event(&call->event);
-		return ret;
-	}
-	ev->published = true;
-	return 0;
+	if (!ret)
+		ev->published = true;
+	return ret;
 }
 
 /* Remove it again; -EBUSY if the ftrace or perf core still uses it. */

@@ -152,13 +152,8 @@ static __always_inline void tk_fill_args(struct tk_probe *tp,
 static noinline void tk_refused(struct tk_probe *tp,
 				struct trace_event_file *file)
 {
-	struct trace_array *tr = file->tr;
-
-	if (!ring_buffer_record_is_set_on(tr->array_buffer.buffer) ||
-	    !cpumask_test_cpu(raw_smp_processor_id(), tr->tracing_cpumask) ||
-	    trace_event_ignore_this_pid(file))
-		return;
-	raw_cpu_inc(tp->counts->dropped);
+	if (pev_record_wanted(file))
+		raw_cpu_inc(tp->counts->dropped);
 }
 NOKPROBE_SYMBOL(tk_refused);
 

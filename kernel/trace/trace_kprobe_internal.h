@@ -49,17 +49,19 @@
 #include "trace.h"
 #include "trace_dynevent.h"
 #include "probe_arg.h"
+#include "probe_event.h"
 #include "trace_kprobe.h"
 
 #define TK_DEFAULT_GROUP	"kprobes"
 #define TK_MAXACTIVE_MAX	4096	/* kretprobe instances per probe */
+#define TK_MAXACT_TEXT		16	/* digits of MAXACTIVE, with NUL */
 /* Auto-generated names are cut to fit; user names must fit. */
 #define TK_NAME_LEN		MAX_EVENT_NAME_LEN
 
 /*
  * Errors of the event layer itself (trace_kprobe_errors.h).  The error_log
  * table is that list followed by the argument library's probe_arg_errors.h;
- * tk_err_parg() maps a library code into it.
+ * pev_err_code(TK_ERR_PARG_FIRST, code) maps a library code into it.
  */
 #define TK_ERROR(code, msg)	TK_ERR_##code,
 enum tk_err_code {
@@ -69,10 +71,6 @@ enum tk_err_code {
 
 #undef TK_ERROR
 
-static inline enum tk_err_code tk_err_parg(enum parg_err_code code)
-{
-	return TK_ERR_PARG_FIRST + code - 1;
-}
 
 /*
  * Parse context: the words of one definition, as argv_split() cut them.

@@ -51,40 +51,11 @@ static const char *tk_err_text[] = {
 #undef PARG_ERROR
 #undef TK_ERROR
 
-/* Byte where word @word starts in the joined command (or just past it). */
-static unsigned int tk_word_start(const struct tk_parse *p, int word)
-{
-	unsigned int start = 0;
-	int i;
-
-	for (i = 0; i < word && i < p->argc; i++)
-		start += strlen(p->argv[i]) + 1;
-	return start;
-}
-
 /* Log an entry with the words joined, the caret at @pos of word @word. */
 static void tk_log(const struct tk_parse *p, int word, int pos,
 		   const char **errs, u8 type)
 {
-	unsigned int len = tk_word_start(p, p->argc);
-	unsigned int caret;
-	char *cmd, *s;
-	int i;
-
-	if (!p->argc)
-		return;
-	cmd = kmalloc(len, GFP_KERNEL);
-	if (!cmd)
-		return;
-	for (i = 0, s = cmd; i < p->argc; i++)
-		s += sprintf(s, "%s%s", i ? " " : "", p->argv[i]);
-
-	/* A missing word is pointed at where it would start. */
-	caret = tk_word_start(p, word);
-	if (word < p->argc)
-		caret += pos;
-	tracing_log_err(NULL, "trace_kprobe", cmd, errs, type, caret);
-	kfree(cmd);
+	pev_log_error("trace_kprobe", p->argc, p->argv, word, pos, errs, type);
 }
 
 void tk_parse_error(const struct tk_parse *p, int word, int pos,
@@ -129,77 +100,41 @@ void tk_parse_note(const struct tk_parse *p, int word, int pos,
 static int tk_parse_maxactive(const struct tk_parse *p, struct tk_def *def,
 			      const char *digits, size_t len)
 {
-	char buf[16];
-	unsigned int n;
+	int ret;
 
 	if (!def->is_return) {
 		tk_parse_error(p, 0, 1, TK_ERR_BAD_MAXACT_TYPE);
 		return -EINVAL;
 	}
-	if (len >= sizeof(buf))
-		goto bad;
-	memcpy(buf, digits, len);
-	buf[len] = '\0';
-	if (kstrtouint(buf, 0, &n) || !n)
-		goto bad;
-	if (n > TK_MAXACTIVE_MAX) {
-		tk_parse_error(p, 0, 1, TK_ERR_MAXACT_TOO_BIG);
+	ret = pev_parse_maxactive(digits, len, TK_MAXACT_TEXT, TK_MAXACTIVE_MAX,
+				  &def->maxactive);
+	if (ret) {
+		tk_parse_error(p, 0, 1, ret == -E2BIG ? TK_ERR_MAXACT_TOO_BIG :
+							TK_ERR_BAD_MAXACT);
 		return -EINVAL;
 	}
-	def->maxactive = n;
 	return 0;
-bad:
-	tk_parse_error(p, 0, 1, TK_ERR_BAD_MAXACT);
-	return -EINVAL;
 }
 
 /* "[GROUP/|GROUP.][EVENT]" starting at byte @at of word 0. */
 static int tk_parse_name(const struct tk_parse *p, struct tk_def *def, int at)
 {
-	const char *name = p->argv[0] + at;
-	const char *sep = strchr(name, '/');
-	size_t len;
+	enum pev_name_err err;
+	int bad;
 
-	if (!sep)
-		sep = strchr(name, '.');
-	if (sep) {
-		len = sep - name;
-		if (!len) {
-			tk_parse_error(p, 0, at, TK_ERR_NO_GROUP_NAME);
-			return -EINVAL;
-		}
-		if (len >= TK_NAME_LEN) {
-			tk_parse_error(p, 0, at, TK_ERR_GROUP_TOO_LONG);
-			return -EINVAL;
-		}
-		memcpy(def->group_buf, name, len);
-		def->group_buf[len] = '\0';
-		if (!is_good_system_name(def->group_buf)) {
-			tk_parse_error(p, 0, at, TK_ERR_BAD_GROUP_NAME);
-			return -EINVAL;
-		}
+	static_assert(TK_ERR_BAD_EVENT_NAME - TK_ERR_NO_GROUP_NAME ==
+		      PEV_NAME_BAD_EVENT - PEV_NAME_NO_GROUP);
+	err = pev_split_name(p->argv[0] + at, def->group_buf, def->event_buf,
+			     &bad);
+	if (err) {
+		tk_parse_error(p, 0, at + bad,
+			       pev_err_code(TK_ERR_NO_GROUP_NAME, err));
+		return -EINVAL;
+	}
+	if (def->group_buf[0])
 		def->group = def->group_buf;
-		at += len + 1;
-		name = sep + 1;
-	}
-
-	len = strlen(name);
-	if (!len) {
-		if (sep)
-			return 0;	/* "GROUP/": a made-up event name */
-		tk_parse_error(p, 0, at, TK_ERR_NO_EVENT_NAME);
-		return -EINVAL;
-	}
-	if (len >= TK_NAME_LEN) {
-		tk_parse_error(p, 0, at, TK_ERR_EVENT_TOO_LONG);
-		return -EINVAL;
-	}
-	if (!is_good_name(name)) {
-		tk_parse_error(p, 0, at, TK_ERR_BAD_EVENT_NAME);
-		return -EINVAL;
-	}
-	strscpy(def->event_buf, name, TK_NAME_LEN);
-	def->event = def->event_buf;
+	if (def->event_buf[0])
+		def->event = def->event_buf;
 	return 0;
 }
 

@@ -72,35 +72,14 @@ struct tu_parse {
 	const char **argv;
 };
 
-/* Byte where word @word starts in the joined line (or just past it). */
-static unsigned int tu_word_start(const struct tu_parse *p, int word)
-{
-	unsigned int start = 0;
-	int i;
-
-	for (i = 0; i < word && i < p->argc; i++)
-		start += strlen(p->argv[i]) + 1;
-	return start;
-}
-
 /* Log @code with the words joined, the caret at byte @pos of @word. */
 static void tu_error(const struct tu_parse *p, int word, int pos,
 		     enum tu_err_code code)
 {
-	unsigned int len = tu_word_start(p, p->argc), caret;
-	char *cmd, *s;
-	int i;
-
-	if (WARN_ON_ONCE(code >= ARRAY_SIZE(tu_err_text)) || !p->argc)
+	if (WARN_ON_ONCE(code >= ARRAY_SIZE(tu_err_text)))
 		return;
-	cmd = kmalloc(len, GFP_KERNEL);
-	if (!cmd)
-		return;
-	for (i = 0, s = cmd; i < p->argc; i++)
-		s += sprintf(s, "%s%s", i ? " " : "", p->argv[i]);
-	caret = tu_word_start(p, word) + (word < p->argc ? pos : 0);
-	tracing_log_err(NULL, "trace_uprobe", cmd, tu_err_text, code, caret);
-	kfree(cmd);
+	pev_log_error("trace_uprobe", p->argc, p->argv, word, pos,
+		      tu_err_text, code);
 }
 
 /* ----------------------------------------------------------- probes */
@@ -324,42 +303,21 @@ out_free:
 /* "[GROUP/|GROUP.][EVENT]" from byte 2 of word 0. */
 static int tu_parse_name(const struct tu_parse *p, struct tu_def *def)
 {
-	const char *name = p->argv[0] + 2, *sep;
-	int at = 2;
-	size_t len;
+	enum pev_name_err err;
+	int bad;
 
-	sep = strchr(name, '/') ?: strchr(name, '.');
-	if (sep) {
-		len = sep - name;
-		if (!len || len >= TU_NAME_LEN) {
-			tu_error(p, 0, at, len ? TU_ERR_GROUP_TOO_LONG :
-						 TU_ERR_NO_GROUP_NAME);
-			return -EINVAL;
-		}
-		memcpy(def->group_buf, name, len);
-		def->group_buf[len] = '\0';
-		if (!is_good_system_name(def->group_buf)) {
-			tu_error(p, 0, at, TU_ERR_BAD_GROUP_NAME);
-			return -EINVAL;
-		}
+	static_assert(TU_ERR_BAD_EVENT_NAME - TU_ERR_NO_GROUP_NAME ==
+		      PEV_NAME_BAD_EVENT - PEV_NAME_NO_GROUP);
+	err = pev_split_name(p->argv[0] + 2, def->group_buf, def->event_buf,
+			     &bad);
+	if (err) {
+		tu_error(p, 0, 2 + bad, pev_err_code(TU_ERR_NO_GROUP_NAME, err));
+		return -EINVAL;
+	}
+	if (def->group_buf[0])
 		def->group = def->group_buf;
-		at += len + 1;
-		name = sep + 1;
-	}
-	len = strlen(name);
-	if (!len) {
-		if (sep)
-			return 0;	/* "GROUP/": a made-up event name */
-		tu_error(p, 0, at, TU_ERR_NO_EVENT_NAME);
-		return -EINVAL;
-	}
-	if (len >= TU_NAME_LEN || !is_good_name(name)) {
-		tu_error(p, 0, at, len >= TU_NAME_LEN ? TU_ERR_EVENT_TOO_LONG :
-							TU_ERR_BAD_EVENT_NAME);
-		return -EINVAL;
-	}
-	strscpy(def->event_buf, name, TU_NAME_LEN);
-	def->event = def->event_buf;
+	if (def->event_buf[0])
+		def->event = def->event_buf;
 	return 0;
 }
 
@@ -436,21 +394,6 @@ static bool tu_ref_ctr_conflicts(const struct tu_probe *new)
 	return false;
 }
 
-/* Is any event, of any kind, named @group/@name? */
-static bool tu_event_name_taken(const char *group, const char *name)
-{
-	struct trace_event_call *call;
-
-	list_for_each_entry(call, &ftrace_events, list) {
-		const char *n = trace_event_name(call);
-
-		if (call->class->system && n &&
-		    !strcmp(call->class->system, group) && !strcmp(n, name))
-			return true;
-	}
-	return false;
-}
-
 /* Add @tp to the existing event @ev, after the multiprobe checks. */
 static int tu_join_event(const struct tu_parse *p, struct tu_event *ev,
 			 struct tu_probe *tp)
@@ -488,21 +431,16 @@ static int tu_start_event(const struct tu_parse *p, const struct tu_def *def,
 	struct tu_event *ev;
 	int ret;
 
-	if (tu_event_name_taken(def->group, def->event)) {
+	if (pev_name_taken(def->group, def->event)) {
 		tu_error(p, 0, 0, TU_ERR_EVENT_EXIST);
 		return -EEXIST;
 	}
 	ev = tu_event_new(def->group, def->event, tp);
 	if (!ev)
 		return -ENOMEM;
-	ret = -ENODEV;
-	if (!register_trace_event(&ev->call.event))
+	ret = pev_call_publish(&ev->call);
+	if (ret)
 		goto out_free_event;
-	ret = trace_add_event_call(&ev->call);
-	if (ret) {
-		unregister_trace_event(&ev->call.event);
-		goto out_free_event;
-	}
 	ev->published = true;
 	dyn_event_add(&tp->devent, &ev->call);
 	return 0;
@@ -533,7 +471,7 @@ static struct tu_probe *tu_build_probe(const struct tu_parse *p,
 	if (IS_ERR(set)) {
 		if (PTR_ERR(set) == -EINVAL && err.code != PARG_OK)
 			tu_error(p, err.word + 2, err.pos,
-				 TU_ERR_PARG_FIRST + err.code - 1);
+				 pev_err_code(TU_ERR_PARG_FIRST, err.code));
 		return ERR_CAST(set);
 	}
 	tp = tu_probe_new(def->filename, &def->path, def->offset,
@@ -832,40 +770,19 @@ static int tu_misses_show(struct seq_file *m, void *v)
 		return 0;
 	}
 	tp = tu_probe_of(v);
-	if (tp)
-		seq_printf(m, "  %-44s %11lu %11lu\n",
-			   trace_event_name(&tp->event->call),
-			   tu_probe_count(tp, true), parg_set_faults(tp->args ?:
-							tp->event->layout));
+	if (!tp)
+		return 0;
+	pev_seq_event_name(m, &tp->event->call);
+	seq_printf(m, " %11lu %11lu\n", tu_probe_count(tp, true),
+		   parg_set_faults(tp->args ?: tp->event->layout));
 	return 0;
 }
 
-/* The list head first, for the header line; event_mutex until stop. */
-static void *tu_misses_start(struct seq_file *m, loff_t *pos)
-{
-	mutex_lock(&event_mutex);
-	return seq_list_start_head(&dyn_event_list, *pos);
-}
-
 static const struct seq_operations tu_misses_seq_ops = {
-	.start = tu_misses_start,
+	.start = pev_seq_start_head,
 	.next = dyn_event_seq_next,
 	.stop = dyn_event_seq_stop,
 	.show = tu_misses_show,
-};
-
-/* uprobe_profile and uprobe_misses: the seq_operations are the data. */
-static int tu_stats_open(struct inode *inode, struct file *file)
-{
-	int ret = security_locked_down(LOCKDOWN_TRACEFS);
-
-	return ret ? ret : seq_open(file, inode->i_private);
-}
-
-static const struct file_operations tu_stats_fops = {
-	.owner = THIS_MODULE,
-	.open = tu_stats_open,		.release = seq_release,
-	.read = seq_read,		.llseek = seq_lseek,
 };
 
 /* ------------------------------------------------------------- local */
@@ -949,9 +866,9 @@ static __init int tu_init(void)
 	trace_create_file("uprobe_events", TRACE_MODE_WRITE, NULL, NULL,
 			  &tu_events_fops);
 	trace_create_file("uprobe_profile", TRACE_MODE_READ, NULL,
-			  (void *)&tu_profile_seq_ops, &tu_stats_fops);
+			  (void *)&tu_profile_seq_ops, &pev_stats_fops);
 	trace_create_file("uprobe_misses", TRACE_MODE_READ, NULL,
-			  (void *)&tu_misses_seq_ops, &tu_stats_fops);
+			  (void *)&tu_misses_seq_ops, &pev_stats_fops);
 	return 0;
 }
 fs_initcall(tu_init);

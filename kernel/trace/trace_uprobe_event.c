@@ -58,69 +58,19 @@ static struct trace_event_functions tu_event_funcs = {
 
 /* ---------------------------------------------------------------- fields */
 
-static int tu_head_field(struct trace_event_call *call, const char *name,
-			 unsigned int offset)
-{
-	return trace_define_field(call, "unsigned long", name, offset,
-				  sizeof(unsigned long), 0, FILTER_OTHER);
-}
-
 static int tu_define_fields(struct trace_event_call *call)
 {
 	struct tu_event *ev = tu_event_of(call);
-	int ret;
 
-	if (ev->is_return) {
-		ret = tu_head_field(call, "__probe_func",
-				    offsetof(struct tu_return_head, func));
-		if (!ret)
-			ret = tu_head_field(call, "__probe_ret_ip",
-					    offsetof(struct tu_return_head, ret_ip));
-	} else {
-		ret = tu_head_field(call, "__probe_ip",
-				    offsetof(struct tu_entry_head, ip));
-	}
-	return ret ?: parg_set_define_fields(ev->layout, call, ev->head_size);
+	return pev_call_define_fields(call, ev->is_return ? PEV_HEAD_RETURN :
+					    PEV_HEAD_ENTRY, ev->layout,
+				      ev->head_size);
 }
 
 static struct trace_event_fields tu_fields[] = {
 	{ .type = TRACE_FUNCTION_TYPE, .define_fields = tu_define_fields },
 	{}
 };
-
-/*
- * print_fmt: "\"(%lx) NAME=FMT...\", REC->__probe_ip, REC->NAME...", or
- * for return probes "(%lx <- %lx)" with __probe_func, __probe_ret_ip.
- */
-static int tu_event_set_print_fmt(struct tu_event *ev)
-{
-	const char *fmt_head = ev->is_return ? "\"(%lx <- %lx)" : "\"(%lx)";
-	const char *args_head = ev->is_return ?
-		", REC->__probe_func, REC->__probe_ret_ip" : ", REC->__probe_ip";
-	size_t fmt_len, args_len;
-	char *fmt, *args;
-	int ret = -ENOMEM;
-
-	parg_set_print_fmt_len(ev->layout, &fmt_len, &args_len);
-	fmt_len += strlen(fmt_head) + 1;
-	args_len += strlen(args_head) + 1;
-	fmt = kmalloc(fmt_len, GFP_KERNEL);
-	args = kmalloc(args_len, GFP_KERNEL);
-	if (!fmt || !args)
-		goto out_free;
-	strscpy(fmt, fmt_head, fmt_len);
-	strscpy(args, args_head, args_len);
-	ret = parg_set_print_fmt(ev->layout, fmt, fmt_len, args, args_len);
-	if (ret)
-		goto out_free;
-	ev->call.print_fmt = kasprintf(GFP_KERNEL, "%s\"%s", fmt, args);
-	if (!ev->call.print_fmt)
-		ret = -ENOMEM;
-out_free:
-	kfree(args);
-	kfree(fmt);
-	return ret;
-}
 
 /* -------------------------------------------------------------- lifetime */
 
@@ -138,28 +88,26 @@ struct tu_event *tu_event_new(const char *group, const char *name,
 		return NULL;
 	INIT_LIST_HEAD(&ev->links);
 	INIT_LIST_HEAD(&ev->probes);
-	INIT_LIST_HEAD(&ev->class.fields);
 	rwlock_init(&ev->filter.lock);
 	INIT_LIST_HEAD(&ev->filter.events);
 	ev->is_return = first->is_return;
 	ev->head_size = first->is_return ? sizeof(struct tu_return_head) :
 					   sizeof(struct tu_entry_head);
-	ev->class.system = kstrdup(group, GFP_KERNEL);
-	ev->call.name = kstrdup(name, GFP_KERNEL);
 	ev->bpf_filename = kstrdup(first->filename, GFP_KERNEL);
 	ev->bpf_offset = first->offset;
-	if (!ev->class.system || !ev->call.name || !ev->bpf_filename)
+	if (pev_call_init(&ev->call, &ev->class, group, name) ||
+	    !ev->bpf_filename)
 		goto out_free;
 	ev->class.reg = tu_event_reg;
 	ev->class.fields_array = tu_fields;
-	ev->call.class = &ev->class;
 	ev->call.event.funcs = &tu_event_funcs;
 	ev->call.flags = TRACE_EVENT_FL_UPROBE | TRACE_EVENT_FL_CAP_ANY;
 
 	ev->layout = first->args;
 	first->event = ev;
 	list_add(&first->sibling, &ev->probes);
-	if (tu_event_set_print_fmt(ev))
+	if (pev_call_set_print_fmt(&ev->call, ev->layout, ev->is_return ?
+				   PEV_HEAD_RETURN : PEV_HEAD_ENTRY))
 		goto out_unlink;
 	return ev;
 
@@ -169,8 +117,7 @@ out_unlink:
 	ev->layout = NULL;
 out_free:
 	kfree(ev->bpf_filename);
-	kfree(ev->call.name);
-	kfree(ev->class.system);
+	pev_call_release(&ev->call, &ev->class);
 	kfree(ev);
 	return NULL;
 }
@@ -182,9 +129,7 @@ void tu_event_free(struct tu_event *ev)
 		return;
 	WARN_ON_ONCE(ev->published || !list_empty(&ev->links));
 	parg_set_free(ev->layout);
-	kfree(ev->call.print_fmt);
-	kfree(ev->call.name);
-	kfree(ev->class.system);
+	pev_call_release(&ev->call, &ev->class);
 	kfree(ev->bpf_filename);
 	kfree(ev);
 }

@@ -87,13 +87,8 @@ struct tu_site {
  */
 static void tu_refused(struct tu_probe *tp, struct trace_event_file *file)
 {
-	struct trace_array *tr = file->tr;
-
-	if (!ring_buffer_record_is_set_on(tr->array_buffer.buffer) ||
-	    !cpumask_test_cpu(smp_processor_id(), tr->tracing_cpumask) ||
-	    trace_event_ignore_this_pid(file))
-		return;
-	this_cpu_inc(tp->counts->dropped);
+	if (pev_record_wanted(file))
+		this_cpu_inc(tp->counts->dropped);
 }
 
 /* One record per trace file, copied from @rec (@size bytes). */

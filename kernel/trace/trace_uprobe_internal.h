@@ -45,6 +45,7 @@
 #include "trace_dynevent.h"
 #include "trace_uprobe.h"
 #include "probe_arg.h"
+#include "probe_event.h"
 
 #define TU_DEFAULT_GROUP	"uprobes"
 #define TU_NAME_LEN		MAX_EVENT_NAME_LEN

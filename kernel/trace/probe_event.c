@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe_event.c - the layer every probe-event front end stands on, above
+ * the argument library (probe_arg) and below kprobe events (tk_), uprobe
+ * events (tu_), event probes (tep_) and fprobe/tracepoint probe events
+ * (tf_).  What is here is the logic those four had each written once;
+ * a front end keeps what differs: its grammar, its probe object, its
+ * hit path and its listing.
+ *
+ * What it owns:
+ *   - the trace_event_call of a probe event: names, the head fields
+ *     (__probe_ip, or __probe_func and __probe_ret_ip) and the print_fmt
+ *     around the layout's arguments, publication in tracefs with the
+ *     one-name-for-all-kinds rule;
+ *   - the [GROUP/|GROUP.][EVENT] name rule and its error codes
+ *     (enum pev_name_err), and error_log entries: the words joined by
+ *     single spaces, the caret under byte @pos of word @word, or just
+ *     past the end when the word is missing;
+ *   - the drop rule of the hit paths (pev_record_wanted(), inline in
+ *     probe_event.h so that a hit makes no extra call);
+ *   - the first column of the stat files the series adds
+ *     (uprobe_misses, fprobe_profile, eprobe_profile): GROUP/EVENT in 44
+ *     columns after two blanks, and their file operations.
+ *     kprobe_profile and uprobe_profile keep the base's layout.
+ *
+ * Invariants:
+ *   - Nothing here knows a front end: it sees a trace_event_call, a
+ *     parg_set, words and codes.  Error codes are the caller's: a name
+ *     error is returned as an enum pev_name_err, which the caller maps
+ *     into its own table with pev_err_code(), as it does probe_arg's.
+ *   - A call's names and print_fmt are owned by it from pev_call_init()
+ *     until pev_call_release(), which may be called on a half-made call.
+ *
+ * Locking: publication and the name check need event_mutex (asserted);
+ * error_log entries are made under dyn_event_ops_mutex or the front
+ * end's own command lock, as tracing_log_err() wants.  Nothing here
+ * runs at hit time but the header's inline.
+ *
+ * See Documentation/trace/kprobetrace.rst, uprobetracer.rst,
+ * eprobetrace.rst and fprobetrace.rst for what users see.
+ */
+#include <linux/kernel.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trace_dynevent.h"
+#include "probe_event.h"
+
+/* ------------------------------------------------------------ the event */
+
+/* Name @call @group/@name; -ENOMEM leaves it for pev_call_release(). */
+int pev_call_init(struct trace_event_call *call,
+		  struct trace_event_class *class,
+		  const char *group, const char *name)
+{
+	INIT_LIST_HEAD(&class->fields);
+	class->system = kstrdup(group, GFP_KERNEL);
+	call->name = kstrdup(name, GFP_KERNEL);
+	call->class = class;
+	return class->system && call->name ? 0 : -ENOMEM;
+}
+
+/* Free what pev_call_init() and pev_call_set_print_fmt() made. */
+void pev_call_release(struct trace_event_call *call,
+		      struct trace_event_class *class)
+{
+	kfree(call->print_fmt);
+	kfree(call->name);
+	kfree(class->system);
+}
+
+/*
+ * "\"(%lx) NAME=FMT...\", REC->__probe_ip, REC->NAME..."; a return head
+ * has "(%lx <- %lx)" and __probe_func, __probe_ret_ip; no head has
+ * nothing before the first " NAME=FMT".
+ */
+int pev_call_set_print_fmt(struct trace_event_call *call,
+			   struct parg_set *layout, enum pev_head head)
+{
+	static const char * const fmt_heads[] = {
+		[PEV_HEAD_ENTRY] = "(%lx)",
+		[PEV_HEAD_RETURN] = "(%lx <- %lx)",
+		[PEV_HEAD_NONE] = "",
+	};
+	static const char * const args_heads[] = {
+		[PEV_HEAD_ENTRY] = ", REC->__probe_ip",
+		[PEV_HEAD_RETURN] = ", REC->__probe_func, REC->__probe_ret_ip",
+		[PEV_HEAD_NONE] = "",
+	};
+	size_t fmt_len, args_len;
+	char *fmt, *args;
+	int ret = -ENOMEM;
+
+	parg_set_print_fmt_len(layout, &fmt_len, &args_len);
+	fmt_len += strlen(fmt_heads[head]) + 1;
+	args_len += strlen(args_heads[head]) + 1;
+	fmt = kmalloc(fmt_len, GFP_KERNEL);
+	args = kmalloc(args_len, GFP_KERNEL);
+	if (!fmt || !args)
+		goto out_free;
+	strscpy(fmt, fmt_heads[head], fmt_len);
+	strscpy(args, args_heads[head], args_len);
+	ret = parg_set_print_fmt(layout, fmt, fmt_len, args, args_len);
+	if (ret)
+		goto out_free;
+	call->print_fmt = kasprintf(GFP_KERNEL, "\"%s\"%s", fmt, args);
+	if (!call->print_fmt)
+		ret = -ENOMEM;
+out_free:
+	kfree(args);
+	kfree(fmt);
+	return ret;
+}
+
+static int pev_head_field(struct trace_event_call *call, const char *name,
+			  unsigned int offset)
+{
+	return trace_define_field(call, "unsigned long", name, offset,
+				  sizeof(unsigned long), 0, FILTER_OTHER);
+}
+
+/*
+ * The head fields of @call, laid out as kprobe events' heads are (every
+ * front end's head struct has that layout).
+ */
+static int pev_call_define_head(struct trace_event_call *call,
+				enum pev_head head)
+{
+	int ret;
+
+	switch (head) {
+	case PEV_HEAD_ENTRY:
+		return pev_head_field(call, "__probe_ip",
+			offsetof(struct kprobe_trace_entry_head, ip));
+	case PEV_HEAD_RETURN:
+		ret = pev_head_field(call, "__probe_func",
+			offsetof(struct kretprobe_trace_entry_head, func));
+		return ret ?: pev_head_field(call, "__probe_ret_ip",
+			offsetof(struct kretprobe_trace_entry_head, ret_ip));
+	default:
+		return 0;
+	}
+}
+
+/* The fields of @call: its head's, then @layout's after @head_size bytes. */
+int pev_call_define_fields(struct trace_event_call *call, enum pev_head head,
+			   const struct parg_set *layout, unsigned int head_size)
+{
+	int ret = pev_call_define_head(call, head);
+
+	return ret ?: parg_set_define_fields(layout, call, head_size);
+}
+
+/* Is any event, of any kind, named @group/@name?  Under event_mutex. */
+bool pev_name_taken(const char *group, const char *name)
+{
+	struct trace_event_call *call;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(call, &ftrace_events, list) {
+		const char *n = trace_event_name(call);
+
+		if (call->class->system && n &&
+		    !strcmp(call->class->system, group) && !strcmp(n, name))
+			return true;
+	}
+	return false;
+}
+
+/* events/GROUP/EVENT for @call: -EEXIST if the name is taken. */
+int pev_call_publish(struct trace_event_call *call)
+{
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (pev_name_taken(call->class->system, trace_event_name(call)))
+		return -EEXIST;
+	if (!register_trace_event(&call->event))
+		return -ENODEV;
+	ret = trace_add_event_call(call);
+	if (ret)
+		unregister_trace_event(&call->event);
+	return ret;
+}
+
+/* ------------------------------------------------------------ parsing */
+
+/*
+ * Split @text, "[GROUP/|GROUP.][EVENT]", into @group and @event (each
+ * PEV_NAME_LEN bytes; "" when absent).  The separator is the first '/',
+ * else the first '.'; "GROUP/" alone is fine (a made-up event name).
+ * On a fault, *@at is the byte of @text the caret goes under: where the
+ * group starts, or where the event starts after a group.
+ */
+enum pev_name_err pev_split_name(const char *text, char *group, char *event,
+				 int *at)
+{
+	const char *sep = strchr(text, '/') ?: strchr(text, '.');
+	size_t len;
+
+	*at = 0;
+	group[0] = event[0] = '\0';
+	if (sep) {
+		len = sep - text;
+		if (!len)
+			return PEV_NAME_NO_GROUP;
+		if (len >= PEV_NAME_LEN)
+			return PEV_NAME_GROUP_TOO_LONG;
+		memcpy(group, text, len);
+		group[len] = '\0';
+		if (!is_good_system_name(group))
+			return PEV_NAME_BAD_GROUP;
+		*at = len + 1;
+		text = sep + 1;
+	}
+	len = strlen(text);
+	if (!len)
+		return sep ? PEV_NAME_OK : PEV_NAME_NO_EVENT;
+	if (len >= PEV_NAME_LEN)
+		return PEV_NAME_EVENT_TOO_LONG;
+	if (!is_good_name(text))
+		return PEV_NAME_BAD_EVENT;
+	strscpy(event, text, PEV_NAME_LEN);
+	return PEV_NAME_OK;
+}
+
+/*
+ * A return probe's MAXACTIVE, the @len bytes at @text: a number (base 0)
+ * from 1 to @max, written in fewer than @room bytes (at most 64).
+ * -E2BIG when it is above @max, -EINVAL when it is bad otherwise.
+ */
+int pev_parse_maxactive(const char *text, size_t len, size_t room,
+			unsigned int max, int *maxactive)
+{
+	char buf[64];
+	unsigned int n;
+
+	if (len >= min(room, sizeof(buf)))
+		return -EINVAL;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	if (kstrtouint(buf, 0, &n) || !n)
+		return -EINVAL;
+	if (n > max)
+		return -E2BIG;
+	*maxactive = n;
+	return 0;
+}
+
+/*
+ * One error_log entry under @subsys: the @argc words joined by single
+ * spaces, message @texts[@code], the caret under byte @pos of word
+ * @word, or just past the end (after the last blank) if there is no
+ * such word.
+ */
+void pev_log_error(const char *subsys, int argc, const char **argv,
+		   int word, int pos, const char **texts, unsigned int code)
+{
+	unsigned int len = 0, caret = 0;
+	char *cmd, *s;
+	int i;
+
+	if (!argc)
+		return;
+	for (i = 0; i < argc; i++) {
+		if (i == word)
+			caret = len + pos;
+		len += strlen(argv[i]) + 1;
+	}
+	if (word >= argc)
+		caret = len;
+	cmd = kmalloc(len, GFP_KERNEL);
+	if (!cmd)
+		return;
+	for (i = 0, s = cmd; i < argc; i++)
+		s += sprintf(s, "%s%s", i ? " " : "", argv[i]);
+	tracing_log_err(NULL, subsys, cmd, texts, code, caret);
+	kfree(cmd);
+}
+
+/* --------------------------------------------------------- stat files */
+
+/* "  GROUP/EVENT", the pair left-justified in 44 columns (at least one). */
+void pev_seq_event_name(struct seq_file *m, struct trace_event_call *call)
+{
+	const char *group = call->class->system;
+	int width = 43 - (int)strlen(group);
+
+	seq_printf(m, "  %s/%-*s", group, max(width, 1),
+		   trace_event_name(call));
+}
+
+/*
+ * seq_operations::start of a stat file with a header line: the list head
+ * first (show it as the header), then every dynamic event; event_mutex
+ * is held until dyn_event_seq_stop().
+ */
+void *pev_seq_start_head(struct seq_file *m, loff_t *pos)
+{
+	mutex_lock(&event_mutex);
+	return seq_list_start_head(&dyn_event_list, *pos);
+}
+
+/* A read-only stat file; its seq_operations are the inode's data. */
+static int pev_stats_open(struct inode *inode, struct file *file)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	return ret ? ret : seq_open(file, inode->i_private);
+}
+
+const struct file_operations pev_stats_fops = {
+	.owner = THIS_MODULE,
+	.open = pev_stats_open,		.release = seq_release,
+	.read = seq_read,		.llseek = seq_lseek,
+};

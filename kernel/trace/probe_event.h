@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * probe_event.h - what the probe-event front ends (kprobe, uprobe, event
+ * probe, fprobe/tracepoint probe) have in common above the argument
+ * library.  probe_event.c has the design note.
+ *
+ * Layering: front ends call this and probe_arg; this calls probe_arg and
+ * the trace core, never a front end.
+ */
+#ifndef _TRACE_PROBE_EVENT_H
+#define _TRACE_PROBE_EVENT_H
+
+#include <linux/cpumask.h>
+#include <linux/ring_buffer.h>
+#include <linux/seq_file.h>
+#include <linux/smp.h>
+#include <linux/trace_events.h>
+
+#include "trace.h"
+#include "probe_arg.h"
+
+/* ------------------------------------------------------------ the event */
+
+/* The record head a probe event starts with, and its print_fmt shape. */
+enum pev_head {
+	PEV_HEAD_ENTRY,		/* __probe_ip: "(%lx)" */
+	PEV_HEAD_RETURN,	/* __probe_func, __probe_ret_ip: "(%lx <- %lx)" */
+	PEV_HEAD_NONE,		/* trace_entry only (event probes) */
+};
+
+int pev_call_init(struct trace_event_call *call,
+		  struct trace_event_class *class,
+		  const char *group, const char *name);
+void pev_call_release(struct trace_event_call *call,
+		      struct trace_event_class *class);
+int pev_call_set_print_fmt(struct trace_event_call *call,
+			   struct parg_set *layout, enum pev_head head);
+int pev_call_define_fields(struct trace_event_call *call, enum pev_head head,
+			   const struct parg_set *layout, unsigned int head_size);
+bool pev_name_taken(const char *group, const char *name);
+int pev_call_publish(struct trace_event_call *call);
+
+/* ------------------------------------------------------------ parsing */
+
+/*
+ * A [GROUP/|GROUP.][EVENT] name's faults, in the order every front end's
+ * error table lists them (from its *_NO_GROUP_NAME on).
+ */
+enum pev_name_err {
+	PEV_NAME_OK,
+	PEV_NAME_NO_GROUP,
+	PEV_NAME_GROUP_TOO_LONG,
+	PEV_NAME_BAD_GROUP,
+	PEV_NAME_NO_EVENT,
+	PEV_NAME_EVENT_TOO_LONG,
+	PEV_NAME_BAD_EVENT,
+};
+
+/* Group and event buffers are this long (with the NUL). */
+#define PEV_NAME_LEN	MAX_EVENT_NAME_LEN
+
+enum pev_name_err pev_split_name(const char *text, char *group, char *event,
+				 int *at);
+
+/*
+ * Code @code of a block that starts at @first in a front end's error
+ * table, for a block whose codes count from 1 (probe_arg's, and
+ * enum pev_name_err).
+ */
+static inline unsigned int pev_err_code(unsigned int first, unsigned int code)
+{
+	return first + code - 1;
+}
+
+int pev_parse_maxactive(const char *text, size_t len, size_t room,
+			unsigned int max, int *maxactive);
+void pev_log_error(const char *subsys, int argc, const char **argv,
+		   int word, int pos, const char **texts, unsigned int code);
+
+/* ---------------------------------------------------------- hit paths */
+
+/*
+ * A ring buffer of @file refused a record: was one wanted?  Not when
+ * recording is off, for the buffer or for this CPU (tracing_cpumask), or
+ * when @file filters this task out; then the refusal is no drop.
+ */
+static __always_inline bool pev_record_wanted(struct trace_event_file *file)
+{
+	struct trace_array *tr = file->tr;
+
+	return ring_buffer_record_is_set_on(tr->array_buffer.buffer) &&
+	       cpumask_test_cpu(raw_smp_processor_id(), tr->tracing_cpumask) &&
+	       !trace_event_ignore_this_pid(file);
+}
+
+/* --------------------------------------------------------- stat files */
+
+void pev_seq_event_name(struct seq_file *m, struct trace_event_call *call);
+void *pev_seq_start_head(struct seq_file *m, loff_t *pos);
+extern const struct file_operations pev_stats_fops;
+
+#endif /* _TRACE_PROBE_EVENT_H */
