@@ -25,6 +25,7 @@ filter_rejects|4-arg event, filter rejects every hit|0.5
 eprobe_field|event probe on the tracepoint, a field dereference|0.5
 fprobe_4args|fprobe event, $arg1..$arg4|0.8
 uprobe_2args_ustring|uprobe event on a function of the bench program, 2 args and a user string|0.8
+uprobe_noargs|the same uprobe event, no args (reference)|-
 tracepoint|static tracepoint record (no probe), for comparison|-
 define_100|define 100 probes (one write)|-
 enable_100|enable 100 probes|-

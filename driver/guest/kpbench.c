@@ -236,6 +236,8 @@ static const struct scenario scenarios[] = {
 	{ "uprobe_2args_ustring", "user",
 	  { "p:kpb/up @ a=" A1 " b=" A2 " s=+0(" A3 "):string" }, "user", NULL, -1,
 	  "uprobe_events" },
+	/* the same place, no arguments: what the uprobes core and the record cost */
+	{ "uprobe_noargs", "user", { "p:kpb/up0 @" }, "user", NULL, -1, "uprobe_events" },
 };
 
 static unsigned long info_offset(const char *name)

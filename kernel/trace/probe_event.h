@@ -93,6 +93,24 @@ static __always_inline bool pev_record_wanted(struct trace_event_file *file)
 	       !trace_event_ignore_this_pid(file);
 }
 
+/*
+ * File states only the generic event buffer code (trace_event_buffer_*())
+ * handles: triggers, soft disable, pid filters.  A file in none of them,
+ * and with no event filter, needs no more than a ring buffer reserve and
+ * commit, which is what the hit paths do for it.
+ */
+#define PEV_FILE_GENERIC	(EVENT_FILE_FL_TRIGGER_MODE |		\
+				 EVENT_FILE_FL_SOFT_DISABLED |		\
+				 EVENT_FILE_FL_PID_FILTER |		\
+				 EVENT_FILE_FL_TRIGGER_COND)
+
+/* Commit hooks only trace_event_buffer_commit() runs (tp_printk, exports). */
+static __always_inline bool pev_commit_hooks_on(void)
+{
+	return static_branch_unlikely(&tracepoint_printk_key) ||
+	       static_branch_unlikely(&trace_event_exports_enabled);
+}
+
 /* --------------------------------------------------------- stat files */
 
 void pev_seq_event_name(struct seq_file *m, struct trace_event_call *call);

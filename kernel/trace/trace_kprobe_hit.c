@@ -69,19 +69,6 @@ int tk_scratch_reserve(void)
 	return tk_scratch ? 0 : -ENOMEM;
 }
 
-/* Trace file states that need the generic event buffer code. */
-#define TK_FILE_GENERIC	(EVENT_FILE_FL_TRIGGER_MODE |		\
-			 EVENT_FILE_FL_SOFT_DISABLED |		\
-			 EVENT_FILE_FL_PID_FILTER |		\
-			 EVENT_FILE_FL_TRIGGER_COND)
-
-/* Commit hooks only trace_event_buffer_commit() runs. */
-static __always_inline bool tk_commit_hooks_on(void)
-{
-	return static_branch_unlikely(&tracepoint_printk_key) ||
-	       static_branch_unlikely(&trace_event_exports_enabled);
-}
-
 static __always_inline void *tk_edata(struct kretprobe_instance *ri)
 {
 	return ri ? ri->data : NULL;
@@ -269,7 +256,7 @@ static __always_inline void tk_trace(struct tk_probe *tp,
 		struct trace_event_file *file = link->file;
 		unsigned long eflags = READ_ONCE(file->flags);
 
-		if (unlikely(eflags & TK_FILE_GENERIC) || tk_commit_hooks_on())
+		if (unlikely(eflags & PEV_FILE_GENERIC) || pev_commit_hooks_on())
 			tk_write_generic(tp, addr, regs, ri, file);
 		else if (unlikely(eflags & EVENT_FILE_FL_FILTERED))
 			tk_write_filtered(tp, addr, regs, ri, file);

@@ -15,7 +15,9 @@
  *                fetch the arguments into this CPU's scratch
  *                a user read faulted? preemption on, page it in,
  *                  fetch again (at most TU_FAULT_TRIES times)
- *                trace files (RCU list): reserve, copy, commit
+ *                trace files (RCU list): reserve, copy, commit; a file
+ *                  with triggers, filters or commit hooks goes through
+ *                  trace_event_buffer_*()
  *                perf: perf buffer, copy, submit
  *
  * The argument library reads user memory without faulting (probe_arg.h),
@@ -91,29 +93,66 @@ static void tu_refused(struct tu_probe *tp, struct trace_event_file *file)
 		this_cpu_inc(tp->counts->dropped);
 }
 
-/* One record per trace file, copied from @rec (@size bytes). */
-static void tu_trace(struct tu_probe *tp, const void *rec, unsigned int size,
-		     struct pt_regs *regs)
+/*
+ * A file with triggers, soft disable, pid or event filters, or with
+ * commit hooks on: the generic event buffer code does it all.
+ */
+static void tu_write_generic(struct tu_probe *tp, const void *rec,
+			     unsigned int size, struct trace_event_file *file)
 {
 	unsigned int skip = sizeof(struct trace_entry);
 	struct trace_event_buffer fbuffer;
-	struct tu_link *link;
 	void *ent;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	ent = trace_event_buffer_reserve(&fbuffer, file, size);
+	if (!ent) {
+		tu_refused(tp, file);
+		return;
+	}
+	/* (no fbuffer.regs: @regs are the task's user registers) */
+	/* the reserve wrote the trace_entry; the rest is ours */
+	memcpy(ent + skip, rec + skip, size - skip);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+/* Any other file: reserve, write the entry, copy the rest, commit. */
+static void tu_write_plain(struct tu_probe *tp, const void *rec,
+			   unsigned int size, struct trace_event_file *file)
+{
+	unsigned int skip = sizeof(struct trace_entry);
+	struct trace_array *tr = file->tr;
+	struct trace_buffer *buffer = tr->array_buffer.buffer;
+	unsigned int trace_ctx = tracing_gen_ctx_dec();	/* our preempt_disable() */
+	struct ring_buffer_event *rbe;
+	void *ent;
+
+	rbe = ring_buffer_lock_reserve(buffer, size);
+	if (!rbe) {
+		tu_refused(tp, file);
+		return;
+	}
+	ent = ring_buffer_event_data(rbe);
+	tracing_generic_entry_update(ent, tp->event->call.event.type, trace_ctx);
+	memcpy(ent + skip, rec + skip, size - skip);
+	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, NULL);
+}
+
+/* One record per trace file, copied from @rec (@size bytes). */
+static void tu_trace(struct tu_probe *tp, const void *rec, unsigned int size)
+{
+	struct tu_link *link;
 
 	list_for_each_entry_rcu(link, &tp->event->links, node) {
 		struct trace_event_file *file = link->file;
+		unsigned long eflags = READ_ONCE(file->flags);
 
-		if (trace_trigger_soft_disabled(file))
-			continue;
-		ent = trace_event_buffer_reserve(&fbuffer, file, size);
-		if (!ent) {
-			tu_refused(tp, file);
-			continue;
-		}
-		/* (no fbuffer.regs: @regs are the task's user registers) */
-		/* the reserve wrote the trace_entry; the rest is ours */
-		memcpy(ent + skip, rec + skip, size - skip);
-		trace_event_buffer_commit(&fbuffer);
+		if (unlikely(eflags & (PEV_FILE_GENERIC | EVENT_FILE_FL_FILTERED)) ||
+		    pev_commit_hooks_on())
+			tu_write_generic(tp, rec, size, file);
+		else
+			tu_write_plain(tp, rec, size, file);
 	}
 }
 
@@ -263,7 +302,7 @@ again:
 	if (unlikely(uf.faulted))
 		parg_set_count_fault(tp->args);
 	if (users & TU_EV_TRACE)
-		tu_trace(tp, rec, size, regs);
+		tu_trace(tp, rec, size);
 	rcu_read_unlock();
 	if (users & TU_EV_PERF)
 		tu_perf(tp, rec, size, regs);
