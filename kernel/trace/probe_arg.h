@@ -255,7 +255,8 @@ struct parg_ufaults {
 	bool faulted;
 	struct {
 		unsigned long addr;
-		unsigned int len;
+		unsigned int len;	/* bytes read; for a string, its most */
+		bool str;		/* a string: it ends at its NUL */
 	} at[PARG_UFAULT_MAX];
 };
 

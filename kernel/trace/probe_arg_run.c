@@ -72,7 +72,7 @@ static __always_inline bool parg_is_user_addr(unsigned long addr)
  * say where.  Only the first PARG_UFAULT_MAX are kept; all are counted.
  */
 static noinline void parg_note_fault(struct parg_run *r, unsigned long addr,
-				     unsigned int len, bool user)
+				     unsigned int len, bool user, bool str)
 {
 	struct parg_ufaults *uf = r->uf;
 
@@ -81,6 +81,7 @@ static noinline void parg_note_fault(struct parg_run *r, unsigned long addr,
 	if (uf->nr < PARG_UFAULT_MAX) {
 		uf->at[uf->nr].addr = addr;
 		uf->at[uf->nr].len = len;
+		uf->at[uf->nr].str = str;
 	}
 	uf->nr++;
 }
@@ -306,7 +307,7 @@ static int parg_string(const struct parg_arg *a, struct parg_run *r,
 			len = strncpy_from_user_nofault(dst,
 					(const void __user *)addr, max);
 		if (len < 0)
-			parg_note_fault(r, addr, max, store == PARG_ST_USTR);
+			parg_note_fault(r, addr, max, store == PARG_ST_USTR, true);
 		return len;
 	case PARG_ST_SYMSTR:
 		return parg_symstr(dst, addr, max);
@@ -320,11 +321,16 @@ static int parg_string(const struct parg_arg *a, struct parg_run *r,
 }
 NOKPROBE_SYMBOL(parg_string);
 
-/* Point the data_loc at @dst to the @len bytes just stored (0: fault). */
+/*
+ * Point the data_loc at @dst to the @len bytes just stored; a fault
+ * (@len < 0) stores length 0, which prints "(fault)", and marks the record.
+ */
 static __always_inline void parg_put_loc(u8 *dst, int len, struct parg_run *r)
 {
-	if (len < 0)
+	if (unlikely(len < 0)) {
 		len = 0;
+		r->faulted = true;
+	}
 	put_unaligned((u32)len << 16 | r->dyn, (u32 *)dst);
 	r->dyn += len;
 }
@@ -344,7 +350,7 @@ static void parg_strings(const struct parg_arg *a, struct parg_run *r,
 		if (parg_read_ptr(&p, at, a->ustr_ptrs))
 			len = parg_string(a, r, store, p);
 		else
-			parg_note_fault(r, at, sizeof(long), a->ustr_ptrs);
+			parg_note_fault(r, at, sizeof(long), a->ustr_ptrs, false);
 		parg_put_loc(dst, len, r);
 	}
 }
@@ -473,7 +479,7 @@ static noinline void parg_run_any(const struct parg_arg *a,
 	for (i = 0; i < a->nderef; i++) {
 		at = v + a->deref[i];
 		if (!parg_read_ptr(&v, at, a->umask & BIT(i))) {
-			parg_note_fault(r, at, sizeof(long), a->umask & BIT(i));
+			parg_note_fault(r, at, sizeof(long), a->umask & BIT(i), false);
 			goto fault;
 		}
 	}
@@ -486,7 +492,7 @@ static noinline void parg_run_any(const struct parg_arg *a,
 	case PARG_ST_UMEM:
 		if (!parg_mem(a, dst, v + a->off)) {
 			parg_note_fault(r, v + a->off, a->size * a->count,
-					a->store == PARG_ST_UMEM);
+					a->store == PARG_ST_UMEM, false);
 			goto fault;
 		}
 		return;
@@ -521,7 +527,7 @@ static __always_inline void parg_run_arg(const struct parg_arg *a,
 		if (parg_kread(&v, at, a->size)) {
 			parg_put(dst, v, a->size);
 		} else {
-			parg_note_fault(r, at, a->size, false);
+			parg_note_fault(r, at, a->size, false, false);
 			parg_fault(a, r, dst);
 		}
 	} else if (a->op == PARG_OP_REG_STR) {

@@ -201,6 +201,8 @@ int tf_probe_register(struct tf_probe *tp)
  * core refuses only when ftrace itself has failed (ftrace_bug()) or the
  * fprobe is not registered: then @tp stays registered, as the core still
  * has it, and nothing of it may be freed.  Returns 0 or that errno.
+ * The core may have stopped a return probe's rethook before it failed:
+ * such a probe's exit handler may not run again, uncounted.
  */
 int tf_probe_unregister(struct tf_probe *tp)
 {
@@ -241,10 +243,14 @@ static int tf_probe_arm(struct tf_probe *tp, struct tracepoint *tpoint,
 	return tf_tp_attach(tp, tpoint, mod);
 }
 
-/* Undo tf_probe_arm(); 0, or an errno with @tp still registered. */
+/*
+ * Undo tf_probe_arm(); 0, or an errno with @tp still registered.  A t:
+ * probe its module's going left registered but detached
+ * (tf_tp_module_going()) has only its fprobe to let go.
+ */
 static int tf_probe_disarm(struct tf_probe *tp)
 {
-	if (tp->is_tprobe)
+	if (tp->is_tprobe && tp->tpoint)
 		return tf_tp_detach(tp);
 	return tf_probe_unregister(tp);
 }
@@ -420,9 +426,12 @@ static struct tf_probe *tf_build_probe(const struct tf_parse *p,
 	return tp;
 }
 
+/* tf_create_once(): look again (positive, so never taken for an errno) */
+#define TF_RETRY	1
+
 /*
  * Look the tracepoint up, build the probe, and add it under event_mutex,
- * unless a module with tracepoints came or went meanwhile: then -EAGAIN
+ * unless a module with tracepoints came or went meanwhile: then TF_RETRY
  * and nothing done, and the caller looks again (trace_fprobe_tp.c).
  */
 static int tf_create_once(const struct tf_parse *p, const struct tf_def *def)
@@ -448,7 +457,7 @@ static int tf_create_once(const struct tf_parse *p, const struct tf_def *def)
 	mutex_lock(&event_mutex);
 	ev = tf_find_event(def->group, def->event);
 	if (def->is_tprobe && tf_tp_modules_changed(seq))
-		ret = -EAGAIN;
+		ret = TF_RETRY;
 	else if (ev)
 		ret = tf_join_event(p, ev, tp, tpoint, mod);
 	else
@@ -470,7 +479,7 @@ static int tf_create_words(const struct tf_parse *p)
 	ret = tf_parse_def(p, &def);
 	while (!ret) {
 		ret = tf_create_once(p, &def);
-		if (ret != -EAGAIN)
+		if (ret != TF_RETRY)
 			break;
 		ret = 0;
 		cond_resched();

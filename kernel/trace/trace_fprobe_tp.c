@@ -242,7 +242,7 @@ static void tf_tp_module_coming(struct module *mod)
 	int ret;
 
 	for_each_tf_probe(tp) {
-		if (!tp->is_tprobe || tp->tpoint)
+		if (!tp->is_tprobe || tp->tpoint || tp->registered)
 			continue;
 		tpoint = tf_tp_in_module(mod, tp->symbol);
 		if (!tpoint)
@@ -256,10 +256,14 @@ static void tf_tp_module_coming(struct module *mod)
 }
 
 /*
- * A probe whose fprobe the core will not let go stays attached and
- * registered (tf_tp_detach()): the module goes regardless, and the
- * tracepoint core warns of the stub left on its tracepoint.  Nothing of
- * the probe is freed, so the state stays what the fprobe core has.
+ * A probe whose fprobe the core will not let go stays registered
+ * (tf_tp_detach()), but it lets go of the module, which goes regardless:
+ * its reference on the tracepoint's stub is put (the stub leaves the
+ * tracepoint with the last one) and tp->mod cleared, so that nothing
+ * points into the freed module, and a copy loaded later at the same
+ * address gets a stub of its own.  Such a probe is not attached again
+ * (tf_tp_module_coming() skips a registered one); deleting its event
+ * tries the unregistration again.
  */
 static void tf_tp_module_going(struct module *mod)
 {
@@ -268,10 +272,14 @@ static void tf_tp_module_going(struct module *mod)
 	for_each_tf_probe(tp) {
 		if (!tp->is_tprobe || !tp->tpoint || tp->mod != mod)
 			continue;
-		if (tf_tp_detach(tp))
-			pr_warn("%s: still on %s:%s as it goes\n",
-				trace_event_name(&tp->event->call), mod->name,
-				tp->symbol);
+		if (!tf_tp_detach(tp))
+			continue;
+		pr_warn("%s: still registered as %s:%s goes\n",
+			trace_event_name(&tp->event->call), mod->name,
+			tp->symbol);
+		tf_tpoint_put(tp->tpoint);
+		tp->tpoint = NULL;
+		tp->mod = NULL;
 	}
 }
 

@@ -32,8 +32,8 @@
  * common case, nothing faulted, costs nothing more.  A read of memory
  * that is not mapped at all cannot be paged in: the record is fetched
  * once more, as the scratch was let go, and keeps its "(fault)".  A
- * string is paged in up to the most it may take (PARG_MAX_STRING, or
- * the room left), which may touch the page after the string's end.
+ * string is paged in by strnlen_user(), up to its NUL (or the most it
+ * may take), so no page after its end is touched.
  * Trace files and perf exclude each other (trace_uprobe_event.c), so
  * one fetch serves every record of a hit.
  *
@@ -263,10 +263,15 @@ static bool tu_fault_in(const struct parg_ufaults *uf)
 	bool progress = false;
 
 	might_fault();
-	for (i = 0; i < n; i++)
-		if (fault_in_readable((const char __user *)uf->at[i].addr,
-				      uf->at[i].len) < uf->at[i].len)
+	for (i = 0; i < n; i++) {
+		const char __user *p = (const char __user *)uf->at[i].addr;
+		unsigned int len = uf->at[i].len;
+
+		/* a string: page in up to its NUL, not its most */
+		if (uf->at[i].str ? strnlen_user(p, len) > 0 :
+				    fault_in_readable(p, len) < len)
 			progress = true;
+	}
 	return progress;
 }
 
