@@ -23,10 +23,12 @@ multiprobe|multiprobe event (2 probes, 1 hit)|-
 multiplace|event over 1001 functions, 1 hit (series only)|-
 filter_rejects|4-arg event, filter rejects every hit|0.5
 eprobe_field|event probe on the tracepoint, a field dereference|0.5
+eprobe_noargs|the same event probe, no args (reference)|-
 fprobe_4args|fprobe event, $arg1..$arg4|0.8
 uprobe_2args_ustring|uprobe event on a function of the bench program, 2 args and a user string|0.8
 uprobe_noargs|the same uprobe event, no args (reference)|-
 tracepoint|static tracepoint record (no probe), for comparison|-
+tracepoint_trigger_only|the tracepoint record built for a condition trigger only, nothing written (reference)|-
 define_100|define 100 probes (one write)|-
 enable_100|enable 100 probes|-
 disable_100|disable 100 probes|-

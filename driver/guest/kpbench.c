@@ -228,6 +228,9 @@ static const struct scenario scenarios[] = {
 	{ "eprobe_field", "trace",
 	  { "e:kpb/ep kpbench.kpbench_hit v=+0($a):u64" }, NULL, NULL, -1,
 	  "dynamic_events" },
+	/* the same, no arguments: the attached record and ours, no fetch */
+	{ "eprobe_noargs", "trace", { "e:kpb/ep0 kpbench.kpbench_hit" }, NULL,
+	  NULL, -1, "dynamic_events" },
 	/* an fprobe event on the module's function, its four arguments */
 	{ "fprobe_4args", "target",
 	  { "f:kpb/fp kpbench_target a=$arg1 b=$arg2 c=$arg3 d=$arg4" }, NULL, NULL, -1,
@@ -390,11 +393,24 @@ static void hit_costs(void)
 	}
 	bare_probe("bare_kprobe", "kprobe", base_target);
 	bare_probe("bare_kretprobe", "kretprobe", base_target);
-	if (!wanted("tracepoint"))
-		return;
-	must(TR "events/kpbench/kpbench_hit/enable", "1", 1);
-	report("tracepoint", (double)(best_ns("trace") - base_trace) / loops, "ns/hit");
-	must(TR "events/kpbench/kpbench_hit/enable", "0", 1);
+	if (wanted("tracepoint")) {
+		must(TR "events/kpbench/kpbench_hit/enable", "1", 1);
+		report("tracepoint", (double)(best_ns("trace") - base_trace) / loops,
+		       "ns/hit");
+		must(TR "events/kpbench/kpbench_hit/enable", "0", 1);
+	}
+	/*
+	 * The floor under every event probe: the attached record built only
+	 * for a trigger (one whose condition never holds), no record written.
+	 */
+	if (wanted("tracepoint_trigger_only")) {
+		const char *trig = TR "events/kpbench/kpbench_hit/trigger";
+
+		must(trig, "traceon if common_pid == 1", 1);
+		report("tracepoint_trigger_only",
+		       (double)(best_ns("trace") - base_trace) / loops, "ns/hit");
+		must(trig, "!traceon if common_pid == 1", 1);
+	}
 }
 
 static long meminfo_kb(const char *field)

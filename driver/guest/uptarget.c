@@ -23,6 +23,7 @@
  *                     up_greet() on its first byte before anything
  *                     touched the mapping, so that the page is not
  *                     present in this task when a probe reads it
+ *   uptarget long LEN call up_greet() once on a string of LEN 'x's
  *
  * In "run" the arguments live on the stack and up_global is read before
  * the calls, so their pages are present when a probe reads them; "fresh"
@@ -214,6 +215,19 @@ static int fresh(const char *path, long n)
 	return 0;
 }
 
+static int long_string(long len)
+{
+	char *s = malloc(len + 1);
+
+	if (len < 0 || !s)
+		return 1;
+	memset(s, 'x', len);
+	s[len] = '\0';
+	up_greet(s);
+	free(s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "syms"))
@@ -229,7 +243,9 @@ int main(int argc, char **argv)
 		return perf_pmu(strtol(argv[2], NULL, 0));
 	if (argc == 4 && !strcmp(argv[1], "fresh"))
 		return fresh(argv[2], strtol(argv[3], NULL, 0));
+	if (argc == 3 && !strcmp(argv[1], "long"))
+		return long_string(strtol(argv[2], NULL, 0));
 	fprintf(stderr,
-		"usage: uptarget syms | run N | perf ID N | pmu N | fresh FILE N\n");
+		"usage: uptarget syms | run N | perf ID N | pmu N | fresh FILE N | long LEN\n");
 	return 2;
 }

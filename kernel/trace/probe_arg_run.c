@@ -322,6 +322,34 @@ static int parg_string(const struct parg_arg *a, struct parg_run *r,
 NOKPROBE_SYMBOL(parg_string);
 
 /*
+ * A user string at r->dyn, inline: parg_string()'s ustring case for the
+ * common OFFS(%reg):ustring.  The set's run has page faults off already,
+ * which is all strncpy_from_user_nofault() would add, and the length
+ * follows its rule (the NUL counted; "" stores 0 bytes).
+ */
+static __always_inline int parg_ustr(struct parg_run *r, unsigned long addr)
+{
+	unsigned int max = min(r->room - r->dyn, PARG_MAX_STRING);
+	char *dst = (char *)r->ent + r->dyn;
+	long len;
+
+	if (unlikely(!max))
+		return 0;
+	len = strncpy_from_user(dst, (const char __user *)addr, max);
+	if (unlikely(len < 0)) {
+		parg_note_fault(r, addr, max, true, true);
+		return len;
+	}
+	if (unlikely(len >= max)) {
+		len = max;
+		dst[len - 1] = '\0';
+	} else if (len) {
+		len++;
+	}
+	return len;
+}
+
+/*
  * Point the data_loc at @dst to the @len bytes just stored; a fault
  * (@len < 0) stores length 0, which prints "(fault)", and marks the record.
  */
@@ -517,7 +545,7 @@ static __always_inline void parg_run_arg(const struct parg_arg *a,
 					 const void *edata,
 					 struct parg_run *r, u8 *dst)
 {
-	u64 v;
+	u64 v __uninitialized;	/* written by parg_kread() before use */
 
 	if (likely(a->op == PARG_OP_REG)) {
 		put_unaligned(parg_reg(regs, a->param), (unsigned long *)dst);
@@ -530,6 +558,8 @@ static __always_inline void parg_run_arg(const struct parg_arg *a,
 			parg_note_fault(r, at, a->size, false, false);
 			parg_fault(a, r, dst);
 		}
+	} else if (a->op == PARG_OP_REG_USTR) {
+		parg_put_loc(dst, parg_ustr(r, parg_reg(regs, a->param) + a->off), r);
 	} else if (a->op == PARG_OP_REG_STR) {
 		parg_put_loc(dst, parg_string(a, r, a->store,
 					      parg_reg(regs, a->param) + a->off), r);
@@ -540,12 +570,13 @@ static __always_inline void parg_run_arg(const struct parg_arg *a,
 	}
 }
 
-static noinline unsigned int parg_set_fetch_any(const struct parg_set *set,
-						struct pt_regs *regs,
-						void *edata, void *ent,
-						unsigned int args_off,
-						unsigned int room,
-						struct parg_ufaults *uf)
+/* The general run of a set: @uf collects user reads that faulted, or NULL. */
+static __always_inline unsigned int parg_set_run(const struct parg_set *set,
+						 struct pt_regs *regs,
+						 void *edata, void *ent,
+						 unsigned int args_off,
+						 unsigned int room,
+						 struct parg_ufaults *uf)
 {
 	u8 *blk = (u8 *)ent + args_off;
 	const struct parg_arg *a, *end = set->args + set->nargs;
@@ -573,6 +604,15 @@ static noinline unsigned int parg_set_fetch_any(const struct parg_set *set,
 	}
 	return r.dyn;
 }
+
+static noinline unsigned int parg_set_fetch_any(const struct parg_set *set,
+						struct pt_regs *regs,
+						void *edata, void *ent,
+						unsigned int args_off,
+						unsigned int room)
+{
+	return parg_set_run(set, regs, edata, ent, args_off, room, NULL);
+}
 NOKPROBE_SYMBOL(parg_set_fetch_any);
 
 unsigned long parg_set_faults(const struct parg_set *set)
@@ -599,8 +639,7 @@ unsigned int parg_set_fetch(const struct parg_set *set, struct pt_regs *regs,
 	u8 *blk = (u8 *)ent + args_off;
 
 	if (!set->words_only)
-		return parg_set_fetch_any(set, regs, edata, ent, args_off, room,
-					  NULL);
+		return parg_set_fetch_any(set, regs, edata, ent, args_off, room);
 	for (a = set->args; a < end; a++)
 		put_unaligned(a->op == PARG_OP_REG ? parg_reg(regs, a->param) :
 			      regs_return_value(regs),
@@ -619,7 +658,7 @@ unsigned int parg_set_fetch_user(const struct parg_set *set,
 	uf->faulted = false;
 	if (set->words_only)	/* nothing to fault on */
 		return parg_set_fetch(set, regs, edata, ent, args_off, room);
-	return parg_set_fetch_any(set, regs, edata, ent, args_off, room, uf);
+	return parg_set_run(set, regs, edata, ent, args_off, room, uf);
 }
 EXPORT_SYMBOL_IF_KUNIT(parg_set_fetch_user);
 NOKPROBE_SYMBOL(parg_set_fetch_user);

@@ -325,7 +325,9 @@ static enum parg_op parg_choose_op(const struct parg_arg *a)
 		return PARG_OP_REG;
 	if (a->store == PARG_ST_MEM)
 		return PARG_OP_REG_MEM;
-	if (a->store == PARG_ST_STR || a->store == PARG_ST_USTR)
+	if (a->store == PARG_ST_USTR)
+		return PARG_OP_REG_USTR;
+	if (a->store == PARG_ST_STR)
 		return PARG_OP_REG_STR;
 	return PARG_OP_ANY;
 }

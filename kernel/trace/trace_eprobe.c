@@ -223,10 +223,17 @@ static noinline void tep_refused(struct tep_event *ev,
 		this_cpu_inc(ev->counts->dropped);
 }
 
-/* Fill and commit the record of one hit, its strings through @scratch. */
-static __always_inline void tep_write(struct tep_event *ev,
-				      struct trace_event_file *file,
-				      void *rec, void *scratch)
+/* The room a hit may fill in @file's buffer, strings included. */
+static __always_inline unsigned int tep_room(struct trace_event_file *file)
+{
+	return min_t(unsigned long, TEP_SCRATCH_SIZE,
+		     ring_buffer_max_event_size(file->tr->array_buffer.buffer));
+}
+
+/* Any file: the record of one hit through trace_event_buffer_*(). */
+static __always_inline void tep_write_generic(struct tep_event *ev,
+					      struct trace_event_file *file,
+					      void *rec, void *scratch)
 {
 	struct trace_event_buffer fb;
 	unsigned int size = ev->rec_size;
@@ -234,42 +241,92 @@ static __always_inline void tep_write(struct tep_event *ev,
 
 	if (scratch)
 		size = parg_set_fetch(ev->args, NULL, rec, scratch, TEP_HEAD,
-			min_t(unsigned long, TEP_SCRATCH_SIZE,
-			      ring_buffer_max_event_size(file->tr->array_buffer.buffer)));
+				      tep_room(file));
 	ent = trace_event_buffer_reserve(&fb, file, size);
 	if (unlikely(!ent)) {
 		tep_refused(ev, file);
 		return;
 	}
 	if (scratch)
-		memcpy(ent + TEP_HEAD, scratch + TEP_HEAD, size - TEP_HEAD);
+		pev_copy_rec(ent + TEP_HEAD, scratch + TEP_HEAD, size - TEP_HEAD);
 	else
 		parg_set_fetch(ev->args, NULL, rec, ent, TEP_HEAD, size);
 	trace_event_buffer_commit(&fb);
 }
 
 /*
+ * A plain file (no PEV_FILE_GENERIC state, no event filter, no commit
+ * hooks): reserve in the ring buffer, fill in place, commit.  The head
+ * gets the context trace_event_buffer_reserve() would give it.
+ */
+static __always_inline void tep_write_plain(struct tep_event *ev,
+					    struct trace_event_file *file,
+					    void *rec, void *scratch)
+{
+	struct trace_array *tr = file->tr;
+	struct trace_buffer *buffer = tr->array_buffer.buffer;
+	unsigned int trace_ctx = tracing_gen_ctx_dec();
+	unsigned int size = ev->rec_size;
+	struct ring_buffer_event *rbe;
+	void *ent;
+
+	if (scratch)
+		size = parg_set_fetch(ev->args, NULL, rec, scratch, TEP_HEAD,
+				      tep_room(file));
+	rbe = ring_buffer_lock_reserve(buffer, size);
+	if (unlikely(!rbe)) {
+		tep_refused(ev, file);
+		return;
+	}
+	ent = ring_buffer_event_data(rbe);
+	tracing_generic_entry_update(ent, ev->call.event.type, trace_ctx);
+	if (scratch)
+		pev_copy_rec(ent + TEP_HEAD, scratch + TEP_HEAD, size - TEP_HEAD);
+	else
+		parg_set_fetch(ev->args, NULL, rec, ent, TEP_HEAD, size);
+	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, NULL);
+}
+
+static __always_inline void tep_write(struct tep_event *ev,
+				      struct trace_event_file *file,
+				      void *rec, void *scratch, bool plain)
+{
+	if (plain)
+		tep_write_plain(ev, file, rec, scratch);
+	else
+		tep_write_generic(ev, file, rec, scratch);
+}
+
+/*
  * The trigger: @rec is the attached event's record, about to be committed
- * (or discarded if that event is only soft-enabled).
+ * (or discarded if that event is only soft-enabled).  A file in none of
+ * the PEV_FILE_GENERIC states cannot be soft disabled.
  */
 static void tep_hit(struct event_trigger_data *data, struct trace_buffer *buffer,
 		    void *rec, struct ring_buffer_event *rbe)
 {
 	struct tep_link *link = container_of(data, struct tep_link, trigger);
 	struct trace_event_file *file = link->file;
+	unsigned long eflags = READ_ONCE(file->flags);
 	struct tep_event *ev = link->ev;
 	void *scratch;
+	bool plain;
 
-	if (unlikely(!rec) || trace_trigger_soft_disabled(file))
+	if (unlikely(!rec))
+		return;
+	if (unlikely(eflags & PEV_FILE_GENERIC) &&
+	    trace_trigger_soft_disabled(file))
 		return;
 	this_cpu_inc(ev->counts->hits);
+	plain = !(eflags & (PEV_FILE_GENERIC | EVENT_FILE_FL_FILTERED)) &&
+		!pev_commit_hooks_on();
 	if (!ev->dynamic) {
-		tep_write(ev, file, rec, NULL);
+		tep_write(ev, file, rec, NULL, plain);
 		return;
 	}
 	scratch = tep_scratch_get();
 	if (likely(scratch))
-		tep_write(ev, file, rec, scratch);
+		tep_write(ev, file, rec, scratch, plain);
 	else
 		this_cpu_inc(ev->counts->dropped);
 	tep_scratch_put();

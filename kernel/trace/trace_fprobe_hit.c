@@ -143,7 +143,7 @@ static void tf_write(struct tf_probe *tp, const struct tf_hit_ctx *c,
 	fbuffer.regs = c->regs;
 	tf_fill_head(tp, c, ent);
 	if (c->scratch)
-		memcpy(ent + off, c->scratch + off, size - off);
+		pev_copy_rec(ent + off, c->scratch + off, size - off);
 	else if (tp->has_args)
 		parg_set_fetch(tp->args, c->regs, c->edata, ent, off, size);
 	trace_event_buffer_commit(&fbuffer);

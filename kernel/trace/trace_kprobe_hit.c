@@ -124,7 +124,7 @@ static __always_inline void tk_fill_args(struct tk_probe *tp,
 	unsigned int off = tp->event->head_size;
 
 	if (scratch)
-		memcpy(ent + off, scratch + off, size - off);
+		pev_copy_rec(ent + off, scratch + off, size - off);
 	else if (tp->has_args)
 		parg_set_fetch(tp->args, regs, tk_edata(ri), ent, off, size);
 }
@@ -208,7 +208,7 @@ static noinline void tk_write_filtered(struct tk_probe *tp,
 		tk_refused(tp, file);
 		return;
 	}
-	memcpy(ring_buffer_event_data(rbe), scratch, size);
+	pev_copy_rec(ring_buffer_event_data(rbe), scratch, size);
 	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, regs);
 }
 NOKPROBE_SYMBOL(tk_write_filtered);

@@ -9,9 +9,9 @@
  *        |  count the hit; perf only:        |
  *        |  not a wanted mm -> REMOVE        |
  *        +-------------- tu_hit() -----------+
- *              publish {probe, hit address} in current->utask->vaddr
- *              perf: run the BPF programs (they may sleep)
- *              preemption off:
+ *              perf: publish the hit address in current->utask->vaddr,
+ *                run the BPF programs (they may sleep)
+ *              preemption off (the RCU read side of the links too):
  *                fetch the arguments into this CPU's scratch
  *                a user read faulted? preemption on, page it in,
  *                  fetch again (at most TU_FAULT_TRIES times)
@@ -113,7 +113,7 @@ static void tu_write_generic(struct tu_probe *tp, const void *rec,
 	}
 	/* (no fbuffer.regs: @regs are the task's user registers) */
 	/* the reserve wrote the trace_entry; the rest is ours */
-	memcpy(ent + skip, rec + skip, size - skip);
+	pev_copy_rec(ent + skip, rec + skip, size - skip);
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -135,7 +135,7 @@ static void tu_write_plain(struct tu_probe *tp, const void *rec,
 	}
 	ent = ring_buffer_event_data(rbe);
 	tracing_generic_entry_update(ent, tp->event->call.event.type, trace_ctx);
-	memcpy(ent + skip, rec + skip, size - skip);
+	pev_copy_rec(ent + skip, rec + skip, size - skip);
 	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, NULL);
 }
 
@@ -212,11 +212,18 @@ static bool tu_run_bpf(struct tu_probe *tp, struct pt_regs *regs)
 /* ----------------------------------------------------------- the hit */
 
 /*
+ * A record no larger fits in every ring buffer (a sub-buffer is a page at
+ * least) and in perf's buffer, whatever the event is on.
+ */
+#define TU_ROOM_ANY	(PAGE_SIZE / 2)
+
+/*
  * The most a record may take: what every buffer it goes to accepts, so
  * that a long string is cut short rather than the record refused.
- * Under RCU (the links).
+ * Under RCU (the links).  Only a record past TU_ROOM_ANY asks.
  */
-static unsigned int tu_room(struct tu_probe *tp, unsigned int users)
+static __always_inline unsigned int tu_room(struct tu_probe *tp,
+					    unsigned int users)
 {
 	unsigned long room = TU_RECORD_MAX;
 	struct tu_link *link;
@@ -275,30 +282,44 @@ static bool tu_fault_in(const struct parg_ufaults *uf)
 	return progress;
 }
 
-static void tu_hit(struct tu_probe *tp, const struct tu_site *site,
-		   struct pt_regs *regs)
+/*
+ * @users: the event's flags, as the handler read them.  Preemption is off
+ * while the record is built and written: that is also the RCU read side
+ * of the event's links (they are freed with kfree_rcu()).
+ */
+static __always_inline void tu_hit(struct tu_probe *tp,
+				   const struct tu_site *site,
+				   struct pt_regs *regs, unsigned int users)
 {
-	struct uprobe_dispatch_data udd = { .bp_addr = site->addr };
-	unsigned int users = READ_ONCE(tp->event->flags);
-	struct parg_ufaults uf = {};
+	struct uprobe_dispatch_data udd;
+	struct parg_ufaults uf __uninitialized;	/* nr is set before use */
 	int tries = TU_FAULT_TRIES;
 	unsigned int size;
 	void *rec;
 
-	/* bpf_get_func_ip() reads bp_addr through utask->vaddr */
-	current->utask->vaddr = (unsigned long)&udd;
-	if ((users & TU_EV_PERF) && !tu_run_bpf(tp, regs))
-		users &= ~TU_EV_PERF;
+	if (users & TU_EV_PERF) {
+		/* bpf_get_func_ip() reads bp_addr through utask->vaddr */
+		udd.bp_addr = site->addr;
+		current->utask->vaddr = (unsigned long)&udd;
+		if (!tu_run_bpf(tp, regs))
+			users &= ~TU_EV_PERF;
+	}
 	if (!users)
 		return;
+	uf.nr = 0;	/* a record with no arguments does not fetch */
+	uf.faulted = false;
 
 again:
 	preempt_disable();
 	rec = this_cpu_ptr(tu_scratch);
-	rcu_read_lock();
-	size = tu_build(tp, site, regs, rec, tu_room(tp, users), &uf);
+	size = tu_build(tp, site, regs, rec, TU_RECORD_MAX, &uf);
+	if (unlikely(size > TU_ROOM_ANY)) {
+		unsigned int room = tu_room(tp, users);
+
+		if (size > room)	/* fetch again, cut to fit */
+			size = tu_build(tp, site, regs, rec, room, &uf);
+	}
 	if (unlikely(uf.nr) && --tries > 0) {
-		rcu_read_unlock();
 		preempt_enable();
 		if (!tu_fault_in(&uf))
 			tries = 1;	/* nothing paged in: one last fetch */
@@ -308,7 +329,6 @@ again:
 		parg_set_count_fault(tp->args);
 	if (users & TU_EV_TRACE)
 		tu_trace(tp, rec, size);
-	rcu_read_unlock();
 	if (users & TU_EV_PERF)
 		tu_perf(tp, rec, size, regs);
 	preempt_enable();
@@ -318,13 +338,13 @@ int tu_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct tu_probe *tp = container_of(uc, struct tu_probe, consumer);
 	struct tu_site site = { .addr = instruction_pointer(regs) };
+	unsigned int users = READ_ONCE(tp->event->flags);
 
 	this_cpu_inc(tp->counts->hits);
-	if ((READ_ONCE(tp->event->flags) & TU_EV_PERF) &&
-	    !tu_perf_filter_mm(uc, current->mm))
+	if ((users & TU_EV_PERF) && !tu_perf_filter_mm(uc, current->mm))
 		return UPROBE_HANDLER_REMOVE;
 	if (!tp->is_return)
-		tu_hit(tp, &site, regs);
+		tu_hit(tp, &site, regs, users);
 	return 0;
 }
 
@@ -336,16 +356,16 @@ int tu_ret_handler(struct uprobe_consumer *uc, unsigned long func,
 		.addr = func,
 		.ret_ip = instruction_pointer(regs),
 	};
+	unsigned int users = READ_ONCE(tp->event->flags);
 
 	/*
 	 * The core runs every consumer's return handler once any of them set
 	 * the return up: keep perf (and its BPF programs) to its tasks.  A
 	 * perf user excludes trace users, so nothing else is lost.
 	 */
-	if ((READ_ONCE(tp->event->flags) & TU_EV_PERF) &&
-	    !tu_perf_filter_mm(uc, current->mm))
+	if ((users & TU_EV_PERF) && !tu_perf_filter_mm(uc, current->mm))
 		return 0;
-	tu_hit(tp, &site, regs);
+	tu_hit(tp, &site, regs, users);
 	return 0;
 }
 
