@@ -536,6 +536,21 @@ fault:
 }
 NOKPROBE_SYMBOL(parg_run_any);
 
+/* One kernel scalar at @at, for the inline ops. */
+static __always_inline void parg_load(const struct parg_arg *a,
+				      struct parg_run *r, u8 *dst,
+				      unsigned long at)
+{
+	u64 v __uninitialized;	/* written by parg_kread() before use */
+
+	if (parg_kread(&v, at, a->size)) {
+		parg_put(dst, v, a->size);
+	} else {
+		parg_note_fault(r, at, a->size, false, false);
+		parg_fault(a, r, dst);
+	}
+}
+
 /*
  * The common shapes run inline (see enum parg_op); everything else takes
  * the general path.
@@ -545,19 +560,12 @@ static __always_inline void parg_run_arg(const struct parg_arg *a,
 					 const void *edata,
 					 struct parg_run *r, u8 *dst)
 {
-	u64 v __uninitialized;	/* written by parg_kread() before use */
-
 	if (likely(a->op == PARG_OP_REG)) {
 		put_unaligned(parg_reg(regs, a->param), (unsigned long *)dst);
 	} else if (a->op == PARG_OP_REG_MEM) {
-		unsigned long at = parg_reg(regs, a->param) + a->off;
-
-		if (parg_kread(&v, at, a->size)) {
-			parg_put(dst, v, a->size);
-		} else {
-			parg_note_fault(r, at, a->size, false, false);
-			parg_fault(a, r, dst);
-		}
+		parg_load(a, r, dst, parg_reg(regs, a->param) + a->off);
+	} else if (a->op == PARG_OP_FIELD_MEM) {
+		parg_load(a, r, dst, parg_field(edata, a->param) + a->off);
 	} else if (a->op == PARG_OP_REG_USTR) {
 		parg_put_loc(dst, parg_ustr(r, parg_reg(regs, a->param) + a->off), r);
 	} else if (a->op == PARG_OP_REG_STR) {
