@@ -844,6 +844,16 @@ static void parg_test_event_fields(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, set->args[0].src, PARG_SRC_FIELD);
 	KUNIT_EXPECT_EQ(test, set->args[0].param,
 			PARG_FIELD(16, PARG_FIELD_DATA_LOC));
+
+	/* OFFS($word) runs inline; a narrower field takes the general path */
+	set = parg_test_parse(test, FT_EVENT, NULL,
+			      "a=+0($ptr):u8 b=+1($ptr):x16 c=+0($val):u8 d=+0($pid):u8");
+	r = parg_test_run(test, set, NULL, rec, 1024);
+	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r),
+			   " a=112 b=0x696f c=(fault) d=(fault)");
+	KUNIT_EXPECT_EQ(test, set->args[0].op, PARG_OP_FIELD_MEM);
+	KUNIT_EXPECT_EQ(test, set->args[2].op, PARG_OP_FIELD_MEM);
+	KUNIT_EXPECT_EQ(test, set->args[3].op, PARG_OP_ANY);
 }
 
 static void parg_test_symbols(struct kunit *test)

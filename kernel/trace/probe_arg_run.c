@@ -565,7 +565,8 @@ static __always_inline void parg_run_arg(const struct parg_arg *a,
 	} else if (a->op == PARG_OP_REG_MEM) {
 		parg_load(a, r, dst, parg_reg(regs, a->param) + a->off);
 	} else if (a->op == PARG_OP_FIELD_MEM) {
-		parg_load(a, r, dst, parg_field(edata, a->param) + a->off);
+		parg_load(a, r, dst, get_unaligned((const unsigned long *)
+			  (edata + (a->param >> PARG_FIELD_KIND_BITS))) + a->off);
 	} else if (a->op == PARG_OP_REG_USTR) {
 		parg_put_loc(dst, parg_ustr(r, parg_reg(regs, a->param) + a->off), r);
 	} else if (a->op == PARG_OP_REG_STR) {

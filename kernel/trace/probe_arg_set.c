@@ -320,7 +320,9 @@ static enum parg_op parg_choose_op(const struct parg_arg *a)
 		return a->store == PARG_ST_RAW && a->size == sizeof(long) ?
 		       PARG_OP_RETVAL : PARG_OP_ANY;
 	if (a->src == PARG_SRC_FIELD)
-		return a->store == PARG_ST_MEM ? PARG_OP_FIELD_MEM : PARG_OP_ANY;
+		return a->store == PARG_ST_MEM &&
+		       (a->param & (BIT(PARG_FIELD_KIND_BITS) - 1)) ==
+		       PARG_FIELD_LONG ? PARG_OP_FIELD_MEM : PARG_OP_ANY;
 	if (a->src != PARG_SRC_REG)
 		return PARG_OP_ANY;
 	if (a->store == PARG_ST_RAW && a->size == sizeof(long))
