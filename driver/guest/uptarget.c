@@ -217,9 +217,12 @@ static int fresh(const char *path, long n)
 
 static int long_string(long len)
 {
-	char *s = malloc(len + 1);
+	char *s;
 
-	if (len < 0 || !s)
+	if (len < 0)
+		return 1;
+	s = malloc(len + 1);
+	if (!s)
 		return 1;
 	memset(s, 'x', len);
 	s[len] = '\0';

@@ -95,8 +95,8 @@ enum parg_op {
 	PARG_OP_REG,		/* a pt_regs word stored whole */
 	PARG_OP_REG_MEM,	/* OFFS(%reg): one kernel scalar, no bitfield */
 	PARG_OP_FIELD_MEM,	/* OFFS($field): the same from a word field */
-	PARG_OP_REG_STR,	/* OFFS(%reg):string (or :symstr, ...) */
-	PARG_OP_REG_USTR,	/* OFFS(%reg):ustring, a user string */
+	PARG_OP_REG_STR,	/* OFFS(%reg), a kernel string (PARG_ST_STR) */
+	PARG_OP_REG_USTR,	/* OFFS(%reg), a user string (PARG_ST_USTR) */
 	PARG_OP_RETVAL,		/* $retval stored whole (a return probe) */
 };
 

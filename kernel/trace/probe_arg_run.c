@@ -21,7 +21,9 @@
  * Kernel strings are read a word at a time with aligned nofault loads: an
  * aligned word never straddles a page, so a string that ends just before
  * an unmapped page is read without touching that page.  User strings go
- * through strncpy_from_user_nofault(), which is word-wise already.
+ * through strncpy_from_user(), which is word-wise already, with page
+ * faults off (the set's run turns them off), as in
+ * strncpy_from_user_nofault().
  *
  * A caller that may sleep can learn which user reads faulted
  * (parg_set_fetch_user()), page them in and fetch again: reads stay

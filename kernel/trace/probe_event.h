@@ -96,18 +96,21 @@ static __always_inline bool pev_record_wanted(struct trace_event_file *file)
 
 /*
  * Copy a record of @len bytes out of a per-CPU scratch into the ring
- * buffer, two words at a time, the last two overlapping those before them.
- * Records are tens of bytes; the kernel's memcpy() may be a byte-wise
- * string move there, which the instruction count of `make bench` counts
- * per byte.  Neither side need be aligned.
+ * buffer.  Most records are tens of bytes: those go two words at a time,
+ * the last two overlapping those before them, where the kernel's memcpy()
+ * may be a byte-wise string move (which the instruction count of
+ * `make bench` counts per byte).  Longer ones, and the shortest, take
+ * memcpy().  Neither side need be aligned.
  */
+#define PEV_COPY_WORDS_MAX	256
+
 static __always_inline void pev_copy_rec(void *dst, const void *src,
 					 unsigned int len)
 {
 	unsigned long i, last = len - 2 * sizeof(u64);
 	u64 a, b;
 
-	if (unlikely(len < 2 * sizeof(u64))) {
+	if (unlikely(len < 2 * sizeof(u64) || len > PEV_COPY_WORDS_MAX)) {
 		memcpy(dst, src, len);
 		return;
 	}

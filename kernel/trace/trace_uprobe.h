@@ -7,7 +7,8 @@
  * uprobe_events (trace_event_perf.c).  While the BPF programs of a
  * uprobe event run, the task's utask->vaddr points at a
  * uprobe_dispatch_data on the handler's stack, so that bpf_get_func_ip()
- * can tell a BPF program which breakpoint fired (bpf_trace.c).  See Documentation/trace/uprobetracer.rst.
+ * can tell a BPF program which breakpoint fired (bpf_trace.c).
+ * See Documentation/trace/uprobetracer.rst.
  */
 #ifndef _KERNEL_TRACE_TRACE_UPROBE_H
 #define _KERNEL_TRACE_TRACE_UPROBE_H

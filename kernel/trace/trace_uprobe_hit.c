@@ -213,9 +213,11 @@ static bool tu_run_bpf(struct tu_probe *tp, struct pt_regs *regs)
 
 /*
  * A record no larger fits in every ring buffer (a sub-buffer is a page at
- * least) and in perf's buffer, whatever the event is on.
+ * least) and in a perf record (PERF_MAX_TRACE_SIZE, fixed whatever the
+ * page size), whatever the event is on.
  */
-#define TU_ROOM_ANY	(PAGE_SIZE / 2)
+#define TU_ROOM_ANY	min_t(unsigned long, PAGE_SIZE / 2,		\
+			      PERF_MAX_TRACE_SIZE - sizeof(u64))
 
 /*
  * The most a record may take: what every buffer it goes to accepts, so
