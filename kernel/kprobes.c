@@ -288,8 +288,11 @@ static struct kprobe_site *kprobe_site_create(kprobe_opcode_t *addr)
 	struct kprobe_site *s;
 	int ret = 0;
 
-	/* an ftrace site has no instruction of its own: no arch part */
-	s = kzalloc(hooked ? offsetof(struct kprobe_site, arch) : sizeof(*s),
+	/*
+	 * An ftrace site has no instruction of its own, and is freed without
+	 * an RCU-tasks grace period: it has neither the free nor the arch part.
+	 */
+	s = kzalloc(hooked ? offsetof(struct kprobe_site, free_rcu) : sizeof(*s),
 		    GFP_KERNEL);
 	if (!s)
 		return ERR_PTR(-ENOMEM);

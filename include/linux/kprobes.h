@@ -383,6 +383,8 @@ enum kprobe_opt_state {
  *	of a batch, or empty.  kprobe_mutex.
  * @free_rcu: frees the site after an RCU-tasks grace period...
  * @free_node: ...through the list of sites to free, in process context.
+ *	Neither is allocated for a KPROBE_SITE_FTRACE site, which is freed
+ *	at once (kprobe_site_destroy()).
  * @arch: the architecture's copy of the probed instruction.  Written by
  *	arch_prepare_kprobe_site() before the site is first armed, constant
  *	afterwards.  Last, and not allocated for a KPROBE_SITE_FTRACE site,

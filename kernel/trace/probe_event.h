@@ -78,6 +78,17 @@ int pev_parse_maxactive(const char *text, size_t len, size_t room,
 void pev_log_error(const char *subsys, int argc, const char **argv,
 		   int word, int pos, const char **texts, unsigned int code);
 
+/*
+ * A trace_event_file an event writes to, on the event's RCU list of them.
+ * Added and removed under event_mutex; freed with kfree_rcu_mightsleep()
+ * (no rcu_head: 24 bytes, a 32-byte slab object), as a hit may still be
+ * reading it.
+ */
+struct pev_link {
+	struct list_head node;
+	struct trace_event_file *file;
+};
+
 /* ---------------------------------------------------------- hit paths */
 
 /*

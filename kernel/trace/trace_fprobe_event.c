@@ -180,10 +180,10 @@ static void tf_event_sync_probes(struct tf_event *ev)
 		tf_probe_sync_enable(tp);
 }
 
-static struct tf_link *tf_event_find_link(struct tf_event *ev,
+static struct pev_link *tf_event_find_link(struct tf_event *ev,
 					  struct trace_event_file *file)
 {
-	struct tf_link *link;
+	struct pev_link *link;
 
 	list_for_each_entry(link, &ev->links, node)
 		if (link->file == file)
@@ -194,7 +194,7 @@ static struct tf_link *tf_event_find_link(struct tf_event *ev,
 /* A new user: a trace file, or perf when @file is NULL. */
 static int tf_event_enable(struct tf_event *ev, struct trace_event_file *file)
 {
-	struct tf_link *link;
+	struct pev_link *link;
 
 	lockdep_assert_held(&event_mutex);
 	if (file) {
@@ -213,7 +213,7 @@ static int tf_event_enable(struct tf_event *ev, struct trace_event_file *file)
 static int tf_event_disable(struct tf_event *ev, struct trace_event_file *file)
 {
 	unsigned int flags = ev->flags;
-	struct tf_link *link;
+	struct pev_link *link;
 
 	lockdep_assert_held(&event_mutex);
 	if (file) {
@@ -221,7 +221,7 @@ static int tf_event_disable(struct tf_event *ev, struct trace_event_file *file)
 		if (!link)
 			return -ENOENT;
 		list_del_rcu(&link->node);
-		kfree_rcu(link, rcu);	/* a hit may still be reading it */
+		kfree_rcu_mightsleep(link);	/* a hit may still be reading it */
 		if (list_empty(&ev->links))
 			flags &= ~TF_EV_TRACE;
 	} else {

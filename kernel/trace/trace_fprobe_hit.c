@@ -152,7 +152,7 @@ NOKPROBE_SYMBOL(tf_write);
 
 static void tf_trace(struct tf_probe *tp, struct tf_hit_ctx *c)
 {
-	struct tf_link *link;
+	struct pev_link *link;
 
 	if (tp->dynamic) {
 		c->scratch = tf_scratch_get();

@@ -120,17 +120,11 @@ int tf_parse_def(const struct tf_parse *p, struct tf_def *def);
 #define TF_EV_TRACE	BIT(0)
 #define TF_EV_PERF	BIT(1)
 
-struct tf_link {
-	struct list_head node;
-	struct trace_event_file *file;
-	struct rcu_head rcu;
-};
-
 struct tf_event {
 	struct trace_event_call call;
 	struct trace_event_class class;
 	unsigned int flags;		/* TF_EV_*, event_mutex to write */
-	struct list_head links;		/* tf_link; RCU for the hit path */
+	struct list_head links;		/* pev_link; RCU for the hit path */
 	struct list_head probes;	/* tf_probe.sibling; event_mutex */
 	/* fields and output; adopted from the first probe, freed last */
 	struct parg_set *layout;

@@ -113,9 +113,9 @@ static void tk_probe_core_misses(const struct tk_probe *tp, struct tk_misses *m)
 
 	tk_place_core_misses(&tp->rp, is_return, m);
 	/* a place the core refused keeps stale counts: not ours */
-	for (i = 0; i + 1 < tp->nplaces; i++)
-		if (tp->more[i].rp.kp.addr)
-			tk_place_core_misses(&tp->more[i].rp, is_return, m);
+	for (i = 1; i < tk_probe_nplaces(tp); i++)
+		if (tk_probe_place(tp, i)->kp.addr)
+			tk_place_core_misses(tk_probe_place(tp, i), is_return, m);
 }
 
 /*
@@ -127,7 +127,12 @@ void tk_probe_misses(const struct tk_probe *tp, struct tk_misses *m)
 {
 	int cpu;
 
-	*m = tp->before;
+	*m = (struct tk_misses) {
+		.recursion = tp->before.recursion,
+		.no_instance = tp->before.no_instance,
+		.disabled = tp->before.disabled,
+		.skipped = tp->before.skipped,
+	};
 	if (READ_ONCE(tp->registered))
 		tk_probe_core_misses(tp, m);
 	m->buffer_full = 0;
@@ -174,19 +179,22 @@ static int tk_probe_add_places(struct tk_probe *tp, struct tk_def *def)
 	unsigned int i, n = def->found.n;
 	const char *name = def->found.names;
 
+	struct tk_many *many;
+
 	/* each return place has its own instances: a small default */
 	if (tk_probe_kind_return(tp) && !tp->rp.maxactive && n > 1)
 		tp->rp.maxactive = TK_PLACE_MAXACTIVE;
-	tp->pattern = kstrdup(def->pattern, GFP_KERNEL);
-	if (n > 1)
-		tp->more = tk_places_alloc(array_size(n - 1, sizeof(*tp->more)));
-	if (!tp->pattern || (n > 1 && !tp->more)) {
-		kvfree(tp->more);
-		tp->more = NULL;
+	many = kzalloc(sizeof(*many), GFP_KERNEL);
+	if (!many)
 		return -ENOMEM;
-	}
+	tp->many = many;
+	many->pattern = kstrdup(def->pattern, GFP_KERNEL);
+	if (n > 1)
+		many->more = tk_places_alloc(array_size(n - 1, sizeof(*many->more)));
+	if (!many->pattern || (n > 1 && !many->more))
+		return -ENOMEM;		/* tk_probe_free() takes @many */
 	for (i = 0; i + 1 < n; i++) {
-		struct tk_place *pl = &tp->more[i];
+		struct tk_place *pl = &many->more[i];
 
 		name += strlen(name) + 1;
 		pl->tp = tp;
@@ -201,14 +209,14 @@ static int tk_probe_add_places(struct tk_probe *tp, struct tk_def *def)
 			pl->rp.kp.pre_handler = tk_place_hit;
 		}
 	}
-	tp->names = def->found.names;
+	many->names = def->found.names;
 	def->found.names = NULL;
-	tp->addrs = def->found.addrs;
+	many->addrs = def->found.addrs;
 	def->found.addrs = NULL;
-	tp->addrs_mod = def->found.mod;
+	many->addrs_mod = def->found.mod;
 	def->found.mod = NULL;
-	tp->nplaces = n;
-	tp->skipped = def->found.skipped;
+	many->nplaces = n;
+	many->skipped = def->found.skipped;
 	return 0;
 }
 
@@ -248,15 +256,16 @@ struct tk_probe *tk_probe_new(struct tk_def *def, struct parg_set *set)
 	tp->rec_size = head + parg_set_size(set);
 	tp->has_args = parg_set_count(set) > 0;
 	tp->dynamic = parg_set_is_dynamic(set);
-	tp->nplaces = 1;
 	INIT_LIST_HEAD(&tp->sibling);
 	dyn_event_init(&tp->devent, &tk_dyn_ops);
-	if (def->pattern && tk_probe_add_places(tp, def))
-		goto out_free;
+	if (def->pattern && tk_probe_add_places(tp, def)) {
+		tp->args = NULL;	/* the caller's on failure */
+		tk_probe_free(tp);
+		return NULL;
+	}
 	return tp;
 
 out_free:
-	kfree(tp->pattern);
 	kfree(tp->symbol);
 	free_percpu(tp->counts);
 	kfree(tp);
@@ -269,10 +278,12 @@ out_free:
  */
 static void tk_probe_drop_addrs(struct tk_probe *tp)
 {
-	kvfree(tp->addrs);
-	tp->addrs = NULL;
-	module_put(tp->addrs_mod);
-	tp->addrs_mod = NULL;
+	if (!tp->many)
+		return;
+	kvfree(tp->many->addrs);
+	tp->many->addrs = NULL;
+	module_put(tp->many->addrs_mod);
+	tp->many->addrs_mod = NULL;
 }
 
 /* Frees the probe and its argument set unless its event adopted the set. */
@@ -283,10 +294,13 @@ void tk_probe_free(struct tk_probe *tp)
 	WARN_ON_ONCE(tp->registered);
 	if (!tp->event || tp->args != tp->event->layout)
 		parg_set_free(tp->args);
-	kvfree(tp->more);
-	kvfree(tp->names);
 	tk_probe_drop_addrs(tp);
-	kfree(tp->pattern);
+	if (tp->many) {
+		kvfree(tp->many->more);
+		kvfree(tp->many->names);
+		kfree(tp->many->pattern);
+		kfree(tp->many);
+	}
 	kfree(tp->symbol);
 	free_percpu(tp->counts);
 	kfree(tp);
@@ -357,17 +371,17 @@ static void tk_probe_arm_places(struct tk_probe *tp)
 	unsigned int i, refused = 0;
 
 	kprobe_batch_begin();
-	for (i = 0; i + 1 < tp->nplaces; i++) {
-		struct kretprobe *rp = &tp->more[i].rp;
+	for (i = 1; i < tk_probe_nplaces(tp); i++) {
+		struct kretprobe *rp = tk_probe_place(tp, i);
 		const char *name = rp->kp.symbol_name;
 		int ret;
 
 		rp->kp.addr = NULL;
 		rp->kp.flags = disabled;
 		/* the first time, where the walk found it: no name lookup */
-		if (tp->addrs) {
+		if (tp->many->addrs) {
 			rp->kp.symbol_name = NULL;
-			rp->kp.addr = (kprobe_opcode_t *)tp->addrs[i + 1];
+			rp->kp.addr = (kprobe_opcode_t *)tp->many->addrs[i];
 		}
 		ret = tk_probe_kind_return(tp) ? register_kretprobe(rp) :
 						 register_kprobe(&rp->kp);
@@ -378,10 +392,10 @@ static void tk_probe_arm_places(struct tk_probe *tp)
 		}
 	}
 	if (kprobe_batch_end())
-		pr_warn("%s: some places could not be armed\n", tp->pattern);
+		pr_warn("%s: some places could not be armed\n", tp->many->pattern);
 	if (refused)
 		pr_info("%s: %u of %u places refused by the kprobes core\n",
-			tp->pattern, refused, tp->nplaces);
+			tp->many->pattern, refused, tp->many->nplaces);
 }
 
 /*
@@ -417,7 +431,7 @@ static int tk_probe_register(struct tk_probe *tp)
 	/* A later attempt looks the symbol up again. */
 	if (ret && tp->symbol)
 		tp->rp.kp.addr = NULL;
-	if (!ret && tp->nplaces > 1)
+	if (!ret && tk_probe_nplaces(tp) > 1)
 		tk_probe_arm_places(tp);
 	return ret;
 }
@@ -436,14 +450,19 @@ int tk_probe_arm(struct tk_probe *tp)
  */
 static void tk_probe_mark_disarmed(struct tk_probe *tp)
 {
+	struct tk_misses m = {};
 	unsigned int i;
 
-	tk_probe_core_misses(tp, &tp->before);
+	tk_probe_core_misses(tp, &m);
+	tp->before.recursion += m.recursion;
+	tp->before.no_instance += m.no_instance;
+	tp->before.disabled += m.disabled;
+	tp->before.skipped += m.skipped;
 	tp->registered = false;
 	if (tp->symbol)
 		tp->rp.kp.addr = NULL;
-	for (i = 0; i + 1 < tp->nplaces; i++)
-		tp->more[i].rp.kp.addr = NULL;
+	for (i = 1; i < tk_probe_nplaces(tp); i++)
+		tk_probe_place(tp, i)->kp.addr = NULL;
 }
 
 /* Without memory for the batch: one place after the other. */
@@ -451,7 +470,7 @@ static void tk_disarm_one_by_one(struct tk_probe *tp)
 {
 	unsigned int i;
 
-	for (i = 0; i < tp->nplaces; i++) {
+	for (i = 0; i < tk_probe_nplaces(tp); i++) {
 		if (tk_probe_kind_return(tp))
 			unregister_kretprobe(tk_probe_place(tp, i));
 		else
@@ -473,7 +492,7 @@ static void tk_disarm_batch(struct tk_probe **tps, int n)
 
 	lockdep_assert_held(&event_mutex);
 	for (i = 0; i < n; i++)
-		total += tps[i]->registered ? tps[i]->nplaces : 0;
+		total += tps[i]->registered ? tk_probe_nplaces(tps[i]) : 0;
 	kps = kvmalloc_array(total, sizeof(*kps), GFP_KERNEL);
 	rps = kvmalloc_array(total, sizeof(*rps), GFP_KERNEL);
 	for (i = 0; i < n; i++) {
@@ -485,7 +504,7 @@ static void tk_disarm_batch(struct tk_probe **tps, int n)
 			tk_disarm_one_by_one(tp);
 			continue;
 		}
-		for (j = 0; j < tp->nplaces; j++) {
+		for (j = 0; j < tk_probe_nplaces(tp); j++) {
 			if (tk_probe_kind_return(tp))
 				rps[nr++] = tk_probe_place(tp, j);
 			else
@@ -549,10 +568,11 @@ static struct tk_event *tk_find_event(const char *group, const char *name)
 /* Same place (symbol and offset, or address) and same argument texts. */
 static bool tk_probe_same(const struct tk_probe *a, const struct tk_probe *b)
 {
-	if (!a->symbol != !b->symbol || !a->pattern != !b->pattern)
+	if (!a->symbol != !b->symbol ||
+	    !tk_probe_pattern(a) != !tk_probe_pattern(b))
 		return false;
-	if (a->pattern)
-		return !strcmp(a->pattern, b->pattern) &&
+	if (a->many)
+		return !strcmp(a->many->pattern, b->many->pattern) &&
 		       parg_set_same_text(a->args, b->args);
 	if (a->symbol ? strcmp(a->symbol, b->symbol) ||
 			a->rp.kp.offset != b->rp.kp.offset :
@@ -920,8 +940,8 @@ static bool tk_place_matches(const struct tk_probe *tp, const char *word)
 {
 	char buf[KSYM_NAME_LEN + 16];
 
-	if (tp->pattern)
-		return !strcmp(word, tp->pattern);
+	if (tp->many)
+		return !strcmp(word, tp->many->pattern);
 	if (!tp->symbol)
 		snprintf(buf, sizeof(buf), "0x%p", tp->rp.kp.addr);
 	else if (tp->rp.kp.offset)
@@ -1059,8 +1079,8 @@ static int tk_dyn_free(struct dyn_event *dev)
 /* The place as kprobe_events shows it. */
 static void tk_show_place(struct seq_file *m, const struct tk_probe *tp)
 {
-	if (tp->pattern)
-		seq_puts(m, tp->pattern);
+	if (tp->many)
+		seq_puts(m, tp->many->pattern);
 	else if (!tp->symbol)
 		seq_printf(m, "0x%p", tp->rp.kp.addr);
 	else if (tp->rp.kp.offset)
@@ -1192,18 +1212,20 @@ static int tk_misses_show(struct seq_file *m, void *v)
 static int tk_places_show(struct seq_file *m, void *v)
 {
 	struct tk_probe *tp = tk_probe_of(v);
-	const char *grp, *ev, *name;
+	const char *grp, *ev, *name, *names;
 	unsigned int i;
 
 	if (!tp)
 		return 0;
 	grp = tp->event->call.class->system;
 	ev = trace_event_name(&tp->event->call);
-	if (tp->pattern)
+	if (tp->many)
 		seq_printf(m, "#%s/%s %s: %u places, %u skipped\n", grp, ev,
-			   tp->pattern, tp->nplaces, tp->skipped);
-	name = tp->names ?: tp->symbol;
-	for (i = 0; i < tp->nplaces; i++) {
+			   tp->many->pattern, tp->many->nplaces,
+			   tp->many->skipped);
+	names = tp->many ? tp->many->names : NULL;
+	name = names ?: tp->symbol;
+	for (i = 0; i < tk_probe_nplaces(tp); i++) {
 		struct kprobe *kp = &tk_probe_place(tp, i)->kp;
 
 		seq_printf(m, "%s/%s ", grp, ev);
@@ -1221,7 +1243,7 @@ static int tk_places_show(struct seq_file *m, void *v)
 			 kprobe_disabled(kp))
 			seq_puts(m, " [DISABLED]");	/* could not be armed */
 		seq_putc(m, '\n');
-		if (tp->names)
+		if (names)
 			name += strlen(name) + 1;
 	}
 	return 0;
@@ -1371,7 +1393,7 @@ static bool tk_probe_injectable(struct tk_probe *tp)
 
 	if (!within_error_injection_list(tk_probe_address(tp)))
 		return false;
-	for (i = 1; i < tp->nplaces; i++) {
+	for (i = 1; i < tk_probe_nplaces(tp); i++) {
 		struct kprobe *kp = &tk_probe_place(tp, i)->kp;
 		unsigned long addr = (unsigned long)kp->addr;
 

@@ -177,7 +177,7 @@ static int tk_probe_switch(struct tk_probe *tp, bool on)
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < tp->nplaces; i++) {
+	for (i = 0; i < tk_probe_nplaces(tp); i++) {
 		struct kprobe *kp = &tk_probe_place(tp, i)->kp;
 
 		if (!kp->addr || kprobe_gone(kp))
@@ -219,10 +219,10 @@ static int tk_event_switch_probes(struct tk_event *ev, bool on)
 	return ret;
 }
 
-static struct tk_link *tk_event_find_link(struct tk_event *ev,
+static struct pev_link *tk_event_find_link(struct tk_event *ev,
 					  struct trace_event_file *file)
 {
-	struct tk_link *link;
+	struct pev_link *link;
 
 	list_for_each_entry(link, &ev->links, node)
 		if (link->file == file)
@@ -234,7 +234,7 @@ static struct tk_link *tk_event_find_link(struct tk_event *ev,
 int tk_event_enable(struct tk_event *ev, struct trace_event_file *file)
 {
 	unsigned int was = ev->flags;
-	struct tk_link *link = NULL;
+	struct pev_link *link = NULL;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
@@ -254,7 +254,7 @@ int tk_event_enable(struct tk_event *ev, struct trace_event_file *file)
 		WRITE_ONCE(ev->flags, was);
 		if (link) {
 			list_del_rcu(&link->node);
-			kfree_rcu(link, rcu);
+			kfree_rcu_mightsleep(link);
 		}
 	}
 	return ret;
@@ -264,7 +264,7 @@ int tk_event_enable(struct tk_event *ev, struct trace_event_file *file)
 int tk_event_disable(struct tk_event *ev, struct trace_event_file *file)
 {
 	unsigned int flags = ev->flags;
-	struct tk_link *link;
+	struct pev_link *link;
 
 	lockdep_assert_held(&event_mutex);
 	if (file) {
@@ -273,7 +273,7 @@ int tk_event_disable(struct tk_event *ev, struct trace_event_file *file)
 			return -ENOENT;
 		list_del_rcu(&link->node);
 		/* A hit may still be reading it: free after a grace period. */
-		kfree_rcu(link, rcu);
+		kfree_rcu_mightsleep(link);
 		if (list_empty(&ev->links))
 			flags &= ~TK_EV_TRACE;
 	} else {

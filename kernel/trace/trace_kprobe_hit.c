@@ -250,7 +250,7 @@ static __always_inline void tk_trace(struct tk_probe *tp,
 				     struct pt_regs *regs,
 				     struct kretprobe_instance *ri)
 {
-	struct tk_link *link;
+	struct pev_link *link;
 
 	list_for_each_entry_rcu(link, &tp->event->links, node) {
 		struct trace_event_file *file = link->file;

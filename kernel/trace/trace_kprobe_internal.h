@@ -167,13 +167,6 @@ int tk_check_symbol(const char *symbol);
 #define TK_EV_TRACE	BIT(0)	/* one or more trace files (links) */
 #define TK_EV_PERF	BIT(1)	/* perf events, BPF programs */
 
-/* A trace_event_file the event writes to; on tk_event.links. */
-struct tk_link {
-	struct list_head node;
-	struct trace_event_file *file;
-	struct rcu_head rcu;
-};
-
 /*
  * One event.  Allocated with its first probe and freed with its last.
  * The call, class and layout are fixed once the event is published.
@@ -183,7 +176,7 @@ struct tk_event {
 	struct trace_event_class class;
 	/* TK_EV_*: written under event_mutex, read by the hit path */
 	unsigned int flags;
-	/* tk_link: written under event_mutex, walked by the hit path (RCU) */
+	/* pev_link: written under event_mutex, walked by the hit path (RCU) */
 	struct list_head links;
 	/* tk_probe.sibling, the first one is the primary; event_mutex */
 	struct list_head probes;
@@ -236,10 +229,36 @@ struct tk_place {
 #define TK_PLACE_MAXACTIVE	10
 
 /*
+ * What the kprobes core counted for a probe in its earlier registrations
+ * (the core starts from zero at each): kprobe_misses' causes but the ring
+ * buffer's, which the probe counts itself.
+ */
+struct tk_core_misses {
+	unsigned long recursion;
+	unsigned long no_instance;
+	unsigned long disabled;
+	unsigned long skipped;
+};
+
+/*
+ * The places of a probe defined over many functions ("p:grp/ev vfs_*"),
+ * past its first; a probe defined on one function has none.
+ */
+struct tk_many {
+	char *pattern;			/* the place word as written */
+	struct tk_place *more;		/* places 1..@nplaces-1 */
+	char *names;			/* their "[MOD:]SYM"s, one after another */
+	unsigned long *addrs;		/* until first armed: their addresses */
+	struct module *addrs_mod;	/* held as long as @addrs, or NULL */
+	unsigned int nplaces;		/* how many the pattern found */
+	unsigned int skipped;		/* matches that cannot be probed */
+};
+
+/*
  * One probe.  The fields above @devent are what a hit reads; they do not
  * change while the kprobe is registered.  A definition over many
- * functions ("p:grp/ev vfs_*") is one probe with many places: @rp and
- * then @more[0..@nplaces-2].
+ * functions is one probe with many places: @rp and then @many->more.
+ * 256 bytes: keep it so (a kmalloc-256 object; the bench counts it).
  */
 struct tk_probe {
 	struct kretprobe rp;		/* rp.kp is the probe of both kinds */
@@ -248,29 +267,33 @@ struct tk_probe {
 	unsigned int rec_size;		/* head + fixed block: exact size */
 	bool has_args;
 	bool dynamic;			/* strings follow the fixed block */
+	bool registered;		/* the kprobes core has it; event_mutex */
 	struct tk_counts __percpu *counts;
 
 	/* control: event_mutex */
 	struct dyn_event devent;	/* in kprobe_events unless local */
 	struct list_head sibling;	/* in @event->probes */
 	char *symbol;			/* "[MOD:]SYM", or NULL: by address */
-	char *pattern;			/* many places: the place word as written */
-	struct tk_place *more;		/* the places past the first */
-	char *names;			/* their "[MOD:]SYM"s, one after another */
-	unsigned long *addrs;		/* until first armed: their addresses */
-	struct module *addrs_mod;	/* held as long as @addrs, or NULL */
-	unsigned int nplaces;		/* 1, or how many the pattern found */
-	unsigned int skipped;		/* matches that cannot be probed */
-	bool registered;		/* the kprobes core has it */
-	/* what the core counted in earlier registrations (it restarts) */
-	struct tk_misses before;
+	struct tk_many *many;		/* many places, or NULL */
+	struct tk_core_misses before;
 };
+
+static inline unsigned int tk_probe_nplaces(const struct tk_probe *tp)
+{
+	return tp->many ? tp->many->nplaces : 1;
+}
+
+/* The place word of a probe over many functions, or NULL. */
+static inline const char *tk_probe_pattern(const struct tk_probe *tp)
+{
+	return tp->many ? tp->many->pattern : NULL;
+}
 
 /* Place @i of @tp: 0 is the probe's own @rp, then @more. */
 static inline struct kretprobe *tk_probe_place(struct tk_probe *tp,
 					       unsigned int i)
 {
-	return i ? &tp->more[i - 1].rp : &tp->rp;
+	return i ? &tp->many->more[i - 1].rp : &tp->rp;
 }
 
 static inline struct tk_probe *tk_event_primary(struct tk_event *ev)

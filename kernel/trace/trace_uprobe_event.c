@@ -16,7 +16,7 @@
  * On and off: the first user registers every probe of the event with
  * the uprobes core, the last one unregisters them (without waiting for
  * each, then once for all).  The users are trace files (TU_EV_TRACE, one
- * tu_link each) or perf (TU_EV_PERF); the two exclude each other, since
+ * pev_link each) or perf (TU_EV_PERF); the two exclude each other, since
  * perf asks the core to filter by mm and trace files want every task:
  * enabling one while the other is on fails with -EINTR.
  *
@@ -185,10 +185,10 @@ static int tu_event_arm(struct tu_event *ev, bool perf)
 	return 0;
 }
 
-static struct tu_link *tu_event_find_link(struct tu_event *ev,
+static struct pev_link *tu_event_find_link(struct tu_event *ev,
 					  struct trace_event_file *file)
 {
-	struct tu_link *link;
+	struct pev_link *link;
 
 	list_for_each_entry(link, &ev->links, node)
 		if (link->file == file)
@@ -200,7 +200,7 @@ static struct tu_link *tu_event_find_link(struct tu_event *ev,
 static int tu_event_enable(struct tu_event *ev, struct trace_event_file *file)
 {
 	unsigned int was = ev->flags, mine = file ? TU_EV_TRACE : TU_EV_PERF;
-	struct tu_link *link = NULL;
+	struct pev_link *link = NULL;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
@@ -224,7 +224,7 @@ static int tu_event_enable(struct tu_event *ev, struct trace_event_file *file)
 		WRITE_ONCE(ev->flags, was);
 		if (link) {
 			list_del_rcu(&link->node);
-			kfree_rcu(link, rcu);
+			kfree_rcu_mightsleep(link);
 		}
 	}
 	return ret;
@@ -234,7 +234,7 @@ static int tu_event_enable(struct tu_event *ev, struct trace_event_file *file)
 static int tu_event_disable(struct tu_event *ev, struct trace_event_file *file)
 {
 	unsigned int flags = ev->flags;
-	struct tu_link *link;
+	struct pev_link *link;
 
 	lockdep_assert_held(&event_mutex);
 	if (file) {
@@ -242,7 +242,7 @@ static int tu_event_disable(struct tu_event *ev, struct trace_event_file *file)
 		if (!link)
 			return -ENOENT;
 		list_del_rcu(&link->node);
-		kfree_rcu(link, rcu);	/* a hit may still be reading it */
+		kfree_rcu_mightsleep(link);	/* a hit may still be reading it */
 		if (list_empty(&ev->links))
 			flags &= ~TU_EV_TRACE;
 	} else {

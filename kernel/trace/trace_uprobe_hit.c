@@ -142,7 +142,7 @@ static void tu_write_plain(struct tu_probe *tp, const void *rec,
 /* One record per trace file, copied from @rec (@size bytes). */
 static void tu_trace(struct tu_probe *tp, const void *rec, unsigned int size)
 {
-	struct tu_link *link;
+	struct pev_link *link;
 
 	list_for_each_entry_rcu(link, &tp->event->links, node) {
 		struct trace_event_file *file = link->file;
@@ -228,7 +228,7 @@ static __always_inline unsigned int tu_room(struct tu_probe *tp,
 					    unsigned int users)
 {
 	unsigned long room = TU_RECORD_MAX;
-	struct tu_link *link;
+	struct pev_link *link;
 
 	if (users & TU_EV_PERF)
 		room = min_t(unsigned long, room,
@@ -287,7 +287,7 @@ static bool tu_fault_in(const struct parg_ufaults *uf)
 /*
  * @users: the event's flags, as the handler read them.  Preemption is off
  * while the record is built and written: that is also the RCU read side
- * of the event's links (they are freed with kfree_rcu()).
+ * of the event's links (they are freed after a grace period).
  */
 static __always_inline void tu_hit(struct tu_probe *tp,
 				   const struct tu_site *site,

@@ -68,13 +68,6 @@ struct tu_return_head {
 #define TU_EV_TRACE	BIT(0)	/* trace files (links) */
 #define TU_EV_PERF	BIT(1)	/* perf events, BPF programs */
 
-/* A trace_event_file the event writes to; on tu_event.links. */
-struct tu_link {
-	struct list_head node;
-	struct trace_event_file *file;
-	struct rcu_head rcu;
-};
-
 /*
  * Which tasks perf wants records from: any, when a perf event counts
  * system-wide, else the mms of the tasks of @events.  @lock guards both;
@@ -91,7 +84,7 @@ struct tu_event {
 	struct trace_event_call call;
 	struct trace_event_class class;
 	unsigned int flags;		/* TU_EV_*; event_mutex to write */
-	struct list_head links;		/* tu_link; RCU for the hit path */
+	struct list_head links;		/* pev_link; RCU for the hit path */
 	struct list_head probes;	/* tu_probe.sibling; event_mutex */
 	/* fields and output; adopted from the first probe, freed with us */
 	struct parg_set *layout;
