@@ -281,6 +281,12 @@ static void kprobe_site_refresh(struct kprobe_site *s)
 	WRITE_ONCE(s->has_post, has_post);
 }
 
+/* An ftrace site is allocated up to @free_rcu: what follows must be last. */
+static_assert(offsetof(struct kprobe_site, free_node) >
+	      offsetof(struct kprobe_site, free_rcu) &&
+	      offsetof(struct kprobe_site, arch) >
+	      offsetof(struct kprobe_site, free_node));
+
 static struct kprobe_site *kprobe_site_create(kprobe_opcode_t *addr)
 {
 	unsigned long a = (unsigned long)addr;

@@ -82,7 +82,9 @@ void pev_log_error(const char *subsys, int argc, const char **argv,
  * A trace_event_file an event writes to, on the event's RCU list of them.
  * Added and removed under event_mutex; freed with kfree_rcu_mightsleep()
  * (no rcu_head: 24 bytes, a 32-byte slab object), as a hit may still be
- * reading it.
+ * reading it.  The price: when the RCU code cannot get a page for its
+ * batch (memory is short), that free waits for a grace period itself,
+ * under event_mutex.
  */
 struct pev_link {
 	struct list_head node;

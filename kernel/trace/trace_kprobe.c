@@ -83,6 +83,9 @@ static struct tk_probe *tk_probe_after(struct tk_probe *tp)
 
 /* ------------------------------------------------------------ probes */
 
+/* A probe is one kmalloc-256 object (struct tk_probe's comment). */
+static_assert(!IS_ENABLED(CONFIG_64BIT) || sizeof(struct tk_probe) <= 256);
+
 static bool tk_probe_kind_return(const struct tk_probe *tp)
 {
 	return tp->rp.handler != NULL;
@@ -114,8 +117,8 @@ static void tk_probe_core_misses(const struct tk_probe *tp, struct tk_misses *m)
 	tk_place_core_misses(&tp->rp, is_return, m);
 	/* a place the core refused keeps stale counts: not ours */
 	for (i = 1; i < tk_probe_nplaces(tp); i++)
-		if (tk_probe_place(tp, i)->kp.addr)
-			tk_place_core_misses(tk_probe_place(tp, i), is_return, m);
+		if (tp->many->more[i - 1].rp.kp.addr)
+			tk_place_core_misses(&tp->many->more[i - 1].rp, is_return, m);
 }
 
 /*
@@ -427,7 +430,7 @@ static int tk_probe_register(struct tk_probe *tp)
 		tp->rp.kp.flags |= KPROBE_FLAG_DISABLED;
 	ret = tk_probe_kind_return(tp) ? register_kretprobe(&tp->rp) :
 					 register_kprobe(&tp->rp.kp);
-	tp->registered = !ret;
+	WRITE_ONCE(tp->registered, !ret);
 	/* A later attempt looks the symbol up again. */
 	if (ret && tp->symbol)
 		tp->rp.kp.addr = NULL;
@@ -458,7 +461,7 @@ static void tk_probe_mark_disarmed(struct tk_probe *tp)
 	tp->before.no_instance += m.no_instance;
 	tp->before.disabled += m.disabled;
 	tp->before.skipped += m.skipped;
-	tp->registered = false;
+	WRITE_ONCE(tp->registered, false);
 	if (tp->symbol)
 		tp->rp.kp.addr = NULL;
 	for (i = 1; i < tk_probe_nplaces(tp); i++)

@@ -241,8 +241,9 @@ struct tk_core_misses {
 };
 
 /*
- * The places of a probe defined over many functions ("p:grp/ev vfs_*"),
- * past its first; a probe defined on one function has none.
+ * The places of a probe whose place word is a pattern or a list
+ * ("p:grp/ev vfs_*"), past its first; NULL for a probe on one symbol or
+ * address.  A pattern that found one function has one, with no @more.
  */
 struct tk_many {
 	char *pattern;			/* the place word as written */
@@ -256,9 +257,10 @@ struct tk_many {
 
 /*
  * One probe.  The fields above @devent are what a hit reads; they do not
- * change while the kprobe is registered.  A definition over many
+ * change while the kprobe is registered (@registered aside: event_mutex,
+ * read with READ_ONCE() by BPF's link info).  A definition over many
  * functions is one probe with many places: @rp and then @many->more.
- * 256 bytes: keep it so (a kmalloc-256 object; the bench counts it).
+ * 256 bytes on 64-bit: a kmalloc-256 object, as the base's trace_kprobe.
  */
 struct tk_probe {
 	struct kretprobe rp;		/* rp.kp is the probe of both kinds */
