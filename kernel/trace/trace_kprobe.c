@@ -124,10 +124,12 @@ static void tk_probe_core_misses(const struct tk_probe *tp, struct tk_misses *m)
 /*
  * Every miss of @tp since it was defined, by cause.  Under event_mutex;
  * a reader without it (BPF's link info) may see a probe being disarmed
- * counted twice for that moment.
+ * counted twice for that moment, never less than it had (@registered is
+ * read before @before, and cleared after it grew).
  */
 void tk_probe_misses(const struct tk_probe *tp, struct tk_misses *m)
 {
+	bool registered = smp_load_acquire(&tp->registered);
 	int cpu;
 
 	*m = (struct tk_misses) {
@@ -136,7 +138,7 @@ void tk_probe_misses(const struct tk_probe *tp, struct tk_misses *m)
 		.disabled = tp->before.disabled,
 		.skipped = tp->before.skipped,
 	};
-	if (READ_ONCE(tp->registered))
+	if (registered)
 		tk_probe_core_misses(tp, m);
 	m->buffer_full = 0;
 	for_each_possible_cpu(cpu)
@@ -461,7 +463,7 @@ static void tk_probe_mark_disarmed(struct tk_probe *tp)
 	tp->before.no_instance += m.no_instance;
 	tp->before.disabled += m.disabled;
 	tp->before.skipped += m.skipped;
-	WRITE_ONCE(tp->registered, false);
+	smp_store_release(&tp->registered, false);	/* tk_probe_misses() */
 	if (tp->symbol)
 		tp->rp.kp.addr = NULL;
 	for (i = 1; i < tk_probe_nplaces(tp); i++)

@@ -258,7 +258,7 @@ struct tk_many {
 /*
  * One probe.  The fields above @devent are what a hit reads; they do not
  * change while the kprobe is registered (@registered aside: event_mutex,
- * read with READ_ONCE() by BPF's link info).  A definition over many
+ * read with an acquire by BPF's link info).  A definition over many
  * functions is one probe with many places: @rp and then @many->more.
  * 256 bytes on 64-bit: a kmalloc-256 object, as the base's trace_kprobe.
  */
