@@ -290,42 +290,9 @@ static int parg_symstr(char *dst, unsigned long addr, unsigned int max)
 }
 NOKPROBE_SYMBOL(parg_symstr);
 
-/* Append one string at r->dyn; returns its length or < 0 on a fault. */
-static int parg_string(const struct parg_arg *a, struct parg_run *r,
-		       enum parg_store store, unsigned long addr)
-{
-	unsigned int max = min(r->room - r->dyn, PARG_MAX_STRING);
-	char *dst = (char *)r->ent + r->dyn;
-	int len;
-
-	if (!max)
-		return 0;
-	switch (store) {
-	case PARG_ST_STR:
-	case PARG_ST_USTR:
-		if (store == PARG_ST_STR)
-			len = parg_kstr(dst, addr, max);
-		else
-			len = strncpy_from_user_nofault(dst,
-					(const void __user *)addr, max);
-		if (len < 0)
-			parg_note_fault(r, addr, max, store == PARG_ST_USTR, true);
-		return len;
-	case PARG_ST_SYMSTR:
-		return parg_symstr(dst, addr, max);
-	case PARG_ST_COMM:
-		return parg_copy_str(dst, current->comm,
-				     strnlen(current->comm, TASK_COMM_LEN - 1),
-				     max);
-	default:
-		return parg_copy_str(dst, a->data, a->data_len, max);
-	}
-}
-NOKPROBE_SYMBOL(parg_string);
-
 /*
- * A user string at r->dyn, inline: parg_string()'s ustring case for the
- * common OFFS(%reg):ustring.  The set's run has page faults off already,
+ * A user string at r->dyn, its own inline op (OFFS(%reg):ustring) and
+ * parg_string()'s ustring case.  The set's run has page faults off already,
  * which is all strncpy_from_user_nofault() would add, and the length
  * follows its rule (the NUL counted; "" stores 0 bytes).
  */
@@ -350,6 +317,36 @@ static __always_inline int parg_ustr(struct parg_run *r, unsigned long addr)
 	}
 	return len;
 }
+
+/* Append one string at r->dyn; returns its length or < 0 on a fault. */
+static int parg_string(const struct parg_arg *a, struct parg_run *r,
+		       enum parg_store store, unsigned long addr)
+{
+	unsigned int max = min(r->room - r->dyn, PARG_MAX_STRING);
+	char *dst = (char *)r->ent + r->dyn;
+	int len;
+
+	if (!max)
+		return 0;
+	switch (store) {
+	case PARG_ST_USTR:
+		return parg_ustr(r, addr);
+	case PARG_ST_STR:
+		len = parg_kstr(dst, addr, max);
+		if (len < 0)
+			parg_note_fault(r, addr, max, false, true);
+		return len;
+	case PARG_ST_SYMSTR:
+		return parg_symstr(dst, addr, max);
+	case PARG_ST_COMM:
+		return parg_copy_str(dst, current->comm,
+				     strnlen(current->comm, TASK_COMM_LEN - 1),
+				     max);
+	default:
+		return parg_copy_str(dst, a->data, a->data_len, max);
+	}
+}
+NOKPROBE_SYMBOL(parg_string);
 
 /*
  * Point the data_loc at @dst to the @len bytes just stored; a fault
