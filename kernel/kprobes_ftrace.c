@@ -4,9 +4,12 @@
  *
  * Such a site is not patched with a breakpoint: it is added to the filter
  * of one ftrace_ops shared by all of them, whose callback is the arch's
- * kprobe_ftrace_handler().  The ops asks for full pt_regs (the handlers
- * may read any register and may change regs->ip).  The ops is registered
- * while at least one site is armed.  Sites are armed and disarmed in
+ * kprobe_ftrace_handler().  Where ftrace can save a full pt_regs
+ * (DYNAMIC_FTRACE_WITH_REGS, x86) the ops asks for it: the handlers may
+ * read any register and may change regs->ip.  Elsewhere (arm64) the
+ * handler builds its pt_regs from the ftrace_regs of
+ * DYNAMIC_FTRACE_WITH_ARGS and says which registers it lacks.  The ops is
+ * registered while at least one site is armed.  Sites are armed and disarmed in
  * batches: one filter change, so one update of the call sites, per batch.
  * All of this runs under kprobe_mutex.
  *
@@ -25,7 +28,8 @@ bool kprobe_ftrace_disabled __read_mostly;
 
 static struct ftrace_ops kprobe_ftrace_ops __read_mostly = {
 	.func	= kprobe_ftrace_handler,
-	.flags	= FTRACE_OPS_FL_SAVE_REGS,
+	.flags	= IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_REGS) ?
+		  FTRACE_OPS_FL_SAVE_REGS : 0,
 };
 
 /* Armed fentry sites; the ops is registered while non-zero. */

@@ -460,6 +460,29 @@ static void parg_test_registers(struct kunit *test)
 			   " a=0x1122334455667788 b=-2 c=136 d=0x7788 e=-2 f='A' g=119 arg8=18446744073709551614");
 }
 
+/* No argument: one shared sealed set, nothing allocated, nothing written. */
+static void parg_test_empty(struct kunit *test)
+{
+	struct pt_regs regs = {};
+	struct parg_set *a, *b;
+	struct parg_rec r;
+
+	a = parg_test_parse(test, FT_ENTRY, NULL, "");
+	b = parg_test_parse(test, FT_RETURN, NULL, "");
+	KUNIT_EXPECT_PTR_EQ(test, a, b);
+	KUNIT_EXPECT_EQ(test, parg_set_count(a), 0);
+	KUNIT_EXPECT_EQ(test, parg_set_size(a), 0);
+	KUNIT_EXPECT_EQ(test, parg_set_entry_size(a), 0);
+	KUNIT_EXPECT_FALSE(test, parg_set_is_dynamic(a));
+	KUNIT_EXPECT_EQ(test, parg_set_mismatch(a, b), 0);
+	r = parg_test_run(test, a, &regs, NULL, HEAD);
+	KUNIT_EXPECT_EQ(test, r.len, HEAD);
+	KUNIT_EXPECT_STREQ(test, parg_test_text(test, a, &r), "");
+	KUNIT_EXPECT_EQ(test, parg_set_faults(a), 0);
+	parg_set_free(a);	/* the shared set outlives any free */
+	KUNIT_EXPECT_EQ(test, parg_set_size(b), 0);
+}
+
 static void parg_test_immediates(struct kunit *test)
 {
 	struct pt_regs regs = {};
@@ -1157,6 +1180,7 @@ static struct kunit_case parg_test_cases[] = {
 	KUNIT_CASE(parg_test_btf_errors),
 	KUNIT_CASE(parg_test_too_many),
 	KUNIT_CASE(parg_test_registers),
+	KUNIT_CASE(parg_test_empty),
 	KUNIT_CASE(parg_test_immediates),
 	KUNIT_CASE(parg_test_stack),
 	KUNIT_CASE(parg_test_derefs),

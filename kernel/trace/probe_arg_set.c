@@ -227,11 +227,18 @@ static int parg_expand_dentry(struct parg_pc *pc, struct parg_words *w)
 
 /* ---------------------------------------------------------------- set */
 
+/*
+ * Every definition with no argument shares this set, sealed as
+ * parg_set_seal() would seal it: such an event allocates no set.  Nothing
+ * writes to a sealed set, and parg_set_free() leaves this one alone.
+ */
+static struct parg_set parg_set_empty = { .words_only = true };
+
 void parg_set_free(struct parg_set *set)
 {
 	struct parg_arg *a;
 
-	if (!set)
+	if (!set || set == &parg_set_empty)
 		return;
 	for (a = set->args; a < set->args + set->nargs; a++) {
 		kfree(a->deref);
@@ -416,6 +423,10 @@ struct parg_set *parg_set_parse(const struct parg_caps *caps, int argc,
 	ret = parg_expand_dentry(&pc, &w);
 	if (ret)
 		goto out_free_words;
+	if (!w.n) {
+		pc.set = &parg_set_empty;
+		goto out_free_words;
+	}
 	pc.set = parg_set_alloc(w.n);
 	if (!pc.set) {
 		ret = -ENOMEM;

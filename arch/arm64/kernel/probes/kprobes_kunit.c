@@ -14,6 +14,10 @@
  * (kprobe_hit_path()).  Literal loads are the exception: compilers do not
  * emit them and the kernel's own sit in the boot code, so they are found
  * in a small function of this file.  See decode.c for the classes.
+ *
+ * Function entries that ftrace can hook are probed through ftrace, with no
+ * BRK (ftrace.c): the kpa_test_ftrace* cases check the registers handlers
+ * see there, a function override, recursion and a return probe.
  */
 #include <kunit/test.h>
 #include <linux/kallsyms.h>
@@ -22,6 +26,8 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/kernel.h>
+#include <asm/insn.h>
+#include <asm/stack_pointer.h>
 
 /* ------------------------------------------------------------ targets */
 
@@ -405,6 +411,200 @@ static void kpa_test_kretprobe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
 }
 
+/* ------------------------------------------------------------ ftrace */
+
+/*
+ * Traceable functions of this module: each opens with an ftrace call, so a
+ * probe on one goes through ftrace (ftrace.c).  They are called through
+ * volatile pointers, so that no caller gets a specialised copy.
+ */
+static noinline int kpa_traced(int x)
+{
+	barrier();
+	return x * 3 + 1;
+}
+
+static noinline int kpa_traced_inner(int x)
+{
+	barrier();
+	return x - 1;
+}
+
+static int (*volatile kpa_traced_fn)(int) = kpa_traced;
+static int (*volatile kpa_inner_fn)(int) = kpa_traced_inner;
+
+static struct {
+	unsigned long pc, post_pc, x0, lr, sp, fp, pstate;
+	bool zero_scratch;	/* x9..x28 read 0: ftrace does not save them */
+	int pre, post, inner;
+	bool call_inner, redirect;
+} kpa_ft;
+
+static int kpa_ft_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	unsigned int i;
+
+	if (current != kpa_task)
+		return 0;
+	kpa_ft.pre++;
+	kpa_ft.pc = instruction_pointer(regs);
+	kpa_ft.x0 = regs->regs[0];
+	kpa_ft.fp = regs->regs[29];
+	kpa_ft.lr = regs->regs[30];
+	kpa_ft.sp = regs->sp;
+	kpa_ft.pstate = regs->pstate;
+	kpa_ft.zero_scratch = true;
+	for (i = 9; i <= 28; i++)
+		kpa_ft.zero_scratch &= regs->regs[i] == 0;
+	if (kpa_ft.call_inner)	/* a probed function called by a handler */
+		kpa_ft.inner = kpa_inner_fn(10);
+	if (!kpa_ft.redirect)
+		return 0;
+	/* Return 99 to the caller without running the function. */
+	regs->regs[0] = 99;
+	instruction_pointer_set(regs, regs->regs[30]);
+	return 1;
+}
+
+static void kpa_ft_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+	if (current != kpa_task)
+		return;
+	kpa_ft.post++;
+	kpa_ft.post_pc = instruction_pointer(regs);
+}
+
+static int kpa_ft_inner_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpa_hits++;
+	return 0;
+}
+
+/* The registers a handler sees at an ftrace-entered function entry. */
+static void kpa_test_ftrace(struct kunit *test)
+{
+	struct kprobe kp = {
+		.addr = (kprobe_opcode_t *)kpa_traced,
+		.pre_handler = kpa_ft_pre, .post_handler = kpa_ft_post,
+	};
+	unsigned long base = (unsigned long)kpa_traced, sp_here, size, off;
+
+	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+		kunit_skip(test, "no kprobes on ftrace");
+	memset(&kpa_ft, 0, sizeof(kpa_ft));
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_EQ(test, kprobe_hit_path(&kp), KPROBE_PATH_FTRACE);
+	KUNIT_EXPECT_TRUE(test, kp.flags & KPROBE_FLAG_FTRACE);
+	KUNIT_EXPECT_TRUE(test, kp.flags & KPROBE_FLAG_ON_FUNC_ENTRY);
+	/* On the bl of the patchable entry, after "mov x9, x30" (and BTI C). */
+	KUNIT_EXPECT_GE(test, (unsigned long)kp.addr, base + 4);
+	KUNIT_EXPECT_LE(test, (unsigned long)kp.addr, base + 8);
+	KUNIT_EXPECT_TRUE(test, aarch64_insn_is_bl(kpa_insn((u32 *)kp.addr)));
+
+	kpa_task = current;
+	sp_here = current_stack_pointer;
+	KUNIT_EXPECT_EQ(test, kpa_traced_fn(4), 13);
+	kpa_task = NULL;
+	unregister_kprobe(&kp);
+
+	KUNIT_EXPECT_EQ(test, kpa_ft.pre, 1);
+	KUNIT_EXPECT_EQ(test, kpa_ft.post, 1);
+	KUNIT_EXPECT_EQ(test, kpa_ft.pc, (unsigned long)kp.addr);
+	KUNIT_EXPECT_EQ(test, kpa_ft.post_pc, (unsigned long)kp.addr + 4);
+	KUNIT_EXPECT_EQ(test, kpa_ft.x0, 4);
+	/* x30 returns into this test; sp and fp are below this frame's sp. */
+	KUNIT_EXPECT_TRUE(test, kallsyms_lookup_size_offset(kpa_ft.lr, &size, &off));
+	KUNIT_EXPECT_EQ(test, kpa_ft.lr - off, (unsigned long)kpa_test_ftrace);
+	KUNIT_EXPECT_LE(test, kpa_ft.sp, sp_here);
+	KUNIT_EXPECT_EQ(test, kpa_ft.sp & 15, 0);
+	KUNIT_EXPECT_GE(test, kpa_ft.fp, kpa_ft.sp);
+	KUNIT_EXPECT_EQ(test, kpa_ft.pstate & PSR_MODE_MASK, PSR_MODE_EL1h);
+	KUNIT_EXPECT_TRUE(test, kpa_ft.zero_scratch);
+	KUNIT_EXPECT_EQ(test, kp.nmissed, 0);
+}
+
+/* A pre handler that moves the pc and x0 overrides the function. */
+static void kpa_test_ftrace_override(struct kunit *test)
+{
+	struct kprobe kp = { .addr = (kprobe_opcode_t *)kpa_traced,
+			     .pre_handler = kpa_ft_pre, .post_handler = kpa_ft_post };
+
+	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+		kunit_skip(test, "no kprobes on ftrace");
+	memset(&kpa_ft, 0, sizeof(kpa_ft));
+	kpa_ft.redirect = true;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	kpa_task = current;
+	KUNIT_EXPECT_EQ(test, kpa_traced_fn(4), 99);
+	kpa_task = NULL;
+	KUNIT_EXPECT_EQ(test, kpa_traced_fn(4), 13);
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ(test, kpa_ft.pre, 1);
+	KUNIT_EXPECT_EQ(test, kpa_ft.post, 0);	/* no post after a redirect */
+}
+
+/* A probed function called from a handler misses, counted; no recursion. */
+static void kpa_test_ftrace_recursion(struct kunit *test)
+{
+	struct kprobe outer = { .addr = (kprobe_opcode_t *)kpa_traced,
+				.pre_handler = kpa_ft_pre };
+	struct kprobe inner = { .addr = (kprobe_opcode_t *)kpa_traced_inner,
+				.pre_handler = kpa_ft_inner_pre };
+
+	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+		kunit_skip(test, "no kprobes on ftrace");
+	memset(&kpa_ft, 0, sizeof(kpa_ft));
+	kpa_ft.call_inner = true;
+	kpa_hits = 0;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&inner), 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&outer), 0);
+	KUNIT_EXPECT_EQ(test, kprobe_hit_path(&inner), KPROBE_PATH_FTRACE);
+	kpa_task = current;
+	KUNIT_EXPECT_EQ(test, kpa_traced_fn(2), 7);
+	kpa_task = NULL;
+	KUNIT_EXPECT_EQ(test, kpa_ft.pre, 1);
+	KUNIT_EXPECT_EQ(test, kpa_ft.inner, 9);	/* it ran, unprobed */
+	KUNIT_EXPECT_EQ(test, kpa_hits, 0);
+	KUNIT_EXPECT_EQ(test, inner.nmissed, 1);
+	KUNIT_EXPECT_EQ(test, outer.nmissed, 0);
+	/* Outside a handler the inner probe is hit again. */
+	KUNIT_EXPECT_EQ(test, kpa_inner_fn(3), 2);
+	KUNIT_EXPECT_EQ(test, kpa_hits, 1);
+	unregister_kprobe(&outer);
+	unregister_kprobe(&inner);
+}
+
+static int kpa_ft_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (current == kpa_task) {
+		kpa_ret_hits++;
+		kpa_ret_ok = kpa_ret_ok && regs->regs[0] == 13;
+	}
+	return 0;
+}
+
+/* A return probe entered through ftrace: x30 carries the trampoline. */
+static void kpa_test_ftrace_kretprobe(struct kunit *test)
+{
+	struct kretprobe rp = { .kp.addr = (kprobe_opcode_t *)kpa_traced,
+				.handler = kpa_ft_ret };
+
+	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+		kunit_skip(test, "no kprobes on ftrace");
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	KUNIT_EXPECT_EQ(test, kprobe_hit_path(&rp.kp), KPROBE_PATH_FTRACE);
+	kpa_ret_hits = 0;
+	kpa_ret_ok = true;
+	kpa_task = current;
+	KUNIT_EXPECT_EQ(test, kpa_traced_fn(4), 13);
+	KUNIT_EXPECT_EQ(test, kpa_traced_fn(4), 13);
+	kpa_task = NULL;
+	unregister_kretprobe(&rp);
+	KUNIT_EXPECT_EQ(test, kpa_ret_hits, 2);
+	KUNIT_EXPECT_TRUE(test, kpa_ret_ok);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+}
+
 /* ------------------------------------------------------------ refusals */
 
 /*
@@ -467,6 +667,10 @@ static struct kunit_case kpa_cases[] = {
 	KUNIT_CASE(kpa_test_br),
 	KUNIT_CASE(kpa_test_step),
 	KUNIT_CASE(kpa_test_kretprobe),
+	KUNIT_CASE(kpa_test_ftrace),
+	KUNIT_CASE(kpa_test_ftrace_override),
+	KUNIT_CASE(kpa_test_ftrace_recursion),
+	KUNIT_CASE(kpa_test_ftrace_kretprobe),
 	KUNIT_CASE(kpa_test_refused),
 	{}
 };

@@ -14,6 +14,7 @@
  * stops the other CPUs.  The core holds kprobe_mutex, cpus_read_lock() and
  * text_mutex around every hook here.  See Documentation/trace/kprobes.rst.
  */
+#include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/perf_event.h>
@@ -164,10 +165,22 @@ int arch_kprobe_insn_around(unsigned long addr, unsigned long *start,
 	return *start == addr ? -EINVAL : 0;
 }
 
+/*
+ * A probe on a function (@offset 0) that ftrace can hook goes on its ftrace
+ * call, the bl after "mov x9, x30" (and BTI C): it is then hit through
+ * ftrace (ftrace.c), with no BRK.  Anything before that bl is part of the
+ * entry too.
+ */
 kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr, unsigned long offset,
 					 bool *on_func_entry)
 {
-	*on_func_entry = offset == 0;
+	unsigned long site = 0;
+
+	if (IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+		site = ftrace_location(addr);
+	*on_func_entry = offset == 0 || (site && addr + offset <= site);
+	if (offset == 0 && site)
+		return (kprobe_opcode_t *)site;
 	return (kprobe_opcode_t *)(addr + offset);
 }
 

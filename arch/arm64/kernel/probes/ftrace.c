@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * arm64 kprobes on ftrace: the hit path of a site on a function's ftrace
+ * call, taken with a call instead of a BRK exception.
+ *
+ * With DYNAMIC_FTRACE_WITH_ARGS a traceable function opens with two
+ * instructions that belong to ftrace, "mov x9, x30" and "bl ftrace_caller"
+ * (after a BTI landing pad when there is one).  A probe on the function
+ * (offset 0) is placed on that bl by arch_adjust_kprobe_addr() and armed
+ * through the ftrace_ops of kernel/kprobes_ftrace.c; ftrace calls
+ * kprobe_ftrace_handler() with @ip = the bl.
+ *
+ * ftrace_caller keeps only what a call carries (struct ftrace_regs): x0..x8,
+ * the frame pointer, the link register, sp, and the pc after the bl.  The
+ * handlers get a pt_regs built from it on this stack, as a BRK on the site
+ * would show it, except for what ftrace did not save:
+ *
+ *   x0..x8, x29, x30, sp   their values at the function's first instruction
+ *   pc                     the site (the bl); the site + 4 for post handlers
+ *   pstate                 EL1h and this CPU's DAIF; the flags read 0
+ *   x9..x28                0.  At an entry x9..x18 carry nothing and
+ *                          x19..x28 are the caller's; a probe further in
+ *                          (sym+N, a BRK) sees them.
+ *
+ * Back in ftrace_regs after the handlers: x0..x8, x29 and x30 (a kretprobe
+ * puts its trampoline in x30), and the pc when a pre handler moved it (a
+ * function override).  ftrace_caller restores those and returns to the pc.
+ *
+ * Context: called by ftrace with preemption enabled and interrupts as the
+ * function had them.  The lookup and the handlers run with preemption
+ * disabled, which keeps the site alive (RCU-sched).  A hit while any kprobe
+ * handler runs on this CPU counts a miss and calls nothing, as on a BRK;
+ * the ftrace_ops asks ftrace for no recursion guard of its own.
+ */
+#include <linux/ftrace.h>
+#include <linux/kprobes.h>
+#include <linux/preempt.h>
+#include <asm/insn.h>
+#include <asm/ptrace.h>
+
+static nokprobe_inline void a64_ftrace_regs_in(struct pt_regs *regs,
+					       const struct __arch_ftrace_regs *fr,
+					       unsigned long ip)
+{
+	*regs = (struct pt_regs){
+		.sp	= fr->sp,
+		.pc	= ip,
+		.pstate	= PSR_MODE_EL1h | read_sysreg(daif),
+	};
+	memcpy(regs->regs, fr->regs, sizeof(fr->regs));
+	regs->regs[29] = fr->fp;
+	regs->regs[30] = fr->lr;
+}
+
+static nokprobe_inline void a64_ftrace_regs_out(struct __arch_ftrace_regs *fr,
+						const struct pt_regs *regs)
+{
+	memcpy(fr->regs, regs->regs, sizeof(fr->regs));
+	fr->fp = regs->regs[29];
+	fr->lr = regs->regs[30];
+}
+
+void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+			   struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+	struct __arch_ftrace_regs *fr = arch_ftrace_regs(fregs);
+	struct kprobe_site *s;
+	struct pt_regs regs;
+
+	preempt_disable_notrace();
+	s = kprobe_site_lookup((void *)ip);
+	if (unlikely(!s))
+		goto out;
+	if (unlikely(kprobe_ftrace_disabled)) {
+		kprobe_site_missed_off(s);
+		goto out;
+	}
+	if (unlikely(kprobe_running())) {
+		kprobe_site_missed(s);
+		goto out;
+	}
+
+	a64_ftrace_regs_in(&regs, fr, ip);
+	if (kprobe_site_call_pre(s, &regs)) {
+		/* A handler chose where the function goes on. */
+		fr->pc = regs.pc;
+	} else if (unlikely(READ_ONCE(s->has_post))) {
+		regs.pc = ip + AARCH64_INSN_SIZE;
+		kprobe_site_call_post(s, &regs);
+	}
+	a64_ftrace_regs_out(fr, &regs);
+	__this_cpu_write(current_kprobe, NULL);
+out:
+	preempt_enable_notrace();
+}
+NOKPROBE_SYMBOL(kprobe_ftrace_handler);
