@@ -24,6 +24,7 @@
 #include <linux/kprobes.h>
 #include <linux/sched.h>
 #include <linux/sort.h>
+#include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/kernel.h>
 #include <asm/insn.h>
@@ -576,12 +577,35 @@ static void kpa_test_ftrace_recursion(struct kunit *test)
 	unregister_kprobe(&inner);
 }
 
+static bool kpa_ft_ret_caller_seen;
+
+/* A stack trace from a return handler reaches the real caller. */
+static bool kpa_trace_reaches(const char *caller)
+{
+	unsigned long entries[32];
+	char buf[KSYM_SYMBOL_LEN];
+	unsigned int i, n;
+
+	n = stack_trace_save(entries, ARRAY_SIZE(entries), 0);
+	for (i = 0; i < n; i++) {
+		sprint_symbol(buf, entries[i]);
+		if (str_has_prefix(buf, caller))
+			return true;
+	}
+	return false;
+}
+
 static int kpa_ft_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	if (current == kpa_task) {
-		kpa_ret_hits++;
-		kpa_ret_ok = kpa_ret_ok && regs->regs[0] == 13;
-	}
+	char buf[KSYM_SYMBOL_LEN];
+
+	if (current != kpa_task)
+		return 0;
+	kpa_ret_hits++;
+	sprint_symbol(buf, instruction_pointer(regs));
+	kpa_ret_ok = kpa_ret_ok && regs->regs[0] == 13 && !user_mode(regs) &&
+		     str_has_prefix(buf, "kpa_test_ftrace_kretprobe+");
+	kpa_ft_ret_caller_seen &= kpa_trace_reaches("kpa_test_ftrace_kretprobe+");
 	return 0;
 }
 
@@ -597,6 +621,7 @@ static void kpa_test_ftrace_kretprobe(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kprobe_hit_path(&rp.kp), KPROBE_PATH_FTRACE);
 	kpa_ret_hits = 0;
 	kpa_ret_ok = true;
+	kpa_ft_ret_caller_seen = true;
 	kpa_task = current;
 	KUNIT_EXPECT_EQ(test, kpa_traced_fn(4), 13);
 	KUNIT_EXPECT_EQ(test, kpa_traced_fn(4), 13);
@@ -604,6 +629,7 @@ static void kpa_test_ftrace_kretprobe(struct kunit *test)
 	unregister_kretprobe(&rp);
 	KUNIT_EXPECT_EQ(test, kpa_ret_hits, 2);
 	KUNIT_EXPECT_TRUE(test, kpa_ret_ok);
+	KUNIT_EXPECT_TRUE(test, kpa_ft_ret_caller_seen);
 	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
 }
 

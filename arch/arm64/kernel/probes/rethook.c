@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * arm64 side of rethook: plant the trampoline in the link register at a
- * function entry, and take the trampoline's BRK at the return.
+ * function entry, and run the handlers from the trampoline at the return
+ * (rethook_trampoline.S).
  *
  * At a function entry the return address is still in x30, and x29 is the
  * caller's frame pointer, which the function restores before it returns:
@@ -13,6 +14,8 @@
 #include <linux/rethook.h>
 #include <asm/debug-monitors.h>
 
+__visible void arch_rethook_trampoline_callback(struct pt_regs *regs);
+
 void arch_rethook_prepare(struct rethook_node *node, struct pt_regs *regs,
 			  bool mcount)
 {
@@ -23,10 +26,10 @@ void arch_rethook_prepare(struct rethook_node *node, struct pt_regs *regs,
 NOKPROBE_SYMBOL(arch_rethook_prepare);
 
 /*
- * The BRK exception made a frame record of the trampoline's context in
- * pt_regs::stackframe, {x29, pc}: that is where the unwinder looks for the
- * return address.  Put the real one there before any handler runs, since
- * the nodes of this frame are already off the task's list by then.
+ * The trampoline made a frame record of the return in pt_regs::stackframe,
+ * {x29, pc}: that is where the unwinder looks for the return address.  Put
+ * the real one there before any handler runs, since the nodes of this frame
+ * are already off the task's list by then.
  */
 void arch_rethook_fixup_return(struct pt_regs *regs,
 			       unsigned long correct_ret_addr)
@@ -36,22 +39,26 @@ void arch_rethook_fixup_return(struct pt_regs *regs,
 NOKPROBE_SYMBOL(arch_rethook_fixup_return);
 
 /**
- * kretprobe_brk_handler() - the BRK of the return trampoline
- * @regs: the registers at the return; regs->pc is the trampoline
- * @esr: the exception syndrome
+ * arch_rethook_trampoline_callback() - the C half of the return trampoline
+ * @regs: the registers at the return, stored by the trampoline; regs->pc
+ *        is the trampoline
  *
- * Context: debug exception, interrupts masked.
- * Return: DBG_HOOK_HANDLED, or DBG_HOOK_ERROR for another BRK.
+ * At the return x29 is the caller's frame pointer again, the one the entry
+ * recorded.  Sets regs->pc to the real return address.
+ */
+__visible void arch_rethook_trampoline_callback(struct pt_regs *regs)
+{
+	rethook_trampoline_handler(regs, regs->regs[29]);
+}
+NOKPROBE_SYMBOL(arch_rethook_trampoline_callback);
+
+/*
+ * The debug exception code still sends BRK #KRETPROBES_BRK_IMM here; no
+ * such BRK is ours since the trampoline returns by itself.
  */
 int kretprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 {
-	if (user_mode(regs) ||
-	    instruction_pointer(regs) != (unsigned long)arch_rethook_trampoline)
-		return DBG_HOOK_ERROR;
-	/* Sets regs->pc to the real return address. */
-	rethook_trampoline_handler(regs, regs->regs[29]);
-	regs->pstate &= ~PSR_BTYPE_MASK;
-	return DBG_HOOK_HANDLED;
+	return DBG_HOOK_ERROR;
 }
 NOKPROBE_SYMBOL(kretprobe_brk_handler);
 NOKPROBE_SYMBOL(arch_rethook_trampoline);
