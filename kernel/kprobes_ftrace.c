@@ -8,7 +8,8 @@
  * (DYNAMIC_FTRACE_WITH_REGS, x86) the ops asks for it: the handlers may
  * read any register and may change regs->ip.  Elsewhere (arm64) the
  * handler builds its pt_regs from the ftrace_regs of
- * DYNAMIC_FTRACE_WITH_ARGS and says which registers it lacks.  The ops is
+ * DYNAMIC_FTRACE_WITH_ARGS; its file header says which registers that
+ * pt_regs lacks.  The ops is
  * registered while at least one site is armed.  Sites are armed and disarmed in
  * batches: one filter change, so one update of the call sites, per batch.
  * All of this runs under kprobe_mutex.

@@ -230,9 +230,10 @@ static int parg_expand_dentry(struct parg_pc *pc, struct parg_words *w)
 /*
  * Every definition with no argument shares this set, sealed as
  * parg_set_seal() would seal it: such an event allocates no set.  Nothing
- * writes to a sealed set, and parg_set_free() leaves this one alone.
+ * writes to a sealed set (a stray write faults: the set is read-only once
+ * the kernel is up), and parg_set_free() leaves this one alone.
  */
-static struct parg_set parg_set_empty = { .words_only = true };
+static struct parg_set parg_set_empty __ro_after_init = { .words_only = true };
 
 void parg_set_free(struct parg_set *set)
 {

@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Helpers shared by the arm64 probe files: the instruction classifier
- * (decode.c) and the simulations (simulate.c).  Both serve kprobes and
- * uprobes; see core.c for the kprobes hit path.
+ * (decode.c) and the simulations (simulate.c), which serve kprobes and
+ * uprobes, and the pt_regs state of the paths that take no exception
+ * (ftrace.c, rethook.c).  See core.c for the kprobes BRK path.
  */
 #ifndef _ARM64_KERNEL_PROBES_A64_H
 #define _ARM64_KERNEL_PROBES_A64_H
 
 #include <linux/bits.h>
+#include <asm/cpufeature.h>
 #include <asm/probes.h>
+#include <asm/ptrace.h>
+#include <asm/sysreg.h>
+#include <asm/virt.h>
 
 /* What a probe may do with an instruction. */
 enum a64_verdict {
@@ -41,6 +46,19 @@ static inline s64 a64_sfield(u32 insn, unsigned int hi, unsigned int lo)
 	unsigned int width = hi - lo + 1;
 
 	return (s64)((u64)a64_field(insn, hi, lo) << (64 - width)) >> (64 - width);
+}
+
+/*
+ * What a pt_regs built by a call, not by an exception, shows of the kernel
+ * context it describes: the kernel's exception level on SP_ELx, this CPU's
+ * DAIF (and PMR, with pseudo-NMI), and condition flags that read 0.
+ */
+static __always_inline void a64_kernel_context(struct pt_regs *regs)
+{
+	regs->pstate = (is_kernel_in_hyp_mode() ? PSR_MODE_EL2h : PSR_MODE_EL1h) |
+		       read_sysreg(daif);
+	if (system_uses_irq_prio_masking())
+		regs->pmr_save = read_sysreg_s(SYS_ICC_PMR_EL1);
 }
 
 #endif /* _ARM64_KERNEL_PROBES_A64_H */

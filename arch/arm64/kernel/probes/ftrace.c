@@ -17,14 +17,18 @@
  *
  *   x0..x8, x29, x30, sp   their values at the function's first instruction
  *   pc                     the site (the bl); the site + 4 for post handlers
- *   pstate                 EL1h and this CPU's DAIF; the flags read 0
- *   x9..x28                0.  At an entry x9..x18 carry nothing and
- *                          x19..x28 are the caller's; a probe further in
- *                          (sym+N, a BRK) sees them.
+ *   pstate                 the kernel's EL on SP_ELx and this CPU's DAIF
+ *                          (PMR too, with pseudo-NMI); the flags read 0
+ *   x9..x28                0.  At an entry x9..x17 carry nothing, x18 is
+ *                          the platform register and x19..x28 are the
+ *                          caller's; a probe further in (sym+N, a BRK)
+ *                          sees them.
  *
  * Back in ftrace_regs after the handlers: x0..x8, x29 and x30 (a kretprobe
  * puts its trampoline in x30), and the pc when a pre handler moved it (a
- * function override).  ftrace_caller restores those and returns to the pc.
+ * function override).  ftrace_caller restores those and returns to the pc;
+ * changes to sp and to the other registers are not seen.  The handlers run
+ * with interrupts as the function had them, not masked as on a BRK.
  *
  * Context: called by ftrace with preemption enabled and interrupts as the
  * function had them.  The lookup and the handlers run with preemption
@@ -38,18 +42,19 @@
 #include <asm/insn.h>
 #include <asm/ptrace.h>
 
+#include "a64.h"
+
 static nokprobe_inline void a64_ftrace_regs_in(struct pt_regs *regs,
 					       const struct __arch_ftrace_regs *fr,
 					       unsigned long ip)
 {
-	*regs = (struct pt_regs){
-		.sp	= fr->sp,
-		.pc	= ip,
-		.pstate	= PSR_MODE_EL1h | read_sysreg(daif),
-	};
+	memset(regs, 0, sizeof(*regs));
 	memcpy(regs->regs, fr->regs, sizeof(fr->regs));
 	regs->regs[29] = fr->fp;
 	regs->regs[30] = fr->lr;
+	regs->sp = fr->sp;
+	regs->pc = ip;
+	a64_kernel_context(regs);
 }
 
 static nokprobe_inline void a64_ftrace_regs_out(struct __arch_ftrace_regs *fr,
@@ -82,8 +87,13 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 
 	a64_ftrace_regs_in(&regs, fr, ip);
 	if (kprobe_site_call_pre(s, &regs)) {
-		/* A handler chose where the function goes on. */
-		fr->pc = regs.pc;
+		/*
+		 * A handler chose where the function goes on.  Back to the bl
+		 * would skip "mov x9, x30" and lose the return address: the
+		 * function goes on as if nothing was chosen.
+		 */
+		if (!WARN_ON_ONCE(regs.pc == ip))
+			fr->pc = regs.pc;
 	} else if (unlikely(READ_ONCE(s->has_post))) {
 		regs.pc = ip + AARCH64_INSN_SIZE;
 		kprobe_site_call_post(s, &regs);

@@ -263,6 +263,10 @@ static int kpa_try(struct kunit *test, const struct kpa_root *root,
 	kpa_probed = kpa_insn(at);
 	if (register_kprobe(&kp))
 		return 0;
+	if (kp.addr != (kprobe_opcode_t *)at) {	/* an entry, moved onto ftrace */
+		unregister_kprobe(&kp);
+		return 0;
+	}
 	path = kprobe_hit_path(&kp);
 	kpa_hits = kpa_post_hits = kpa_post_wrong = 0;
 	kpa_task = current;

@@ -14,6 +14,8 @@
 #include <linux/rethook.h>
 #include <asm/debug-monitors.h>
 
+#include "a64.h"
+
 __visible void arch_rethook_trampoline_callback(struct pt_regs *regs);
 
 void arch_rethook_prepare(struct rethook_node *node, struct pt_regs *regs,
@@ -48,6 +50,7 @@ NOKPROBE_SYMBOL(arch_rethook_fixup_return);
  */
 __visible void arch_rethook_trampoline_callback(struct pt_regs *regs)
 {
+	a64_kernel_context(regs);
 	rethook_trampoline_handler(regs, regs->regs[29]);
 }
 NOKPROBE_SYMBOL(arch_rethook_trampoline_callback);

@@ -21,7 +21,6 @@
 #include <linux/linkage.h>
 #include <asm/asm-offsets.h>
 #include <asm/assembler.h>
-#include <asm/ptrace.h>
 
 	.text
 SYM_CODE_START(arch_rethook_trampoline)
@@ -46,11 +45,7 @@ SYM_CODE_START(arch_rethook_trampoline)
 	adr	x1, arch_rethook_trampoline
 	str	x1, [sp, #S_LR]
 	add	x2, sp, #PT_REGS_SIZE
-	stp	x2, x1, [sp, #S_SP]		// sp then pc
-	mrs	x3, daif
-	mov	x4, #PSR_MODE_EL1h
-	orr	x3, x3, x4
-	str	x3, [sp, #S_PSTATE]
+	stp	x2, x1, [sp, #S_SP]		// sp then pc; pstate in C
 
 	/* The frame record of the return: {x29, where it goes} */
 	stp	x29, x1, [sp, #S_STACKFRAME]

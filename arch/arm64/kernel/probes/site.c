@@ -165,11 +165,14 @@ int arch_kprobe_insn_around(unsigned long addr, unsigned long *start,
 	return *start == addr ? -EINVAL : 0;
 }
 
+/* The bl of the patchable entry: after "mov x9, x30", and BTI C if any. */
+#define A64_FTRACE_SITE_MAX	(2 * AARCH64_INSN_SIZE)
+
 /*
  * A probe on a function (@offset 0) that ftrace can hook goes on its ftrace
- * call, the bl after "mov x9, x30" (and BTI C): it is then hit through
- * ftrace (ftrace.c), with no BRK.  Anything before that bl is part of the
- * entry too.
+ * call, the bl of the patchable entry: it is then hit through ftrace
+ * (ftrace.c), with no BRK.  The instructions up to that bl are the entry
+ * too.  A site further in than an entry's bl can be is not the entry's.
  */
 kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr, unsigned long offset,
 					 bool *on_func_entry)
@@ -178,7 +181,11 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr, unsigned long offse
 
 	if (IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
 		site = ftrace_location(addr);
-	*on_func_entry = offset == 0 || (site && addr + offset <= site);
+	if (site - addr > A64_FTRACE_SITE_MAX)
+		site = 0;
+	*on_func_entry = offset == 0 ||
+			 (site && IS_ALIGNED(offset, AARCH64_INSN_SIZE) &&
+			  addr + offset <= site);
 	if (offset == 0 && site)
 		return (kprobe_opcode_t *)site;
 	return (kprobe_opcode_t *)(addr + offset);
