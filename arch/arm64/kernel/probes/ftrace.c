@@ -70,7 +70,8 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 {
 	struct __arch_ftrace_regs *fr = arch_ftrace_regs(fregs);
 	struct kprobe_site *s;
-	struct pt_regs regs;
+	/* Zeroed once, and only on a hit, by a64_ftrace_regs_in(). */
+	struct pt_regs regs __uninitialized;
 
 	preempt_disable_notrace();
 	s = kprobe_site_lookup((void *)ip);
