@@ -29,6 +29,7 @@
 #include <linux/kernel.h>
 #include <asm/insn.h>
 #include <asm/stack_pointer.h>
+#include <asm/virt.h>
 
 /* ------------------------------------------------------------ targets */
 
@@ -522,10 +523,10 @@ static void kpa_test_ftrace(struct kunit *test)
 	snprintf(caller, sizeof(caller), "%ps", (void *)kpa_ft.lr);
 	caller[strcspn(caller, " ")] = '\0';	/* drop " [module]" */
 	KUNIT_EXPECT_STREQ(test, caller, "kpa_test_ftrace");
-	KUNIT_EXPECT_LE(test, kpa_ft.sp, sp_here);
-	KUNIT_EXPECT_EQ(test, kpa_ft.sp & 15, 0);
-	KUNIT_EXPECT_GE(test, kpa_ft.fp, kpa_ft.sp);
-	KUNIT_EXPECT_EQ(test, kpa_ft.pstate & PSR_MODE_MASK, PSR_MODE_EL1h);
+	KUNIT_EXPECT_EQ(test, kpa_ft.sp, sp_here);
+	KUNIT_EXPECT_EQ(test, kpa_ft.fp, (unsigned long)__builtin_frame_address(0));
+	KUNIT_EXPECT_EQ(test, kpa_ft.pstate & PSR_MODE_MASK,
+			is_kernel_in_hyp_mode() ? PSR_MODE_EL2h : PSR_MODE_EL1h);
 	KUNIT_EXPECT_TRUE(test, kpa_ft.zero_scratch);
 	KUNIT_EXPECT_EQ(test, kp.nmissed, 0);
 }
@@ -581,7 +582,7 @@ static void kpa_test_ftrace_recursion(struct kunit *test)
 	unregister_kprobe(&inner);
 }
 
-static bool kpa_ft_ret_caller_seen;
+static bool kpa_ft_ret_caller_seen, kpa_ft_ret_rewrite;
 
 /* A stack trace from a return handler reaches the real caller. */
 static bool kpa_trace_reaches(const char *caller)
@@ -610,6 +611,8 @@ static int kpa_ft_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	kpa_ret_ok = kpa_ret_ok && regs->regs[0] == 13 && !user_mode(regs) &&
 		     str_has_prefix(buf, "kpa_test_ftrace_kretprobe+");
 	kpa_ft_ret_caller_seen &= kpa_trace_reaches("kpa_test_ftrace_kretprobe+");
+	if (kpa_ft_ret_rewrite)		/* the caller gets this instead */
+		regs->regs[0] = 77;
 	return 0;
 }
 
@@ -629,9 +632,12 @@ static void kpa_test_ftrace_kretprobe(struct kunit *test)
 	kpa_task = current;
 	KUNIT_EXPECT_EQ(test, kpa_traced_fn(4), 13);
 	KUNIT_EXPECT_EQ(test, kpa_traced_fn(4), 13);
+	kpa_ft_ret_rewrite = true;
+	KUNIT_EXPECT_EQ(test, kpa_traced_fn(4), 77);
+	kpa_ft_ret_rewrite = false;
 	kpa_task = NULL;
 	unregister_kretprobe(&rp);
-	KUNIT_EXPECT_EQ(test, kpa_ret_hits, 2);
+	KUNIT_EXPECT_EQ(test, kpa_ret_hits, 3);
 	KUNIT_EXPECT_TRUE(test, kpa_ret_ok);
 	KUNIT_EXPECT_TRUE(test, kpa_ft_ret_caller_seen);
 	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);

@@ -11,8 +11,9 @@
  * arch_rethook_trampoline_callback() runs the handlers and puts the real
  * return address in regs->pc.  What a return hands to the caller, x0..x8
  * (a handler may change the return value) and x29, is reloaded from the
- * pt_regs; x19..x28 and x18 are preserved by the C code in between, and
- * x9..x17 carry nothing across a return.  The trampoline then returns to
+ * pt_regs; x19..x28 are preserved by the C code in between (x18 too, with
+ * the shadow call stack), and x9..x17 carry nothing across a return.
+ * Handler writes to the other registers and to sp are not seen.  The trampoline then returns to
  * regs->pc with x30 pointing there, as a direct return would leave it.
  *
  * Context: whatever the hooked function ran in; the callback disables
@@ -24,7 +25,16 @@
 
 	.text
 SYM_CODE_START(arch_rethook_trampoline)
+	/*
+	 * The frame record first, so that an unwinder interrupting us finds
+	 * the caller behind it at once.  x30 is this trampoline: the function
+	 * returned here by it.
+	 */
 	sub	sp, sp, #PT_REGS_SIZE
+	stp	x29, x30, [sp, #S_STACKFRAME]
+	stp	x28, x29, [sp, #S_X28]
+	add	x29, sp, #S_STACKFRAME
+
 	stp	x0, x1, [sp, #S_X0]
 	stp	x2, x3, [sp, #S_X2]
 	stp	x4, x5, [sp, #S_X4]
@@ -39,17 +49,11 @@ SYM_CODE_START(arch_rethook_trampoline)
 	stp	x22, x23, [sp, #S_X22]
 	stp	x24, x25, [sp, #S_X24]
 	stp	x26, x27, [sp, #S_X26]
-	stp	x28, x29, [sp, #S_X28]
 
 	/* x30 and pc: this trampoline, until the callback knows better */
-	adr	x1, arch_rethook_trampoline
-	str	x1, [sp, #S_LR]
+	str	x30, [sp, #S_LR]
 	add	x2, sp, #PT_REGS_SIZE
-	stp	x2, x1, [sp, #S_SP]		// sp then pc; pstate in C
-
-	/* The frame record of the return: {x29, where it goes} */
-	stp	x29, x1, [sp, #S_STACKFRAME]
-	add	x29, sp, #S_STACKFRAME
+	stp	x2, x30, [sp, #S_SP]		// sp then pc; pstate in C
 
 	mov	x0, sp
 	bl	arch_rethook_trampoline_callback
@@ -59,8 +63,8 @@ SYM_CODE_START(arch_rethook_trampoline)
 	ldp	x4, x5, [sp, #S_X4]
 	ldp	x6, x7, [sp, #S_X6]
 	ldr	x8, [sp, #S_X8]
-	ldr	x29, [sp, #S_FP]
 	ldr	x30, [sp, #S_PC]
+	ldr	x29, [sp, #S_FP]
 	add	sp, sp, #PT_REGS_SIZE
 	ret
 SYM_CODE_END(arch_rethook_trampoline)
