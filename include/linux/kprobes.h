@@ -579,6 +579,29 @@ int kprobe_add_area_blacklist(unsigned long start, unsigned long end);
 /* The ftrace callback of fentry sites (arch code); preemption enabled. */
 void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 			   struct ftrace_ops *ops, struct ftrace_regs *fregs);
+
+/*
+ * The start of every arch's kprobe_ftrace_handler(): the site of an ftrace
+ * hit at @ip whose handlers are to run, or NULL when none are (no site, or
+ * a miss counted: ftrace is dead, or a handler runs on this CPU).  Call
+ * with preemption disabled.
+ */
+static nokprobe_inline struct kprobe_site *kprobe_ftrace_hit_site(unsigned long ip)
+{
+	struct kprobe_site *s = kprobe_site_lookup((void *)ip);
+
+	if (unlikely(!s))
+		return NULL;
+	if (unlikely(kprobe_ftrace_disabled)) {
+		kprobe_site_missed_off(s);
+		return NULL;
+	}
+	if (unlikely(kprobe_running())) {
+		kprobe_site_missed(s);
+		return NULL;
+	}
+	return s;
+}
 #endif
 
 /*

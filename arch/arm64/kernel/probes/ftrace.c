@@ -74,17 +74,9 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	struct pt_regs regs __uninitialized;
 
 	preempt_disable_notrace();
-	s = kprobe_site_lookup((void *)ip);
-	if (unlikely(!s))
+	s = kprobe_ftrace_hit_site(ip);
+	if (!s)
 		goto out;
-	if (unlikely(kprobe_ftrace_disabled)) {
-		kprobe_site_missed_off(s);
-		goto out;
-	}
-	if (unlikely(kprobe_running())) {
-		kprobe_site_missed(s);
-		goto out;
-	}
 
 	a64_ftrace_regs_in(&regs, fr, ip);
 	if (kprobe_site_call_pre(s, &regs)) {

@@ -23,17 +23,9 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	unsigned long resume_ip;
 
 	preempt_disable_notrace();
-	s = kprobe_site_lookup((void *)ip);
-	if (unlikely(!s))
+	s = kprobe_ftrace_hit_site(ip);
+	if (!s)
 		goto out;
-	if (unlikely(kprobe_ftrace_disabled)) {
-		kprobe_site_missed_off(s);
-		goto out;
-	}
-	if (unlikely(kprobe_running())) {
-		kprobe_site_missed(s);
-		goto out;
-	}
 
 	resume_ip = regs->ip;
 	regs->ip = ip + INT3_INSN_SIZE;
