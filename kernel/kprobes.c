@@ -139,6 +139,7 @@ int kprobe_locate(kprobe_opcode_t *addr, const char *sym, unsigned long offset,
 	target = (unsigned long)addr + offset;
 	if (!kallsyms_lookup(target, NULL, &in_sym, NULL, name))
 		return -ENOENT;
+	w->asked = target;
 	w->func = target - in_sym;
 	w->addr = arch_adjust_kprobe_addr(w->func, in_sym, &w->on_entry);
 	if (!w->addr)
@@ -731,7 +732,7 @@ int kprobe_register_at(struct kprobe *p, const struct kprobe_where *w)
 	}
 
 	p->addr = w->addr;
-	p->flags &= KPROBE_FLAG_DISABLED;
+	p->flags &= KPROBE_FLAG_DISABLED | KPROBE_FLAG_ALL_REGS;
 	if (w->on_entry)
 		p->flags |= KPROBE_FLAG_ON_FUNC_ENTRY;
 	p->nmissed = 0;
@@ -752,12 +753,32 @@ out_unlock:
 	return ret;
 }
 
+/*
+ * A probe that reads every register stays off an ftrace site that saves
+ * only some (ARCH_KPROBE_FTRACE_REGS): an entry probe the architecture
+ * moved onto the ftrace call goes back where it was asked for, and is hit
+ * by a breakpoint.  One asked for on the ftrace call itself is refused.
+ */
+static int kprobe_keep_all_regs(struct kprobe_where *w)
+{
+	unsigned long a = (unsigned long)w->addr;
+
+	if (ARCH_KPROBE_FTRACE_REGS == ~0ULL || ftrace_location(a) != a)
+		return 0;
+	if (w->asked == a)
+		return -EOPNOTSUPP;
+	w->addr = (kprobe_opcode_t *)w->asked;
+	return 0;
+}
+
 int register_kprobe(struct kprobe *p)
 {
 	struct kprobe_where w;
 	int ret;
 
 	ret = kprobe_locate(p->addr, p->symbol_name, p->offset, &w);
+	if (!ret && (p->flags & KPROBE_FLAG_ALL_REGS))
+		ret = kprobe_keep_all_regs(&w);
 	return ret ? ret : kprobe_register_at(p, &w);
 }
 EXPORT_SYMBOL_GPL(register_kprobe);

@@ -42,6 +42,7 @@ extern struct kprobe_switch_counts kprobe_switches;
  */
 struct kprobe_where {
 	kprobe_opcode_t	*addr;		/* the probed instruction */
+	unsigned long	asked;		/* the address asked for, unadjusted */
 	unsigned long	func;		/* the start of its symbol */
 	unsigned long	origin;		/* the function it is a clone of, or 0 */
 	bool		on_entry;	/* @addr is the function's entry */

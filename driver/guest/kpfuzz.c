@@ -154,6 +154,10 @@ static const char *const vars[] = {
 	"$stack", "$stack0", "$stack1", "$stack31", "$stack10000", "$retval",
 	"$comm", "$COMM", "$arg1", "$arg2", "$arg8", "$arg0", "$arg999",
 	"$arg*", "$", "$none", "$argfoo", "$stack-1",
+	"$current", "$current->pid", "$current->comm", "$current->nosuch",
+	"$current.pid", "$current-pid", "$currentx", "$current->",
+	"$current->pid->x", "$current->real_parent->comm", "$current->mm->mmap_base",
+	"$current->se.vruntime", "$current->comm->x", "$CURRENT",
 };
 static const char *const btf_names[] = {
 	"count", "buf", "file", "file->f_mode", "file->f_path.dentry->d_name.name",
@@ -695,8 +699,15 @@ static int gen_retval(struct buf *b, int mem)
 /* a fetch that is no parameter of the target: returns the kind, 0 for none */
 static int gen_extra(struct buf *b, const struct target *t)
 {
-	switch (pick(8)) {
+	static const char *const task[] = {
+		"$current", "$current->pid", "$current->tgid",
+		"$current->real_parent->tgid", "$current->se.vruntime",
+		"$current->flags", "$current->mm",
+	};
+
+	switch (pick(9)) {
 	case 0: add(b, "%s", pick(2) ? "$comm" : "$COMM"); return 0;
+	case 7: add(b, "%s", ONE_OF(task)); return 'i';
 	case 1: add(b, "$stack%u", pick(8)); return 'k';
 	case 2: add(b, "$stack"); return 'k';
 	case 3: add(b, "@linux_proc_banner%s", pick(2) ? "" : "+3"); return 'u';

@@ -52,7 +52,8 @@ struct task_struct;
  *
  * Handlers run with preemption disabled, in the context that hit the probe
  * (any context, NMI included), and must not sleep.
- * @flags: KPROBE_FLAG_*; only KPROBE_FLAG_DISABLED may be passed in.
+ * @flags: KPROBE_FLAG_*; only KPROBE_FLAG_DISABLED and KPROBE_FLAG_ALL_REGS
+ *	may be passed in.
  *	kprobe_mutex once registered.
  *
  * Kept by the core:
@@ -92,6 +93,18 @@ typedef typeof_member(struct kprobe, post_handler) kprobe_post_handler_t;
 #define KPROBE_FLAG_OPTIMIZED	4	/* its jump is decided or written */
 #define KPROBE_FLAG_FTRACE	8	/* its address is hit through ftrace */
 #define KPROBE_FLAG_ON_FUNC_ENTRY 16	/* it sits at a function entry */
+#define KPROBE_FLAG_ALL_REGS	32	/* its handlers read every register */
+
+/*
+ * The pt_regs words that the handlers of a probe hit through ftrace find
+ * filled in, as a mask: bit n is the word at n * sizeof(long).  Every word
+ * unless <asm/kprobes.h> says its ftrace saves fewer.  A probe whose
+ * handlers need the others has KPROBE_FLAG_ALL_REGS: it is then kept off
+ * such an ftrace site, and hit by a breakpoint.
+ */
+#ifndef ARCH_KPROBE_FTRACE_REGS
+#define ARCH_KPROBE_FTRACE_REGS	(~0ULL)
+#endif
 
 /* The questions users ask of a probe's flags. */
 static inline bool kprobe_gone(struct kprobe *p) { return p->flags & KPROBE_FLAG_GONE; }

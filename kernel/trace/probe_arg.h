@@ -140,6 +140,13 @@ bool parg_set_is_dynamic(const struct parg_set *set);
 int parg_set_count(const struct parg_set *set);
 
 /*
+ * The pt_regs words the set reads, as a mask: bit n is the word at
+ * n * sizeof(long).  That is every %REG, and $argN, $retval and $stack
+ * where the architecture keeps them in a register.  Sealed sets only.
+ */
+u64 parg_set_regs(const struct parg_set *set);
+
+/*
  * Multiprobe: two sets may feed one event if they write records of one
  * layout: every argument has the same name and type, and reads memory in
  * both sets or in neither (which decides the fault map).  Returns -1 when

@@ -36,13 +36,16 @@ int parg_btf_query(struct parg_pc *pc)
 	struct btf *btf;
 	s32 nr = 0, shift;
 
-	if (pc->btf)
+	if (pc->proto)
 		return 0;
 	if (!pc->caps->func)
 		return -EINVAL;
 	proto = btf_find_func_proto(pc->caps->func, &btf);
 	if (!proto)
 		return -ENOENT;
+	/* the function's BTF holds the kernel's, which $current found */
+	if (pc->btf)
+		btf_put(pc->btf);
 	pc->btf = btf;
 	pc->proto = proto;
 	param = btf_get_func_param(proto, &nr);
@@ -149,25 +152,34 @@ static int parg_btf_members(struct parg_pc *pc, char **fieldp,
 	return arrow;
 }
 
-/* "->F1.F2->F3...": one dereference per '->' of the chain. */
+/*
+ * "->F1.F2->F3...": one dereference per '->' of the chain, from a value
+ * of type @type, or from a pointer to @type when @pointee.  @adjust is
+ * added to the first one's offset (a container cast's).
+ */
 static int parg_btf_fields(struct parg_pc *pc, char *field,
-			   const struct btf_type *type)
+			   const struct btf_type *type, bool pointee, long adjust)
 {
 	u32 bitoffs;
 	int ret;
 
 	while (field) {
-		if (!btf_type_is_ptr(type))
+		if (!pointee && !btf_type_is_ptr(type))
 			return parg_fail(pc, pc->offset, PARG_ERR_NO_PTR_STRCT);
-		type = parg_btf_resolve(pc, type->type);
+		if (!pointee)
+			type = parg_btf_resolve(pc, type->type);
+		pointee = false;
 		if (!type)
 			return -EINVAL;
+		if (!btf_type_is_struct(type))
+			return parg_fail(pc, pc->offset, PARG_ERR_NO_PTR_STRCT);
 		ret = parg_btf_members(pc, &field, &type, &bitoffs);
 		if (ret < 0)
 			return ret;
-		ret = parg_push_deref(pc, bitoffs / 8, false);
+		ret = parg_push_deref(pc, bitoffs / 8 + adjust, false);
 		if (ret)
 			return ret;
+		adjust = 0;
 		pc->last_bitoffs = bitoffs % 8;
 		pc->last_type = type;
 	}
@@ -197,7 +209,7 @@ static int parg_btf_param(struct parg_pc *pc, const char *name, u32 *tid)
 {
 	int i, off;
 
-	if (!pc->btf && (parg_btf_query(pc) < 0 || !pc->nr_params))
+	if (!pc->proto && (parg_btf_query(pc) < 0 || !pc->nr_params))
 		return parg_fail(pc, pc->offset, PARG_ERR_NO_BTF_ENTRY);
 	for (i = 0; i < pc->nr_params; i++) {
 		const char *pname = parg_btf_param_name(pc, i);
@@ -248,7 +260,53 @@ int parg_btf_var(struct parg_pc *pc, char *varname)
 	if (!field)
 		return 0;
 	pc->offset += field - varname;
-	return parg_btf_fields(pc, field, type);
+	return parg_btf_fields(pc, field, type, false, 0);
+}
+
+/*
+ * The id of type @name of BTF kind @kind, in the BTF of the probed
+ * function (which holds the kernel's) or else the kernel's.
+ */
+static s32 parg_btf_find(struct parg_pc *pc, const char *name, u32 kind)
+{
+	struct btf *btf;
+	s32 id;
+
+	if (!pc->btf)
+		parg_btf_query(pc);
+	if (pc->btf)
+		return btf_find_by_name_kind(pc->btf, name, kind);
+	id = bpf_find_btf_id(name, kind, &btf);
+	if (id > 0)
+		pc->btf = btf;
+	return id;
+}
+
+/*
+ * "$current->F..." (@arg): the fields of the running task, the source
+ * already chosen.  A '.' straight after it is refused, as on a parameter.
+ */
+int parg_btf_current(struct parg_pc *pc, char *arg)
+{
+	const struct btf_type *task;
+	char *field;
+	s32 id;
+	int ret;
+
+	ret = parg_btf_split(pc, arg, &field);
+	if (ret < 0)
+		return ret;
+	if (!ret)
+		return parg_fail(pc, pc->offset + (field - arg),
+				 PARG_ERR_NOSUP_DAT_ARG);
+	id = parg_btf_find(pc, "task_struct", BTF_KIND_STRUCT);
+	if (id <= 0)
+		return parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG);
+	task = parg_btf_resolve(pc, id);
+	if (!task)
+		return -EINVAL;
+	pc->offset += field - arg;
+	return parg_btf_fields(pc, field, task, true, 0);
 }
 
 /* The default type of the last token, from its BTF type. */
@@ -304,4 +362,142 @@ int parg_btf_string(struct parg_pc *pc, const char *typename)
 	if (btf_type_is_ptr(t) && parg_btf_is_byte(pc, t->type))
 		return parg_push_deref(pc, 0, typename[0] == 'u');
 	return parg_fail(pc, pc->offset, PARG_ERR_BAD_TYPE4STR);
+}
+
+/* ------------------------------------------------------------- casts */
+
+/*
+ * "struct NAME", "union NAME" or "TYPEDEF" (@name, blanks trimmed, at
+ * byte @pos of the definition): the type it names, modifiers skipped.
+ */
+static const struct btf_type *parg_btf_named(struct parg_pc *pc, char *name,
+					     int pos)
+{
+	u32 kind = BTF_KIND_TYPEDEF;
+	s32 id;
+
+	if (str_has_prefix(name, "struct ")) {
+		kind = BTF_KIND_STRUCT;
+		name = skip_spaces(name + 7);
+	} else if (str_has_prefix(name, "union ")) {
+		kind = BTF_KIND_UNION;
+		name = skip_spaces(name + 6);
+	}
+	if (!*name || strpbrk(name, " *,"))
+		return ERR_PTR(parg_fail(pc, pos, PARG_ERR_BAD_CAST));
+	id = parg_btf_find(pc, name, kind);
+	if (id <= 0)
+		return ERR_PTR(parg_fail(pc, pos, PARG_ERR_NO_BTF_TYPE));
+	return parg_btf_resolve(pc, id) ?: ERR_PTR(-EINVAL);
+}
+
+/*
+ * The inside of a cast's parentheses (@text, at byte @pos): the type a
+ * pointer is cast to, "NAME *", or the holder of a container cast,
+ * "NAME,FIELD", with *@adjust the (negative) offset of FIELD in it.
+ */
+static const struct btf_type *parg_btf_cast_type(struct parg_pc *pc,
+						 char *text, int pos,
+						 long *adjust, bool *container)
+{
+	char *comma = strchr(text, ','), *star = strchr(text, '*'), *field;
+	const struct btf_type *t, *member;
+	u32 bitoffs;
+	int ret;
+
+	*adjust = 0;
+	*container = comma;
+	if (!comma == !star || (star && *skip_spaces(star + 1)))
+		return ERR_PTR(parg_fail(pc, pos, PARG_ERR_BAD_CAST));
+	*(comma ?: star) = '\0';
+	t = parg_btf_named(pc, strim(text), pos + (skip_spaces(text) - text));
+	if (IS_ERR(t) || !comma)
+		return t;
+	if (!btf_type_is_struct(t))
+		return ERR_PTR(parg_fail(pc, pos, PARG_ERR_NO_PTR_STRCT));
+	field = skip_spaces(comma + 1);
+	pc->offset = pos + (field - text);
+	member = t;
+	ret = parg_btf_members(pc, &field, &member, &bitoffs);
+	if (ret)	/* "->" inside a container cast */
+		return ERR_PTR(ret < 0 ? ret : parg_fail(pc, pos, PARG_ERR_BAD_CAST));
+	*adjust = -(long)(bitoffs / 8);
+	return t;
+}
+
+/* A value that may be read as a pointer: a pointer, or a long. */
+static bool parg_btf_castable(const struct btf_type *t)
+{
+	return !t || btf_type_is_ptr(t) ||
+	       (btf_type_is_int(t) && btf_int_bits(t) == BITS_PER_LONG);
+}
+
+/* The ')' that closes the '(' at @open, or NULL. */
+static char *parg_close_paren(char *open)
+{
+	int depth = 0;
+
+	for (; *open; open++) {
+		depth += (*open == '(') - (*open == ')');
+		if (!depth)
+			return open;
+	}
+	return NULL;
+}
+
+/*
+ * Casts, at @arg (a '('), at byte pc->offset of the definition:
+ *   (TYPE *)FETCH->F...      FETCH read as a pointer to TYPE; the fields
+ *   ((TYPE *)FETCH)->F...    walk from there, '->' through pointers
+ *   (struct NAME,FIELD)FETCH->F...
+ *                            FETCH points to FIELD of a struct NAME: the
+ *                            fields are NAME's (container_of)
+ * TYPE is "struct NAME", "union NAME" or a typedef.  Without fields a
+ * pointer cast is the value itself; a container cast needs them.
+ */
+int parg_btf_cast(struct parg_pc *pc, char *arg)
+{
+	char *cast = arg + (arg[1] == '('), *close, *fetch, *end, *field;
+	const struct btf_type *target;
+	int base = pc->offset, ret;
+	bool container;
+	long adjust;
+	char saved;
+
+	close = strchr(cast, ')');
+	end = arg != cast ? parg_close_paren(arg) : NULL;
+	if (!close || (arg != cast && !end))
+		return parg_fail(pc, base + strlen(arg), PARG_ERR_CAST_NOT_CLOSED);
+	*close = '\0';
+	target = parg_btf_cast_type(pc, cast + 1, base + (cast + 1 - arg),
+				    &adjust, &container);
+	if (IS_ERR(target))
+		return PTR_ERR(target);
+
+	fetch = close + 1;
+	if (end) {		/* grouped: the fields follow the outer ')' */
+		field = end + 1;
+	} else {
+		field = strstr(fetch, "->") ?: fetch + strlen(fetch);
+		end = field;
+	}
+	if (*field && !str_has_prefix(field, "->"))
+		return parg_fail(pc, base + (field - arg), PARG_ERR_NOSUP_DAT_ARG);
+	saved = *end;
+	*end = '\0';
+	pc->offset = base + (fetch - arg);
+	ret = parg_parse_fetch(pc, fetch);
+	*end = saved;
+	if (ret)
+		return ret;
+	if (!parg_btf_castable(pc->last_type))
+		return parg_fail(pc, base + (fetch - arg), PARG_ERR_CAST_NOT_PTR);
+
+	pc->last_type = NULL;
+	if (!*field && container)
+		return parg_fail(pc, base + (cast + 1 - arg), PARG_ERR_BAD_CAST);
+	if (!*field)
+		return 0;
+	pc->offset = base + (field + 2 - arg);
+	return parg_btf_fields(pc, field + 2, target, true, adjust);
 }

@@ -48,6 +48,7 @@ enum parg_src {
 	PARG_SRC_DATA,		/* \"str" (only with PARG_ST_DATA) */
 	PARG_SRC_FILE,		/* @+OFFS: *edata + @param (OFFS - probe's) */
 	PARG_SRC_FIELD,		/* $FIELD of the record @edata: see below */
+	PARG_SRC_CURRENT,	/* $current: the running task */
 };
 
 /*
@@ -256,6 +257,7 @@ static __always_inline unsigned long parg_kernel_arg(struct pt_regs *regs,
 int parg_parse_word(struct parg_pc *pc, int idx, const char *word);
 void parg_use_src(struct parg_pc *pc, enum parg_src src, unsigned long param);
 int parg_fail(struct parg_pc *pc, int pos, enum parg_err_code code);
+int parg_parse_fetch(struct parg_pc *pc, char *arg);
 bool parg_at_entry(const struct parg_pc *pc);
 bool parg_at_return(const struct parg_pc *pc);
 bool parg_at_kernel_func(const struct parg_pc *pc);
@@ -268,6 +270,8 @@ const struct parg_type *parg_find_type(const char *name);
 int parg_btf_query(struct parg_pc *pc);
 const char *parg_btf_param_name(struct parg_pc *pc, int idx);
 int parg_btf_var(struct parg_pc *pc, char *varname);
+int parg_btf_current(struct parg_pc *pc, char *arg);
+int parg_btf_cast(struct parg_pc *pc, char *arg);
 const struct parg_type *parg_btf_type(struct parg_pc *pc);
 int parg_btf_string(struct parg_pc *pc, const char *typename);
 void parg_btf_release(struct parg_pc *pc);
@@ -285,6 +289,17 @@ static inline const char *parg_btf_param_name(struct parg_pc *pc, int idx)
 static inline int parg_btf_var(struct parg_pc *pc, char *varname)
 {
 	return parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG);
+}
+
+static inline int parg_btf_cast(struct parg_pc *pc, char *arg)
+{
+	return parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG);
+}
+
+/* @arg is "$current" and a field: the field needs BTF */
+static inline int parg_btf_current(struct parg_pc *pc, char *arg)
+{
+	return parg_fail(pc, pc->offset + 8, PARG_ERR_NOSUP_BTFARG);
 }
 
 static inline const struct parg_type *parg_btf_type(struct parg_pc *pc)

@@ -307,6 +307,34 @@ static const struct parg_err_case parg_btf_err_cases[] = {
 	E(FT_ENTRY, "vfs_read", "^file:string", BAD_TYPE4STR),
 	E(FT_ENTRY, "vfs_read", "count ^count", USED_ARG_NAME),
 	E(FT_RETURN, "no_such_function_for_probe_arg", "$retval->^x", NO_BTF_ENTRY),
+	E(FT_ENTRY, NULL, "$current->^nosuch", NO_BTF_FIELD),
+	E(FT_PROBE, "vfs_read", "$current->pid->^x", NO_PTR_STRCT),
+	E(FT_RETURN, NULL, "$current->comm->^x", NO_PTR_STRCT),
+	E(FT_ENTRY, NULL, "$current.^pid", NOSUP_DAT_ARG),
+	E(FT_ENTRY, NULL, "$current^-pid", BAD_HYPHEN),
+	E(FT_EVENT, NULL, "$current->^nosuch", NO_BTF_FIELD),
+	E(FT_USER, NULL, "$current->mm->^nosuch", NO_BTF_FIELD),
+	E(FT_ENTRY, NULL, "^$currentx", BAD_VAR),
+	E(FT_EVENT, NULL, "^$current_task", BAD_VAR),
+	E(FT_ENTRY, "vfs_read", "$current->pid ^nosuch", NO_BTFARG),
+	E(FT_ENTRY, NULL, "(^struct nosuch_type_x *)%di->a", NO_BTF_TYPE),
+	E(FT_ENTRY, NULL, "(^struct file)%di->f_mode", BAD_CAST),
+	E(FT_ENTRY, NULL, "(^struct file **)%di", BAD_CAST),
+	E(FT_ENTRY, NULL, "(^file *)%di", NO_BTF_TYPE),
+	E(FT_ENTRY, NULL, "(struct file *)%di->^nosuch", NO_BTF_FIELD),
+	E(FT_ENTRY, NULL, "(struct file *)%di->f_mode->^x", NO_PTR_STRCT),
+	E(FT_ENTRY, NULL, "((struct file *)%di)^.f_mode", NOSUP_DAT_ARG),
+	E(FT_ENTRY, NULL, "((struct file *)%di->f_mode^", CAST_NOT_CLOSED),
+	E(FT_ENTRY, NULL, "(struct file *%di^", CAST_NOT_CLOSED),
+	E(FT_ENTRY, NULL, "((struct file *)^$current->pid)->f_mode", CAST_NOT_PTR),
+	E(FT_ENTRY, NULL, "(struct file *)$current->^pid", NO_BTF_FIELD),
+	E(FT_ENTRY, NULL, "(struct file *)^%zz->f_mode", BAD_REG_NAME),
+	E(FT_ENTRY, NULL, "(struct task_struct,^nosuch)%di->pid", NO_BTF_FIELD),
+	E(FT_ENTRY, NULL, "(^struct task_struct,se)%di", BAD_CAST),
+	E(FT_ENTRY, NULL, "(^struct task_struct *,se)%di->pid", BAD_CAST),
+	E(FT_USER, NULL, "^(struct file *)%di->f_mode", NOSUP_BTFARG),
+	E(FT_ENTRY, NULL, "(^union nosuch_union_x *)%di", NO_BTF_TYPE),
+	E(FT_EVENT, NULL, "(struct file *)^%di->f_mode", BAD_VAR),
 };
 
 #undef E
@@ -481,6 +509,119 @@ static void parg_test_empty(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, parg_set_faults(a), 0);
 	parg_set_free(a);	/* the shared set outlives any free */
 	KUNIT_EXPECT_EQ(test, parg_set_size(b), 0);
+}
+
+/*
+ * The registers a set reads, as pt_regs words: named ones, and $argN and
+ * $stack where they are registers.  Stack slots, $comm and immediates
+ * add none.
+ */
+static void parg_test_regs_mask(struct kunit *test)
+{
+	const unsigned int w = sizeof(long);
+	struct parg_set *set;
+	u64 want;
+
+	set = parg_test_parse(test, FT_ENTRY, NULL, "$stack0 $comm \\7 @0x1000");
+	KUNIT_EXPECT_EQ(test, parg_set_regs(set), 0);
+	set = parg_test_parse(test, FT_ENTRY, NULL,
+			      "a=%di b=+8(%si):u32 c=%ax:x8 d=%di $arg2 +0($stack):string");
+	want = BIT_ULL(offsetof(struct pt_regs, FT_DI) / w) |
+	       BIT_ULL(offsetof(struct pt_regs, FT_SI) / w) |
+	       BIT_ULL(offsetof(struct pt_regs, FT_AX) / w) |
+	       BIT_ULL(offsetof(struct pt_regs, sp) / w);
+	KUNIT_EXPECT_EQ(test, parg_set_regs(set), want);
+}
+
+/*
+ * $current is the running task in every kind of probe, and its fields are
+ * kernel memory even in a user probe.  A parameter named after it is
+ * still found in the function's BTF.
+ */
+static void parg_test_current(struct kunit *test)
+{
+	static const enum parg_test_site sites[] = {
+		FT_PROBE, FT_ENTRY, FT_RETURN, FT_FPROBE, FT_TPOINT, FT_EVENT,
+	};
+	const char *line = "t=$current:x64 p=$current->pid g=$current->tgid "
+			   "c=$current->comm:string pp=$current->real_parent->pid";
+	struct task_struct *task = current;
+	struct pt_regs regs = {};
+	struct parg_ufaults uf = {};
+	struct parg_set *set;
+	struct parg_rec r;
+	char want[160];
+	unsigned int i;
+
+	if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
+		kunit_skip(test, "no BTF arguments");
+	snprintf(want, sizeof(want), " t=0x%lx p=%d g=%d c=\"%s\" pp=%d",
+		 (unsigned long)task, task->pid, task->tgid, task->comm,
+		 task->real_parent->pid);
+	for (i = 0; i < ARRAY_SIZE(sites); i++)
+		parg_expect(test, sites[i], NULL, line, &regs, want);
+
+	set = parg_test_parse(test, FT_USER, NULL, line);
+	r = parg_test_run_user(test, set, &regs, &uf);
+	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r), want);
+
+	regs.FT_DX = 4096;
+	snprintf(want, sizeof(want), " p=%d count=4096", task->pid);
+	parg_expect(test, FT_ENTRY, "vfs_read", "p=$current->pid count", &regs,
+		    want);
+	set = parg_test_parse(test, FT_ENTRY, NULL, "$current");
+	KUNIT_EXPECT_EQ(test, parg_set_size(set), sizeof(long));
+}
+
+/*
+ * Casts: registers, $argN and $retval read as typed pointers, a cast
+ * around a fetch, a typedef, and container_of, on real structures.
+ */
+static void parg_test_casts(struct kunit *test)
+{
+	struct task_struct *task = current;
+	struct pt_regs regs = {};
+	atomic_t *count;
+	struct qstr *name;
+	struct file *f;
+	char want[200];
+
+	if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
+		kunit_skip(test, "no BTF arguments");
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	name = kunit_kzalloc(test, sizeof(*name), GFP_KERNEL);
+	count = kunit_kzalloc(test, sizeof(*count), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_ASSERT_NOT_NULL(test, name);
+	KUNIT_ASSERT_NOT_NULL(test, count);
+	f->f_flags = 0x8241;
+	f->f_pos = -77;
+	name->name = "cast-name";
+	atomic_set(count, 5);
+	regs.FT_DI = (unsigned long)f;
+	regs.FT_SI = (unsigned long)&task->se;
+	regs.FT_DX = (unsigned long)name;
+	regs.FT_CX = (unsigned long)count;
+	regs.FT_R8 = (unsigned long)&task->se.vruntime;
+	snprintf(want, sizeof(want),
+		 " a=0x8241 b=-77 c=%d d=%d e=\"cast-name\" g=5 h=0x%lx",
+		 task->pid, task->tgid, (unsigned long)f);
+	parg_expect(test, FT_ENTRY, NULL,
+		    "a=(struct file *)%di->f_flags:x32 b=((struct file *)$arg1)->f_pos "
+		    "c=(struct task_struct,se)%si->pid "
+		    "d=(struct task_struct,se.vruntime)%r8->tgid "
+		    "e=(struct qstr *)%dx->name:string g=(atomic_t *)%cx->counter "
+		    "h=(struct file *)%di", &regs, want);
+
+	/* the same in a return probe, on the returned pointer */
+	memset(&regs, 0, sizeof(regs));
+	regs.FT_RETVAL = (unsigned long)f;
+	parg_expect(test, FT_RETURN, NULL, "a=(struct file *)$retval->f_flags:x32",
+		    &regs, " a=0x8241");
+	/* a pointer that faults records (fault) */
+	regs.FT_RETVAL = 8;
+	parg_expect(test, FT_RETURN, NULL, "a=(struct file *)$retval->f_flags:x32",
+		    &regs, " a=(fault)");
 }
 
 static void parg_test_immediates(struct kunit *test)
@@ -1181,6 +1322,9 @@ static struct kunit_case parg_test_cases[] = {
 	KUNIT_CASE(parg_test_too_many),
 	KUNIT_CASE(parg_test_registers),
 	KUNIT_CASE(parg_test_empty),
+	KUNIT_CASE(parg_test_regs_mask),
+	KUNIT_CASE(parg_test_current),
+	KUNIT_CASE(parg_test_casts),
 	KUNIT_CASE(parg_test_immediates),
 	KUNIT_CASE(parg_test_stack),
 	KUNIT_CASE(parg_test_derefs),

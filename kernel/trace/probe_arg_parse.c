@@ -291,6 +291,17 @@ static int parg_parse_event_var(struct parg_pc *pc, const char *name)
 	return parg_fail(pc, pc->offset, PARG_ERR_BAD_VAR);
 }
 
+/*
+ * $current, the running task, in every kind of probe; with BTF its
+ * fields too: $current->F1.F2->F3.  They are kernel memory even in a
+ * user probe.
+ */
+static int parg_parse_current(struct parg_pc *pc, char *arg)
+{
+	parg_use_src(pc, PARG_SRC_CURRENT, 0);
+	return arg[8] ? parg_btf_current(pc, arg) : 0;
+}
+
 /* $-variables; @arg points at the '$'. */
 static int parg_parse_var(struct parg_pc *pc, char *arg)
 {
@@ -298,6 +309,9 @@ static int parg_parse_var(struct parg_pc *pc, char *arg)
 	unsigned long n;
 	int len;
 
+	if (str_has_prefix(name, "current") &&
+	    (!name[7] || name[7] == '-' || name[7] == '.'))
+		return parg_parse_current(pc, arg);
 	if (pc->caps->event)
 		return parg_parse_event_var(pc, name);
 
@@ -414,7 +428,6 @@ static int parg_parse_imm(struct parg_pc *pc, char *arg)
 	return 0;
 }
 
-static int parg_parse_fetch(struct parg_pc *pc, char *arg);
 
 /*
  * [+|-][u]OFFS(FETCH).  The position arithmetic, including its slip by one
@@ -462,11 +475,15 @@ static int parg_parse_deref(struct parg_pc *pc, char *arg)
 }
 
 /* One fetch expression, without its type; recursive through derefs. */
-static int parg_parse_fetch(struct parg_pc *pc, char *arg)
+int parg_parse_fetch(struct parg_pc *pc, char *arg)
 {
 	int reg;
 
 	switch (arg[0]) {
+	case '(':
+		if (pc->caps->user)
+			return parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG);
+		return parg_btf_cast(pc, arg);
 	case '$':
 		return parg_parse_var(pc, arg);
 	case '%':
@@ -616,7 +633,8 @@ static bool parg_src_is_value(const struct parg_arg *a)
 {
 	return a->src == PARG_SRC_REG || a->src == PARG_SRC_STACK ||
 	       a->src == PARG_SRC_RETVAL || a->src == PARG_SRC_ARG ||
-	       a->src == PARG_SRC_EDATA || a->src == PARG_SRC_FIELD;
+	       a->src == PARG_SRC_EDATA || a->src == PARG_SRC_FIELD ||
+	       a->src == PARG_SRC_CURRENT;
 }
 
 /* string, ustring, symstr: which store reads them, and from where */
@@ -624,7 +642,8 @@ static int parg_finish_string(struct parg_pc *pc, unsigned int count, int pos)
 {
 	struct parg_arg *a = pc->arg;
 	bool symstr = !strcmp(a->type->name, "symstr");
-	bool ustring = !strcmp(a->type->name, "ustring") || pc->caps->user;
+	bool ustring = !strcmp(a->type->name, "ustring") ||
+		       (pc->caps->user && a->src != PARG_SRC_CURRENT);
 	bool deref = a->nderef > 0;
 	bool last_user = deref && (pc->umask & BIT(a->nderef - 1));
 

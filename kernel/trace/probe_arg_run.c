@@ -469,6 +469,8 @@ static __always_inline unsigned long parg_source(const struct parg_arg *a,
 		return edata ? *(const unsigned long *)(edata + a->param) : 0;
 	case PARG_SRC_COMM:
 		return (unsigned long)current->comm;
+	case PARG_SRC_CURRENT:
+		return (unsigned long)current;
 	case PARG_SRC_FILE:	/* @edata: where the user probe hit */
 		return edata ? *(const unsigned long *)edata + a->param : 0;
 	case PARG_SRC_FIELD:	/* @edata: the record the event probe fired on */

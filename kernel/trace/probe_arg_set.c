@@ -76,6 +76,89 @@ static int parg_words_add(struct parg_words *w, const char *word,
 	return 0;
 }
 
+/* The parentheses @word opens and does not close. */
+static int parg_paren_depth(const char *word)
+{
+	int depth = 0;
+
+	for (; *word; word++)
+		depth += (*word == '(') - (*word == ')');
+	return depth;
+}
+
+/* Whether the fetch of @word ([NAME=]FETCH) opens with a cast's '('. */
+static bool parg_word_casts(const char *word)
+{
+	const char *eq = strchr(word, '=');
+
+	return word[0] == '(' || (eq && eq[1] == '(' && !strchr(word, '\\'));
+}
+
+/*
+ * Stage 0: the front ends split a definition at blanks, and so a cast,
+ * "(struct NAME *)FETCH", into words.  Join them back, one space apart: a
+ * word whose fetch opens with '(' takes the words after it until its
+ * parentheses close (or the words run out, which the parser reports).
+ * @j->origin says which word each joined one starts at.
+ */
+static int parg_join_casts(struct parg_words *j, int argc,
+			   const char *const *argv)
+{
+	int i, k, depth, ret;
+	size_t len;
+	char *text;
+
+	ret = parg_words_alloc(j, argc);
+	if (ret)
+		return ret;
+	for (i = 0; i < argc; i = k) {
+		k = i + 1;
+		depth = parg_word_casts(argv[i]) ? parg_paren_depth(argv[i]) : 0;
+		if (depth <= 0) {
+			parg_words_add(j, argv[i], NULL, i);
+			continue;
+		}
+		for (len = strlen(argv[i]); k < argc && depth > 0; k++) {
+			len += 1 + strlen(argv[k]);
+			depth += parg_paren_depth(argv[k]);
+		}
+		text = kmalloc(len + 1, GFP_KERNEL);
+		if (!text)
+			return -ENOMEM;
+		strscpy(text, argv[i], len + 1);
+		for (depth = i + 1; depth < k; depth++) {
+			strlcat(text, " ", len + 1);
+			strlcat(text, argv[depth], len + 1);
+		}
+		parg_words_add(j, NULL, text, i);
+	}
+	return 0;
+}
+
+/*
+ * An error in a joined word, as a word of the front end's and a byte in
+ * it: the words were joined one space apart.  Then keep the caret inside
+ * the word the user wrote.
+ */
+static void parg_err_unjoin(struct parg_err *err, const struct parg_words *j,
+			    int argc, const char *const *argv)
+{
+	int k, end, len;
+
+	if (!err->code || err->word < 0 || err->word >= j->n)
+		return;
+	k = j->origin[err->word];
+	end = err->word + 1 < j->n ? j->origin[err->word + 1] : argc;
+	for (len = strlen(argv[k]); k + 1 < end && err->pos > len;
+	     len = strlen(argv[k])) {
+		err->pos -= len + 1;
+		k++;
+	}
+	err->word = k;
+	if (err->pos > len)
+		err->pos = len;
+}
+
 /*
  * Find the $arg words: returns 1 if there are some (@star gets the index
  * of "$arg*", or -1), 0 if none, or a negative errno.
@@ -375,19 +458,6 @@ static void parg_set_seal(struct parg_set *set)
 	set->size = set->fixed + set->fault_bytes;
 }
 
-/* Keep the caret inside the word the user wrote. */
-static void parg_err_clamp(struct parg_err *err, int argc,
-			   const char *const *argv)
-{
-	int len;
-
-	if (!err->code || err->word < 0 || err->word >= argc)
-		return;
-	len = strlen(argv[err->word]);
-	if (err->pos > len)
-		err->pos = len;
-}
-
 static int parg_parse_words(struct parg_pc *pc, struct parg_words *w)
 {
 	int i, ret;
@@ -406,7 +476,7 @@ struct parg_set *parg_set_parse(const struct parg_caps *caps, int argc,
 				const char *const *argv, struct parg_err *err)
 {
 	struct parg_pc pc = { .caps = caps, .err = err };
-	struct parg_words w = {};
+	struct parg_words j = {}, w = {};
 	int ret;
 
 	memset(err, 0, sizeof(*err));
@@ -415,10 +485,13 @@ struct parg_set *parg_set_parse(const struct parg_caps *caps, int argc,
 		ret = parg_fail(&pc, 0, PARG_ERR_TOO_MANY_ARGS);
 		goto out;
 	}
+	ret = parg_join_casts(&j, argc, argv);
+	if (ret)
+		goto out_free_words;
 	ret = parg_words_alloc(&w, PARG_MAX_ARGS);
 	if (ret)
 		goto out_free_words;
-	ret = parg_expand_btf(&pc, argc, argv, &w);
+	ret = parg_expand_btf(&pc, j.n, j.word, &w);
 	if (ret)
 		goto out_free_words;
 	ret = parg_expand_dentry(&pc, &w);
@@ -441,8 +514,9 @@ struct parg_set *parg_set_parse(const struct parg_caps *caps, int argc,
 		pc.set = NULL;
 	}
 out_free_words:
-	parg_err_clamp(err, argc, argv);
+	parg_err_unjoin(err, &j, argc, argv);
 	parg_words_free(&w);
+	parg_words_free(&j);
 	parg_btf_release(&pc);
 out:
 	return ret ? ERR_PTR(ret) : pc.set;
@@ -504,6 +578,22 @@ int parg_set_count(const struct parg_set *set)
 	return set->nargs;
 }
 EXPORT_SYMBOL_IF_KUNIT(parg_set_count);
+
+u64 parg_set_regs(const struct parg_set *set)
+{
+	unsigned int word;
+	u64 mask = 0;
+	int i;
+
+	for (i = 0; i < set->nargs; i++) {
+		if (set->args[i].src != PARG_SRC_REG)
+			continue;
+		word = set->args[i].param / sizeof(long);
+		mask |= word < 64 ? BIT_ULL(word) : ~0ULL;
+	}
+	return mask;
+}
+EXPORT_SYMBOL_IF_KUNIT(parg_set_regs);
 
 unsigned int parg_set_entry_size(const struct parg_set *set)
 {

@@ -366,13 +366,28 @@ static bool tk_in_notrace_func(const struct tk_probe *tp)
 }
 
 /*
+ * The flags every place of @tp is registered with: disabled unless the
+ * event is on somewhere, and kept off a partial-register ftrace entry when
+ * an argument names a register that such an entry does not fill in.
+ */
+static u32 tk_probe_kp_flags(const struct tk_probe *tp)
+{
+	u32 flags = READ_ONCE(tp->event->flags) ? 0 : KPROBE_FLAG_DISABLED;
+
+	if (!tk_probe_kind_return(tp) &&
+	    (parg_set_regs(tp->args) & ~ARCH_KPROBE_FTRACE_REGS))
+		flags |= KPROBE_FLAG_ALL_REGS;
+	return flags;
+}
+
+/*
  * Register the places past the first, in one batch, enabled as the first
  * is.  A place the core refuses stays out, its kprobe.addr NULL
  * (kprobe_places marks it); the others go on.
  */
 static void tk_probe_arm_places(struct tk_probe *tp)
 {
-	u32 disabled = tp->rp.kp.flags & KPROBE_FLAG_DISABLED;
+	u32 flags = tp->rp.kp.flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_ALL_REGS);
 	unsigned int i, refused = 0;
 
 	kprobe_batch_begin();
@@ -382,7 +397,7 @@ static void tk_probe_arm_places(struct tk_probe *tp)
 		int ret;
 
 		rp->kp.addr = NULL;
-		rp->kp.flags = disabled;
+		rp->kp.flags = flags;
 		/* the first time, where the walk found it: no name lookup */
 		if (tp->many->addrs) {
 			rp->kp.symbol_name = NULL;
@@ -426,10 +441,7 @@ static int tk_probe_register(struct tk_probe *tp)
 	if (ret)
 		return ret;
 
-	/* armed at once only when the event is already enabled somewhere */
-	tp->rp.kp.flags &= ~KPROBE_FLAG_DISABLED;
-	if (!READ_ONCE(tp->event->flags))
-		tp->rp.kp.flags |= KPROBE_FLAG_DISABLED;
+	tp->rp.kp.flags = tk_probe_kp_flags(tp);
 	ret = tk_probe_kind_return(tp) ? register_kretprobe(&tp->rp) :
 					 register_kprobe(&tp->rp.kp);
 	WRITE_ONCE(tp->registered, !ret);

@@ -23,6 +23,7 @@ int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr);
 int kretprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
 
 #ifdef CONFIG_KPROBES
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <linux/percpu.h>
 
@@ -49,6 +50,12 @@ struct arch_kprobe_site {
 };
 
 int kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr);
+
+/*
+ * A probe hit through ftrace (probes/ftrace.c) finds x0..x8, x29, x30, sp,
+ * pc and pstate; x9..x28 read 0.
+ */
+#define ARCH_KPROBE_FTRACE_REGS	(GENMASK_ULL(8, 0) | GENMASK_ULL(33, 29))
 
 #endif /* CONFIG_KPROBES */
 #endif /* _ASM_ARM64_KPROBES_H */

@@ -17,7 +17,8 @@
  *
  * Function entries that ftrace can hook are probed through ftrace, with no
  * BRK (ftrace.c): the kpa_test_ftrace* cases check the registers handlers
- * see there, a function override, recursion and a return probe.
+ * see there, a function override, recursion, a return probe, and a probe
+ * that reads every register, which stays on a BRK.
  */
 #include <kunit/test.h>
 #include <linux/kallsyms.h>
@@ -531,6 +532,50 @@ static void kpa_test_ftrace(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kp.nmissed, 0);
 }
 
+/*
+ * A probe that reads every register is kept off the ftrace call: it takes
+ * a BRK at the first instruction and sees x9..x28, beside a plain probe
+ * of the same function that ftrace still enters.  One asked for on the
+ * ftrace call itself is refused.
+ */
+static void kpa_test_ftrace_all_regs(struct kunit *test)
+{
+	unsigned long base = (unsigned long)kpa_traced;
+	struct kprobe plain = { .addr = (kprobe_opcode_t *)kpa_traced,
+				.pre_handler = kpa_ft_inner_pre };
+	struct kprobe all = { .addr = (kprobe_opcode_t *)kpa_traced,
+			      .flags = KPROBE_FLAG_ALL_REGS,
+			      .pre_handler = kpa_ft_pre };
+	struct kprobe on_call = { .flags = KPROBE_FLAG_ALL_REGS,
+				  .pre_handler = kpa_ft_pre };
+
+	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+		kunit_skip(test, "no kprobes on ftrace");
+	memset(&kpa_ft, 0, sizeof(kpa_ft));
+	kpa_hits = 0;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&plain), 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&all), 0);
+	KUNIT_EXPECT_EQ(test, kprobe_hit_path(&plain), KPROBE_PATH_FTRACE);
+	KUNIT_EXPECT_NE(test, kprobe_hit_path(&all), KPROBE_PATH_FTRACE);
+	KUNIT_EXPECT_EQ(test, (unsigned long)all.addr, base);
+	KUNIT_EXPECT_TRUE(test, all.flags & KPROBE_FLAG_ON_FUNC_ENTRY);
+	KUNIT_EXPECT_TRUE(test, all.flags & KPROBE_FLAG_ALL_REGS);
+
+	kpa_task = current;
+	KUNIT_EXPECT_EQ(test, kpa_traced_fn(4), 13);
+	kpa_task = NULL;
+	on_call.addr = plain.addr;
+	KUNIT_EXPECT_EQ(test, register_kprobe(&on_call), -EOPNOTSUPP);
+	unregister_kprobe(&all);
+	unregister_kprobe(&plain);
+
+	KUNIT_EXPECT_EQ(test, kpa_ft.pre, 1);
+	KUNIT_EXPECT_EQ(test, kpa_hits, 1);
+	KUNIT_EXPECT_EQ(test, kpa_ft.pc, base);
+	KUNIT_EXPECT_EQ(test, kpa_ft.x0, 4);
+	KUNIT_EXPECT_FALSE(test, kpa_ft.zero_scratch);
+}
+
 /* A pre handler that moves the pc and x0 overrides the function. */
 static void kpa_test_ftrace_override(struct kunit *test)
 {
@@ -706,6 +751,7 @@ static struct kunit_case kpa_cases[] = {
 	KUNIT_CASE(kpa_test_step),
 	KUNIT_CASE(kpa_test_kretprobe),
 	KUNIT_CASE(kpa_test_ftrace),
+	KUNIT_CASE(kpa_test_ftrace_all_regs),
 	KUNIT_CASE(kpa_test_ftrace_override),
 	KUNIT_CASE(kpa_test_ftrace_recursion),
 	KUNIT_CASE(kpa_test_ftrace_kretprobe),
