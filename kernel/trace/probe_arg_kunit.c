@@ -533,6 +533,11 @@ static void parg_test_regs_mask(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, parg_set_regs(set), want);
 }
 
+static struct parg_rec parg_test_run_user(struct kunit *test,
+					  const struct parg_set *set,
+					  struct pt_regs *regs,
+					  struct parg_ufaults *uf);
+
 /*
  * $current is the running task in every kind of probe, and its fields are
  * kernel memory even in a user probe.  A parameter named after it is
