@@ -117,13 +117,32 @@ kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset)
 /* Where a probe goes, and whether it may go there                    */
 
 /*
+ * A probe that reads every register stays off an ftrace site that saves
+ * only some (ARCH_KPROBE_FTRACE_REGS): an entry probe the architecture
+ * moved onto the ftrace call goes back where it was asked for, and is hit
+ * by a breakpoint.  One asked for on the ftrace call itself is refused.
+ */
+static int kprobe_keep_all_regs(struct kprobe_where *w)
+{
+	unsigned long a = (unsigned long)w->addr;
+
+	if (ARCH_KPROBE_FTRACE_REGS == ~0ULL || ftrace_location(a) != a)
+		return 0;
+	if (w->asked == a)
+		return -EOPNOTSUPP;
+	w->addr = (kprobe_opcode_t *)w->asked;
+	return 0;
+}
+
+/*
  * Find where a probe given as @addr or @sym, plus @offset, goes: the
  * symbol start plus the offset within that symbol, as the architecture
- * adjusts it (e.g. past an endbr64).  The symbol's name is looked at here
- * and not kept.
+ * adjusts it (e.g. past an endbr64), and kept off a partial-register
+ * ftrace site if @flags (the probe's) has KPROBE_FLAG_ALL_REGS.  The
+ * symbol's name is looked at here and not kept.
  */
 int kprobe_locate(kprobe_opcode_t *addr, const char *sym, unsigned long offset,
-		  struct kprobe_where *w)
+		  u32 flags, struct kprobe_where *w)
 {
 	unsigned long target, in_sym;
 	char name[KSYM_NAME_LEN];
@@ -144,6 +163,12 @@ int kprobe_locate(kprobe_opcode_t *addr, const char *sym, unsigned long offset,
 	w->addr = arch_adjust_kprobe_addr(w->func, in_sym, &w->on_entry);
 	if (!w->addr)
 		return -EINVAL;
+	if (flags & KPROBE_FLAG_ALL_REGS) {
+		int ret = kprobe_keep_all_regs(w);
+
+		if (ret)
+			return ret;
+	}
 	/* compiler-made CFI preambles must stay untouched */
 	w->cfi = str_has_prefix(name, "__cfi_") || str_has_prefix(name, "__pfx_");
 	w->origin = kprobe_clone_origin(name);
@@ -164,7 +189,7 @@ int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym, unsigned long o
 	struct kprobe_where w;
 	int ret;
 
-	ret = kprobe_locate(addr, sym, offset, &w);
+	ret = kprobe_locate(addr, sym, offset, 0, &w);
 	if (ret)
 		return ret;
 	return w.on_entry ? 0 : -EINVAL;
@@ -753,32 +778,12 @@ out_unlock:
 	return ret;
 }
 
-/*
- * A probe that reads every register stays off an ftrace site that saves
- * only some (ARCH_KPROBE_FTRACE_REGS): an entry probe the architecture
- * moved onto the ftrace call goes back where it was asked for, and is hit
- * by a breakpoint.  One asked for on the ftrace call itself is refused.
- */
-static int kprobe_keep_all_regs(struct kprobe_where *w)
-{
-	unsigned long a = (unsigned long)w->addr;
-
-	if (ARCH_KPROBE_FTRACE_REGS == ~0ULL || ftrace_location(a) != a)
-		return 0;
-	if (w->asked == a)
-		return -EOPNOTSUPP;
-	w->addr = (kprobe_opcode_t *)w->asked;
-	return 0;
-}
-
 int register_kprobe(struct kprobe *p)
 {
 	struct kprobe_where w;
 	int ret;
 
-	ret = kprobe_locate(p->addr, p->symbol_name, p->offset, &w);
-	if (!ret && (p->flags & KPROBE_FLAG_ALL_REGS))
-		ret = kprobe_keep_all_regs(&w);
+	ret = kprobe_locate(p->addr, p->symbol_name, p->offset, p->flags, &w);
 	return ret ? ret : kprobe_register_at(p, &w);
 }
 EXPORT_SYMBOL_GPL(register_kprobe);

@@ -51,7 +51,7 @@ struct kprobe_where {
 
 /* kprobes.c */
 int kprobe_locate(kprobe_opcode_t *addr, const char *sym, unsigned long offset,
-		  struct kprobe_where *w);
+		  u32 flags, struct kprobe_where *w);
 int kprobe_register_at(struct kprobe *p, const struct kprobe_where *w);
 int kprobes_set_all_armed(bool armed);
 bool kprobe_is_registered(struct kprobe *p);

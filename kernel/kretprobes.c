@@ -77,7 +77,8 @@ int register_kretprobe(struct kretprobe *rp)
 	int ret;
 
 	/* only a function's entry can have its return hooked */
-	ret = kprobe_locate(rp->kp.addr, rp->kp.symbol_name, rp->kp.offset, &w);
+	ret = kprobe_locate(rp->kp.addr, rp->kp.symbol_name, rp->kp.offset,
+			    rp->kp.flags, &w);
 	if (ret)
 		return ret;
 	if (!w.on_entry || arch_kretprobe_blacklisted(w.func))

@@ -158,6 +158,12 @@ static const char *const vars[] = {
 	"$current.pid", "$current-pid", "$currentx", "$current->",
 	"$current->pid->x", "$current->real_parent->comm", "$current->mm->mmap_base",
 	"$current->se.vruntime", "$current->comm->x", "$CURRENT",
+	"(file)$arg1->f_flags", "(struct file *)%di->f_mode", "((file)%si)->f_pos",
+	"(task_struct,se)%di->pid", "(task_struct,se.vruntime)%di->comm",
+	"(file", "(file)", "()%di", "(,)%di->x", "(file,)%di->x", "(file **)%di",
+	"((file)%di", "(file)$comm->x", "(nosuch_t)%di->x", "(file)%di->nosuch",
+	"(file)%di.f_mode", "+0((file)%di->f_inode)", "(atomic_t)%di->counter",
+	"(file,f_path->mnt)%di->f_mode", "((((file)", "(file))%di->f_mode",
 };
 static const char *const btf_names[] = {
 	"count", "buf", "file", "file->f_mode", "file->f_path.dentry->d_name.name",
@@ -702,7 +708,8 @@ static int gen_extra(struct buf *b, const struct target *t)
 	static const char *const task[] = {
 		"$current", "$current->pid", "$current->tgid",
 		"$current->real_parent->tgid", "$current->se.vruntime",
-		"$current->flags", "$current->mm",
+		"$current->flags", "$current->mm", "(task_struct)$current->pid",
+		"(task_struct,se)+0($current)->pid",
 	};
 
 	switch (pick(9)) {

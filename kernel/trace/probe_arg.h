@@ -142,7 +142,8 @@ int parg_set_count(const struct parg_set *set);
 /*
  * The pt_regs words the set reads, as a mask: bit n is the word at
  * n * sizeof(long).  That is every %REG, and $argN, $retval and $stack
- * where the architecture keeps them in a register.  Sealed sets only.
+ * where the architecture keeps them in a register; $stackN, and an
+ * argument passed on the stack, read the stack pointer.  Sealed sets only.
  */
 u64 parg_set_regs(const struct parg_set *set);
 

@@ -38,14 +38,13 @@ int parg_btf_query(struct parg_pc *pc)
 
 	if (pc->proto)
 		return 0;
-	if (!pc->caps->func)
-		return -EINVAL;
+	/* one try: a BTF taken since (for $current, a cast) stays */
+	if (!pc->caps->func || pc->btf || pc->btf_tried)
+		return -ENOENT;
+	pc->btf_tried = true;
 	proto = btf_find_func_proto(pc->caps->func, &btf);
 	if (!proto)
 		return -ENOENT;
-	/* the function's BTF holds the kernel's, which $current found */
-	if (pc->btf)
-		btf_put(pc->btf);
 	pc->btf = btf;
 	pc->proto = proto;
 	param = btf_get_func_param(proto, &nr);
@@ -166,13 +165,13 @@ static int parg_btf_fields(struct parg_pc *pc, char *field,
 	while (field) {
 		if (!pointee && !btf_type_is_ptr(type))
 			return parg_fail(pc, pc->offset, PARG_ERR_NO_PTR_STRCT);
+		if (pointee && !btf_type_is_struct(type))
+			return parg_fail(pc, pc->offset, PARG_ERR_NO_PTR_STRCT);
 		if (!pointee)
 			type = parg_btf_resolve(pc, type->type);
 		pointee = false;
 		if (!type)
 			return -EINVAL;
-		if (!btf_type_is_struct(type))
-			return parg_fail(pc, pc->offset, PARG_ERR_NO_PTR_STRCT);
 		ret = parg_btf_members(pc, &field, &type, &bitoffs);
 		if (ret < 0)
 			return ret;
@@ -264,8 +263,10 @@ int parg_btf_var(struct parg_pc *pc, char *varname)
 }
 
 /*
- * The id of type @name of BTF kind @kind, in the BTF of the probed
- * function (which holds the kernel's) or else the kernel's.
+ * The id of type @name of BTF kind @kind, in the BTF the definition uses:
+ * the probed function's (the kernel's, with its module's types), or, if
+ * the function has none, the first BTF that has the type, the kernel's
+ * then each module's.  One definition uses one BTF.
  */
 static s32 parg_btf_find(struct parg_pc *pc, const char *name, u32 kind)
 {
@@ -367,25 +368,29 @@ int parg_btf_string(struct parg_pc *pc, const char *typename)
 /* ------------------------------------------------------------- casts */
 
 /*
- * "struct NAME", "union NAME" or "TYPEDEF" (@name, blanks trimmed, at
- * byte @pos of the definition): the type it names, modifiers skipped.
+ * "struct NAME", "union NAME", or a bare NAME: a struct, else a union,
+ * else a typedef (@name, blanks trimmed, at byte @pos of the definition).
+ * The type it names, modifiers skipped.
  */
 static const struct btf_type *parg_btf_named(struct parg_pc *pc, char *name,
 					     int pos)
 {
-	u32 kind = BTF_KIND_TYPEDEF;
-	s32 id;
+	static const u32 kinds[] = { BTF_KIND_STRUCT, BTF_KIND_UNION,
+				     BTF_KIND_TYPEDEF };
+	int i = 0, n = ARRAY_SIZE(kinds);
+	s32 id = -ENOENT;
 
 	if (str_has_prefix(name, "struct ")) {
-		kind = BTF_KIND_STRUCT;
+		n = 1;
 		name = skip_spaces(name + 7);
 	} else if (str_has_prefix(name, "union ")) {
-		kind = BTF_KIND_UNION;
+		i = 1, n = 2;
 		name = skip_spaces(name + 6);
 	}
 	if (!*name || strpbrk(name, " *,"))
 		return ERR_PTR(parg_fail(pc, pos, PARG_ERR_BAD_CAST));
-	id = parg_btf_find(pc, name, kind);
+	for (; i < n && id <= 0; i++)
+		id = parg_btf_find(pc, name, kinds[i]);
 	if (id <= 0)
 		return ERR_PTR(parg_fail(pc, pos, PARG_ERR_NO_BTF_TYPE));
 	return parg_btf_resolve(pc, id) ?: ERR_PTR(-EINVAL);
@@ -393,8 +398,8 @@ static const struct btf_type *parg_btf_named(struct parg_pc *pc, char *name,
 
 /*
  * The inside of a cast's parentheses (@text, at byte @pos): the type a
- * pointer is cast to, "NAME *", or the holder of a container cast,
- * "NAME,FIELD", with *@adjust the (negative) offset of FIELD in it.
+ * pointer is cast to, "NAME" or "NAME *", or the holder of a container
+ * cast, "NAME,FIELD", with *@adjust the (negative) offset of FIELD in it.
  */
 static const struct btf_type *parg_btf_cast_type(struct parg_pc *pc,
 						 char *text, int pos,
@@ -405,18 +410,22 @@ static const struct btf_type *parg_btf_cast_type(struct parg_pc *pc,
 	u32 bitoffs;
 	int ret;
 
+	int lead = skip_spaces(text) - text;
+
 	*adjust = 0;
 	*container = comma;
-	if (!comma == !star || (star && *skip_spaces(star + 1)))
+	if ((comma && star) || (star && *skip_spaces(star + 1)))
 		return ERR_PTR(parg_fail(pc, pos, PARG_ERR_BAD_CAST));
-	*(comma ?: star) = '\0';
-	t = parg_btf_named(pc, strim(text), pos + (skip_spaces(text) - text));
+	if (comma || star)
+		*(comma ?: star) = '\0';
+	t = parg_btf_named(pc, strim(text), pos + lead);
 	if (IS_ERR(t) || !comma)
 		return t;
 	if (!btf_type_is_struct(t))
 		return ERR_PTR(parg_fail(pc, pos, PARG_ERR_NO_PTR_STRCT));
 	field = skip_spaces(comma + 1);
 	pc->offset = pos + (field - text);
+	field = strim(field);
 	member = t;
 	ret = parg_btf_members(pc, &field, &member, &bitoffs);
 	if (ret)	/* "->" inside a container cast */
@@ -430,6 +439,19 @@ static bool parg_btf_castable(const struct btf_type *t)
 {
 	return !t || btf_type_is_ptr(t) ||
 	       (btf_type_is_int(t) && btf_int_bits(t) == BITS_PER_LONG);
+}
+
+/* The first "->" of @s outside parentheses, or the end of @s. */
+static char *parg_arrow(char *s)
+{
+	int depth = 0;
+
+	for (; *s; s++) {
+		depth += (*s == '(') - (*s == ')');
+		if (!depth && s[0] == '-' && s[1] == '>')
+			break;
+	}
+	return s;
 }
 
 /* The ')' that closes the '(' at @open, or NULL. */
@@ -447,13 +469,14 @@ static char *parg_close_paren(char *open)
 
 /*
  * Casts, at @arg (a '('), at byte pc->offset of the definition:
- *   (TYPE *)FETCH->F...      FETCH read as a pointer to TYPE; the fields
- *   ((TYPE *)FETCH)->F...    walk from there, '->' through pointers
- *   (struct NAME,FIELD)FETCH->F...
- *                            FETCH points to FIELD of a struct NAME: the
- *                            fields are NAME's (container_of)
- * TYPE is "struct NAME", "union NAME" or a typedef.  Without fields a
- * pointer cast is the value itself; a container cast needs them.
+ *   (TYPE)FETCH->F...        FETCH read as a pointer to TYPE; the fields
+ *   ((TYPE)FETCH)->F...      walk from there, '->' through pointers
+ *   (TYPE,FIELD)FETCH->F...  FETCH points to FIELD of a TYPE: the fields
+ *                            are TYPE's (container_of)
+ * TYPE is NAME (a struct, union or typedef, looked up in that order),
+ * "struct NAME" or "union NAME"; a '*' may follow it in a pointer cast.
+ * Without fields a pointer cast is the value itself; a container cast
+ * needs them.
  */
 int parg_btf_cast(struct parg_pc *pc, char *arg)
 {
@@ -478,7 +501,7 @@ int parg_btf_cast(struct parg_pc *pc, char *arg)
 	if (end) {		/* grouped: the fields follow the outer ')' */
 		field = end + 1;
 	} else {
-		field = strstr(fetch, "->") ?: fetch + strlen(fetch);
+		field = parg_arrow(fetch);
 		end = field;
 	}
 	if (*field && !str_has_prefix(field, "->"))
@@ -490,7 +513,9 @@ int parg_btf_cast(struct parg_pc *pc, char *arg)
 	*end = saved;
 	if (ret)
 		return ret;
-	if (!parg_btf_castable(pc->last_type))
+	if (!parg_btf_castable(pc->last_type) ||
+	    (!pc->arg->nderef && (pc->arg->src == PARG_SRC_COMM ||
+				  pc->arg->src == PARG_SRC_DATA)))
 		return parg_fail(pc, base + (fetch - arg), PARG_ERR_CAST_NOT_PTR);
 
 	pc->last_type = NULL;

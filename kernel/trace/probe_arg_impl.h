@@ -223,6 +223,7 @@ struct parg_pc {
 	const struct btf_type *last_type;
 	u32 last_bitoffs;
 	u32 last_bitsize;
+	bool btf_tried;		/* the function's BTF was looked for */
 };
 
 /*

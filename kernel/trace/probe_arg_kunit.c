@@ -318,14 +318,20 @@ static const struct parg_err_case parg_btf_err_cases[] = {
 	E(FT_EVENT, NULL, "^$current_task", BAD_VAR),
 	E(FT_ENTRY, "vfs_read", "$current->pid ^nosuch", NO_BTFARG),
 	E(FT_ENTRY, NULL, "(^struct nosuch_type_x *)%di->a", NO_BTF_TYPE),
-	E(FT_ENTRY, NULL, "(^struct file)%di->f_mode", BAD_CAST),
 	E(FT_ENTRY, NULL, "(^struct file **)%di", BAD_CAST),
-	E(FT_ENTRY, NULL, "(^file *)%di", NO_BTF_TYPE),
+	E(FT_ENTRY, NULL, "(file*)^*%di", BAD_FETCH_ARG),
+	E(FT_ENTRY, NULL, "(^no_such_type_x *)%di", NO_BTF_TYPE),
+	E(FT_ENTRY, NULL, "(^struct file_x)%di", NO_BTF_TYPE),
+	E(FT_ENTRY, NULL, "(^file,f_path->mnt)%di->f_mode", BAD_CAST),
+	E(FT_ENTRY, NULL, "(file)^$comm->f_mode", CAST_NOT_PTR),
+	E(FT_ENTRY, NULL, "x=(file^ *$arg1 y=%di", CAST_NOT_CLOSED),
+	E(FT_ENTRY, NULL, "(file)+0(^%di->x)", BAD_REG_NAME),
 	E(FT_ENTRY, NULL, "(struct file *)%di->^nosuch", NO_BTF_FIELD),
 	E(FT_ENTRY, NULL, "(struct file *)%di->f_mode->^x", NO_PTR_STRCT),
 	E(FT_ENTRY, NULL, "((struct file *)%di)^.f_mode", NOSUP_DAT_ARG),
-	E(FT_ENTRY, NULL, "((struct file *)%di->f_mode^", CAST_NOT_CLOSED),
-	E(FT_ENTRY, NULL, "(struct file *%di^", CAST_NOT_CLOSED),
+	E(FT_ENTRY, NULL, "((struct^ file *)%di->f_mode", CAST_NOT_CLOSED),
+	E(FT_ENTRY, NULL, "(struct^ file *%di", CAST_NOT_CLOSED),
+	E(FT_ENTRY, NULL, "((file)%di->f_mode^", CAST_NOT_CLOSED),
 	E(FT_ENTRY, NULL, "((struct file *)^$current->pid)->f_mode", CAST_NOT_PTR),
 	E(FT_ENTRY, NULL, "(struct file *)$current->^pid", NO_BTF_FIELD),
 	E(FT_ENTRY, NULL, "(struct file *)^%zz->f_mode", BAD_REG_NAME),
@@ -513,8 +519,8 @@ static void parg_test_empty(struct kunit *test)
 
 /*
  * The registers a set reads, as pt_regs words: named ones, and $argN and
- * $stack where they are registers.  Stack slots, $comm and immediates
- * add none.
+ * $stack where they are registers; a stack slot reads the stack pointer.
+ * $comm and immediates add none.
  */
 static void parg_test_regs_mask(struct kunit *test)
 {
@@ -522,8 +528,11 @@ static void parg_test_regs_mask(struct kunit *test)
 	struct parg_set *set;
 	u64 want;
 
-	set = parg_test_parse(test, FT_ENTRY, NULL, "$stack0 $comm \\7 @0x1000");
+	set = parg_test_parse(test, FT_ENTRY, NULL, "$comm \\7 @0x1000");
 	KUNIT_EXPECT_EQ(test, parg_set_regs(set), 0);
+	set = parg_test_parse(test, FT_ENTRY, NULL, "$stack3");
+	KUNIT_EXPECT_EQ(test, parg_set_regs(set),
+			BIT_ULL(offsetof(struct pt_regs, sp) / w));
 	set = parg_test_parse(test, FT_ENTRY, NULL,
 			      "a=%di b=+8(%si):u32 c=%ax:x8 d=%di $arg2 +0($stack):string");
 	want = BIT_ULL(offsetof(struct pt_regs, FT_DI) / w) |
@@ -617,6 +626,13 @@ static void parg_test_casts(struct kunit *test)
 		    "d=(struct task_struct,se.vruntime)%r8->tgid "
 		    "e=(struct qstr *)%dx->name:string g=(atomic_t *)%cx->counter "
 		    "h=(struct file *)%di", &regs, want);
+	/* the spelling without "struct" and '*', and a cast inside a read */
+	parg_expect(test, FT_ENTRY, NULL,
+		    "a=(file)%di->f_flags:x32 b=((file*)$arg1)->f_pos "
+		    "c=(task_struct,se)%si->pid "
+		    "d=(task_struct, se.vruntime )%r8->tgid "
+		    "e=+0((qstr)%dx->name):string g=(atomic_t)%cx->counter "
+		    "h=(struct file)%di", &regs, want);
 
 	/* the same in a return probe, on the returned pointer */
 	memset(&regs, 0, sizeof(regs));

@@ -309,8 +309,10 @@ static int parg_parse_var(struct parg_pc *pc, char *arg)
 	unsigned long n;
 	int len;
 
+	/* an event probe's record field named "current" comes first */
 	if (str_has_prefix(name, "current") &&
-	    (!name[7] || name[7] == '-' || name[7] == '.'))
+	    (!name[7] || name[7] == '-' || name[7] == '.') &&
+	    !(pc->caps->event && parg_event_field(pc, "current")))
 		return parg_parse_current(pc, arg);
 	if (pc->caps->event)
 		return parg_parse_event_var(pc, name);

@@ -86,20 +86,35 @@ static int parg_paren_depth(const char *word)
 	return depth;
 }
 
-/* Whether the fetch of @word ([NAME=]FETCH) opens with a cast's '('. */
+/*
+ * Whether @word ([NAME=]FETCH) may start a cast that goes on in the next
+ * words: its fetch opens with '(', or it has "(struct " or "(union ".
+ */
 static bool parg_word_casts(const char *word)
 {
 	const char *eq = strchr(word, '=');
 
-	return word[0] == '(' || (eq && eq[1] == '(' && !strchr(word, '\\'));
+	if (strchr(word, '\\'))	/* an immediate string */
+		return false;
+	return word[0] == '(' || (eq && eq[1] == '(') ||
+	       strstr(word, "(struct") || strstr(word, "(union");
+}
+
+/* A word that starts an argument of its own: NAME=... */
+static bool parg_word_named(const char *word)
+{
+	size_t n = strcspn(word, "=()");
+
+	return n && word[n] == '=';
 }
 
 /*
  * Stage 0: the front ends split a definition at blanks, and so a cast,
  * "(struct NAME *)FETCH", into words.  Join them back, one space apart: a
- * word whose fetch opens with '(' takes the words after it until its
- * parentheses close (or the words run out, which the parser reports).
- * @j->origin says which word each joined one starts at.
+ * word that may start a cast takes the words after it until its
+ * parentheses close.  It takes no word that starts an argument of its own
+ * (NAME=...), and if they never close it takes none (the parser then says
+ * where).  @j->origin says which word each joined one starts at.
  */
 static int parg_join_casts(struct parg_words *j, int argc,
 			   const char *const *argv)
@@ -114,13 +129,17 @@ static int parg_join_casts(struct parg_words *j, int argc,
 	for (i = 0; i < argc; i = k) {
 		k = i + 1;
 		depth = parg_word_casts(argv[i]) ? parg_paren_depth(argv[i]) : 0;
-		if (depth <= 0) {
-			parg_words_add(j, argv[i], NULL, i);
-			continue;
-		}
-		for (len = strlen(argv[i]); k < argc && depth > 0; k++) {
+		for (len = strlen(argv[i]); depth > 0 && k < argc &&
+		     !parg_word_named(argv[k]); k++) {
 			len += 1 + strlen(argv[k]);
 			depth += parg_paren_depth(argv[k]);
+		}
+		/* a cast that does not close stays as written, for the parser */
+		if (depth > 0)
+			k = i + 1;
+		if (k == i + 1) {
+			parg_words_add(j, argv[i], NULL, i);
+			continue;
 		}
 		text = kmalloc(len + 1, GFP_KERNEL);
 		if (!text)
@@ -480,14 +499,14 @@ struct parg_set *parg_set_parse(const struct parg_caps *caps, int argc,
 	int ret;
 
 	memset(err, 0, sizeof(*err));
-	if (argc > PARG_MAX_ARGS) {
-		pc.word = PARG_MAX_ARGS;
-		ret = parg_fail(&pc, 0, PARG_ERR_TOO_MANY_ARGS);
-		goto out;
-	}
 	ret = parg_join_casts(&j, argc, argv);
 	if (ret)
 		goto out_free_words;
+	if (j.n > PARG_MAX_ARGS) {
+		pc.word = PARG_MAX_ARGS;
+		ret = parg_fail(&pc, 0, PARG_ERR_TOO_MANY_ARGS);
+		goto out_free_words;
+	}
 	ret = parg_words_alloc(&w, PARG_MAX_ARGS);
 	if (ret)
 		goto out_free_words;
@@ -518,7 +537,6 @@ out_free_words:
 	parg_words_free(&w);
 	parg_words_free(&j);
 	parg_btf_release(&pc);
-out:
 	return ret ? ERR_PTR(ret) : pc.set;
 }
 EXPORT_SYMBOL_IF_KUNIT(parg_set_parse);
@@ -586,9 +604,17 @@ u64 parg_set_regs(const struct parg_set *set)
 	int i;
 
 	for (i = 0; i < set->nargs; i++) {
-		if (set->args[i].src != PARG_SRC_REG)
+		switch (set->args[i].src) {
+		case PARG_SRC_REG:
+			word = set->args[i].param / sizeof(long);
+			break;
+		case PARG_SRC_STACK:	/* a slot of the stack, or an argument */
+		case PARG_SRC_ARG:	/* that lives there: through sp */
+			word = offsetof(struct pt_regs, sp) / sizeof(long);
+			break;
+		default:
 			continue;
-		word = set->args[i].param / sizeof(long);
+		}
 		mask |= word < 64 ? BIT_ULL(word) : ~0ULL;
 	}
 	return mask;
