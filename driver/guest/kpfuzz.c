@@ -175,7 +175,8 @@ static const char *const types[] = {
 	"x32", "x64", "char", "string", "ustring", "symbol", "symstr", "%pd",
 	"%pD", "b1@0/8", "b8@8/32", "b64@0/64", "b65@0/64", "b3@70/64",
 	"b0@0/8", "u8[4]", "u32[64]", "u32[65]", "string[2]", "x16[0]",
-	"u8[", "u8[3]x", "int", "", "u", "string[", "b@/",
+	"u8[", "u8[3]x", "int", "", "u", "string[", "b@/", "struct",
+	"struct[2]", "structx",
 };
 static const char *const names[] = {
 	"a", "arg1", "_x", "x1", "1x", "a.b", "a-b", "", "abcdefghijklmnopqrstuvwxyz0123456",

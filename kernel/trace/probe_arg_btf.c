@@ -22,9 +22,11 @@
  * context only.
  */
 #include <linux/btf.h>
+#include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/trace_seq.h>
 
 #include "trace_btf.h"
 #include "probe_arg_impl.h"
@@ -284,8 +286,9 @@ static s32 parg_btf_find(struct parg_pc *pc, const char *name, u32 kind)
 }
 
 /*
- * "$current->F..." (@arg): the fields of the running task, the source
- * already chosen.  A '.' straight after it is refused, as on a parameter.
+ * "$current" or "$current->F..." (@arg): the fields of the running task,
+ * the source already chosen.  A '.' straight after it is refused, as on a
+ * parameter.  Bare, it is typed for :struct if BTF has the task's type.
  */
 int parg_btf_current(struct parg_pc *pc, char *arg)
 {
@@ -294,6 +297,12 @@ int parg_btf_current(struct parg_pc *pc, char *arg)
 	s32 id;
 	int ret;
 
+	if (!arg[8]) {
+		id = parg_btf_find(pc, "task_struct", BTF_KIND_STRUCT);
+		if (id > 0)
+			pc->pointee = btf_type_skip_modifiers(pc->btf, id, NULL);
+		return 0;
+	}
 	ret = parg_btf_split(pc, arg, &field);
 	if (ret < 0)
 		return ret;
@@ -521,8 +530,170 @@ int parg_btf_cast(struct parg_pc *pc, char *arg)
 	pc->last_type = NULL;
 	if (!*field && container)
 		return parg_fail(pc, base + (cast + 1 - arg), PARG_ERR_BAD_CAST);
-	if (!*field)
+	if (!*field) {
+		pc->pointee = target;	/* for :struct */
 		return 0;
+	}
 	pc->offset = base + (field + 2 - arg);
 	return parg_btf_fields(pc, field + 2, target, true, adjust);
+}
+
+/* --------------------------------------------------------- :struct */
+
+/*
+ * ":struct" on the fetch just parsed: the struct or union it points to
+ * (or is, as a member), whose first bytes, at most PARG_VIEW_MAX, go in
+ * the record as *@count u8s.  The view keeps a reference on the BTF, so
+ * that the trace can be read after the module that gave it is gone.
+ */
+int parg_btf_view(struct parg_pc *pc, unsigned int *count)
+{
+	const struct btf_type *t = pc->last_type, *to = pc->pointee;
+	struct parg_view *view;
+	bool by_value = false;
+	int ret;
+
+	if (t && btf_type_is_ptr(t))
+		to = parg_btf_resolve(pc, t->type);
+	else if (t)
+		to = t, by_value = true;
+	if (!to || !btf_type_is_struct(to) || !to->size || !pc->btf ||
+	    (by_value && !pc->arg->nderef))
+		return parg_fail(pc, pc->offset, PARG_ERR_BAD_VIEW);
+	if (!by_value) {	/* read what the pointer points to */
+		ret = parg_push_deref(pc, 0, false);
+		if (ret)
+			return ret;
+	}
+	view = kzalloc(sizeof(*view), GFP_KERNEL);
+	if (!view)
+		return -ENOMEM;
+	btf_get(pc->btf);
+	view->btf = pc->btf;
+	view->type = to;
+	pc->arg->view = view;
+	*count = min_t(u32, to->size, PARG_VIEW_MAX);
+	pc->last_type = NULL;	/* no default type nor bitfield of its own */
+	return 0;
+}
+
+void parg_btf_view_free(struct parg_view *view)
+{
+	if (!view)
+		return;
+	btf_put(view->btf);
+	kfree(view);
+}
+
+/* Bits @bit..@bit + @bits of the little-endian bytes @p (all within). */
+static u64 parg_view_bits(const u8 *p, u32 bit, u32 bits)
+{
+	u64 v = 0;
+	u32 i;
+
+	for (i = 0; i < bits; i++, bit++)
+		v |= (u64)((p[bit / 8] >> (bit % 8)) & 1) << i;
+	return v;
+}
+
+/* A char array: its text up to the first NUL, other bytes as '.'. */
+static void parg_view_chars(struct trace_seq *s, const u8 *p, u32 n)
+{
+	u32 i;
+
+	trace_seq_putc(s, '"');
+	for (i = 0; i < n && p[i]; i++)
+		trace_seq_putc(s, isprint(p[i]) ? p[i] : '.');
+	trace_seq_putc(s, '"');
+}
+
+static bool parg_view_is_chars(const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_type *e;
+
+	if (!btf_type_is_array(t))
+		return false;
+	e = btf_type_skip_modifiers(btf, btf_array(t)->type, NULL);
+	return e && btf_type_is_int(e) && btf_int_bits(e) == 8;
+}
+
+/*
+ * One member at bit @bit of the bytes @p, @bits wide for a bitfield
+ * (else 0), of type @t: integers and enums as numbers, pointers in hex,
+ * char arrays as text, anything else "{...}" (one level only).
+ */
+static void parg_view_member(struct trace_seq *s, const struct btf *btf,
+			     const struct btf_type *t, const u8 *p, u32 bit,
+			     u32 bits)
+{
+	bool sign;
+	u64 v;
+
+	if (btf_type_is_ptr(t)) {
+		v = parg_view_bits(p, bit, BITS_PER_LONG);
+		trace_seq_printf(s, "0x%llx", v);
+	} else if ((btf_type_is_int(t) || btf_is_any_enum(t)) && t->size <= 8) {
+		if (!bits)
+			bits = btf_type_is_int(t) ? btf_int_bits(t) : t->size * 8;
+		sign = btf_type_is_int(t) ?
+		       btf_int_encoding(t) & BTF_INT_SIGNED : btf_type_kflag(t);
+		v = parg_view_bits(p, bit, bits);
+		if (sign && bits < 64)
+			v = sign_extend64(v, bits - 1);
+		trace_seq_printf(s, sign ? "%lld" : "%llu", v);
+	} else if (parg_view_is_chars(btf, t) && bit % 8 == 0) {
+		parg_view_chars(s, p + bit / 8, btf_array(t)->nelems);
+	} else {
+		trace_seq_puts(s, "{...}");
+	}
+}
+
+/* The bits member @m of @view's type takes, or 0 if unknown. */
+static u32 parg_view_width(const struct parg_view *view,
+			   const struct btf_member *m, const struct btf_type *t)
+{
+	u32 bits = __btf_member_bitfield_size(view->type, m);
+	const struct btf_type *e;
+
+	if (bits)
+		return bits;
+	if (btf_type_is_ptr(t))
+		return BITS_PER_LONG;
+	if (btf_type_is_array(t)) {
+		e = btf_type_skip_modifiers(view->btf, btf_array(t)->type, NULL);
+		return e && !btf_type_is_ptr(e) ?
+		       e->size * btf_array(t)->nelems * 8 : 0;
+	}
+	return t->size * 8;
+}
+
+/*
+ * "{.a=1,.b=0xffff...,.c={...}}": the members of @view->type that lie in
+ * the @len bytes the record holds, then ",..." if some did not.
+ */
+void parg_btf_view_print(struct trace_seq *s, const struct parg_view *view,
+			 const u8 *p, unsigned int len)
+{
+	const struct btf_member *m;
+	const struct btf_type *t;
+	const char *name;
+	u32 bit, bits;
+	int i, shown = 0;
+
+	trace_seq_putc(s, '{');
+	for_each_member(i, view->type, m) {
+		t = btf_type_skip_modifiers(view->btf, m->type, NULL);
+		bit = __btf_member_bit_offset(view->type, m);
+		bits = t ? parg_view_width(view, m, t) : 0;
+		if (!t || !bits || bit + bits > len * 8) {
+			trace_seq_puts(s, shown ? ",..." : "...");
+			break;
+		}
+		name = btf_name_by_offset(view->btf, m->name_off);
+		trace_seq_printf(s, "%s.%s=", shown++ ? "," : "",
+				 name && *name ? name : "(anon)");
+		parg_view_member(s, view->btf, t, p, bit,
+				 __btf_member_bitfield_size(view->type, m));
+	}
+	trace_seq_putc(s, '}');
 }

@@ -69,6 +69,11 @@ static void parg_fmt_arg(const struct parg_arg *a, struct parg_out *fmt,
 	int i;
 
 	parg_out(fmt, " %s=", a->name);
+	if (a->view) {		/* tools see the bytes */
+		parg_out(fmt, "%%s");
+		parg_out(args, ", __print_hex_str(REC->%s, %u)", a->name, a->count);
+		return;
+	}
 	if (!a->fmttype) {
 		parg_out(fmt, "%s", a->type->fmt);
 		parg_out(args, str ? ", __get_str(%s)" : ", REC->%s", a->name);
@@ -197,6 +202,10 @@ void parg_set_print(const struct parg_set *set, struct trace_seq *s,
 		}
 		if (!a->fmttype) {
 			parg_print_value(s, a->type, blk + a->dst, ent);
+			continue;
+		}
+		if (a->view) {
+			parg_btf_view_print(s, a->view, blk + a->dst, a->count);
 			continue;
 		}
 		for (i = 0; i < a->count; i++) {

@@ -34,6 +34,7 @@
 struct btf;
 struct btf_type;
 struct btf_param;
+struct trace_seq;
 
 /* Where the value of an argument comes from. */
 enum parg_src {
@@ -109,7 +110,20 @@ enum parg_kind {
 	PARG_K_CHAR,
 	PARG_K_SYMBOL,
 	PARG_K_STRING,		/* string, ustring, symstr: a data_loc word */
+	PARG_K_STRUCT,		/* struct: the bytes of a struct, shown by BTF */
 };
+
+/*
+ * What a ":struct" argument shows: the members of @type, as BTF @btf (a
+ * reference the set holds) describes them.  The record has the struct's
+ * first bytes, at most PARG_VIEW_MAX of them.
+ */
+struct parg_view {
+	struct btf *btf;
+	const struct btf_type *type;
+};
+
+#define PARG_VIEW_MAX		256
 
 /* One type of the language (a row of the table in probe_arg_parse.c). */
 struct parg_type {
@@ -131,11 +145,11 @@ struct parg_arg {
 	u8 store;		/* enum parg_store */
 	u8 size;		/* bytes of one element */
 	u8 nderef;		/* entries of @deref */
-	u8 count;		/* elements: 1, or N of TYPE[N] */
 	u8 lshift, rshift;	/* bitfield on a u64: both 0 when none */
 	u8 fault_bit;		/* bit in the fault map (scalars from memory) */
 	u16 umask;		/* bit i: deref i reads user memory */
 	u16 dst;		/* offset of the field in the fixed block */
+	u16 count;		/* elements: 1, N of TYPE[N], bytes of :struct */
 	bool ustr_ptrs;		/* PARG_ST_STRV: the pointers are user memory */
 	bool ustr;		/* PARG_ST_STRV: the strings are user memory */
 	unsigned long param;	/* see enum parg_src */
@@ -150,6 +164,7 @@ struct parg_arg {
 	char *data;		/* \"str" contents, or NULL */
 	unsigned int data_len;	/* strlen(@data) */
 	char *symbol;		/* @SYM[+|-offs] to resolve, or NULL */
+	struct parg_view *view;	/* :struct, or NULL */
 };
 
 /* The pt_regs word at byte @off, an offset the parser checked. */
@@ -223,6 +238,8 @@ struct parg_pc {
 	const struct btf_type *last_type;
 	u32 last_bitoffs;
 	u32 last_bitsize;
+	/* what the value points to, when it is untyped: a bare cast, $current */
+	const struct btf_type *pointee;
 	bool btf_tried;		/* the function's BTF was looked for */
 };
 
@@ -273,6 +290,10 @@ const char *parg_btf_param_name(struct parg_pc *pc, int idx);
 int parg_btf_var(struct parg_pc *pc, char *varname);
 int parg_btf_current(struct parg_pc *pc, char *arg);
 int parg_btf_cast(struct parg_pc *pc, char *arg);
+int parg_btf_view(struct parg_pc *pc, unsigned int *count);
+void parg_btf_view_free(struct parg_view *view);
+void parg_btf_view_print(struct trace_seq *s, const struct parg_view *view,
+			 const u8 *p, unsigned int len);
 const struct parg_type *parg_btf_type(struct parg_pc *pc);
 int parg_btf_string(struct parg_pc *pc, const char *typename);
 void parg_btf_release(struct parg_pc *pc);
@@ -297,10 +318,21 @@ static inline int parg_btf_cast(struct parg_pc *pc, char *arg)
 	return parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG);
 }
 
-/* @arg is "$current" and a field: the field needs BTF */
+static inline int parg_btf_view(struct parg_pc *pc, unsigned int *count)
+{
+	return parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG);
+}
+
+static inline void parg_btf_view_free(struct parg_view *view) { }
+
+static inline void parg_btf_view_print(struct trace_seq *s,
+				       const struct parg_view *view,
+				       const u8 *p, unsigned int len) { }
+
+/* @arg is "$current", maybe with fields: they need BTF */
 static inline int parg_btf_current(struct parg_pc *pc, char *arg)
 {
-	return parg_fail(pc, pc->offset + 8, PARG_ERR_NOSUP_BTFARG);
+	return arg[8] ? parg_fail(pc, pc->offset + 8, PARG_ERR_NOSUP_BTFARG) : 0;
 }
 
 static inline const struct parg_type *parg_btf_type(struct parg_pc *pc)

@@ -25,6 +25,7 @@
 #include <linux/string.h>
 #include <linux/trace_seq.h>
 #include <linux/uaccess.h>
+#include <linux/utsname.h>
 #include <linux/unaligned.h>
 #include <linux/vmalloc.h>
 
@@ -341,6 +342,11 @@ static const struct parg_err_case parg_btf_err_cases[] = {
 	E(FT_USER, NULL, "^(struct file *)%di->f_mode", NOSUP_BTFARG),
 	E(FT_ENTRY, NULL, "(^union nosuch_union_x *)%di", NO_BTF_TYPE),
 	E(FT_EVENT, NULL, "(struct file *)^%di->f_mode", BAD_VAR),
+	E(FT_ENTRY, NULL, "%di:^struct", BAD_VIEW),
+	E(FT_ENTRY, "vfs_read", "count:^struct", BAD_VIEW),
+	E(FT_ENTRY, "vfs_read", "file:^struct[2]", BAD_TYPE),
+	E(FT_ENTRY, NULL, "(struct file *)%di->f_mode:^struct", BAD_VIEW),
+	E(FT_USER, NULL, "+0(%di):^struct", BAD_TYPE),
 };
 
 #undef E
@@ -643,6 +649,54 @@ static void parg_test_casts(struct kunit *test)
 	regs.FT_RETVAL = 8;
 	parg_expect(test, FT_RETURN, NULL, "a=(struct file *)$retval->f_flags:x32",
 		    &regs, " a=(fault)");
+}
+
+/*
+ * :struct shows one level of a struct by BTF: numbers, pointers, char
+ * arrays, "{...}" for what nests, and ",..." past the bytes the record
+ * holds (a struct new_utsname is 390 bytes, the record keeps 256).
+ */
+static void parg_test_view(struct kunit *test)
+{
+	const struct new_utsname *u = utsname();
+	struct pt_regs regs = {};
+	struct timespec64 *ts;
+	struct parg_set *set;
+	struct file *f;
+	char want[320];
+
+	if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
+		kunit_skip(test, "no BTF arguments");
+	ts = kunit_kzalloc(test, sizeof(*ts), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ts);
+	ts->tv_sec = -5;
+	ts->tv_nsec = 7;
+	regs.FT_DI = (unsigned long)ts;
+	regs.FT_SI = (unsigned long)u;
+	snprintf(want, sizeof(want),
+		 " t={.tv_sec=-5,.tv_nsec=7} u={.sysname=\"%s\",.nodename=\"%s\",.release=\"%s\",...}",
+		 u->sysname, u->nodename, u->release);
+	parg_expect(test, FT_ENTRY, NULL,
+		    "t=(struct timespec64 *)%di:struct u=(struct new_utsname *)%si:struct",
+		    &regs, want);
+	set = parg_test_parse(test, FT_ENTRY, NULL,
+			      "t=(struct timespec64 *)%di:struct u=(struct new_utsname *)%si:struct");
+	KUNIT_EXPECT_EQ(test, parg_set_size(set), sizeof(*ts) + PARG_VIEW_MAX + 1);
+
+	/* a struct reached as a member, in place */
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->f_path.mnt = (struct vfsmount *)0x1234;
+	f->f_path.dentry = (struct dentry *)0x5678;
+	regs.FT_DI = (unsigned long)f;
+	parg_expect(test, FT_ENTRY, NULL, "p=(struct file *)%di->f_path:struct",
+		    &regs, " p={.mnt=0x1234,.dentry=0x5678}");
+	/* a pointer that faults; $current, bare, has its type too */
+	regs.FT_DI = 8;
+	parg_expect(test, FT_ENTRY, NULL, "t=(struct timespec64 *)%di:struct",
+		    &regs, " t=(fault)");
+	set = parg_test_parse(test, FT_ENTRY, NULL, "t=$current:struct");
+	KUNIT_EXPECT_EQ(test, parg_set_size(set), PARG_VIEW_MAX + 1);
 }
 
 static void parg_test_immediates(struct kunit *test)
@@ -1346,6 +1400,7 @@ static struct kunit_case parg_test_cases[] = {
 	KUNIT_CASE(parg_test_regs_mask),
 	KUNIT_CASE(parg_test_current),
 	KUNIT_CASE(parg_test_casts),
+	KUNIT_CASE(parg_test_view),
 	KUNIT_CASE(parg_test_immediates),
 	KUNIT_CASE(parg_test_stack),
 	KUNIT_CASE(parg_test_derefs),

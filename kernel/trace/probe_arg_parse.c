@@ -71,6 +71,8 @@ static const struct parg_type parg_types[] = {
 	{ "string",  "__data_loc char[]", PARG_STRING_FMT, 4, PARG_K_STRING, true },
 	{ "ustring", "__data_loc char[]", PARG_STRING_FMT, 4, PARG_K_STRING, true },
 	{ "symstr",  "__data_loc char[]", PARG_STRING_FMT, 4, PARG_K_STRING, true },
+	/* the bytes of a struct, a u8 array in the record; shown by BTF */
+	{ "struct", "u8", "%s", 1, PARG_K_STRUCT, false },
 };
 
 #define PARG_DEFAULT_TYPE	(BITS_PER_LONG == 64 ? "x64" : "x32")
@@ -157,7 +159,8 @@ const struct parg_type *parg_find_type(const char *name)
 /* symbol and symstr print kernel symbols: nothing a user probe reads */
 static bool parg_type_is_kernel_only(const struct parg_type *type)
 {
-	return !strcmp(type->name, "symbol") || !strcmp(type->name, "symstr");
+	return !strcmp(type->name, "symbol") || !strcmp(type->name, "symstr") ||
+	       type->kind == PARG_K_STRUCT;
 }
 
 /* One more slot of the argument's program; the base ABI allows 15. */
@@ -299,7 +302,7 @@ static int parg_parse_event_var(struct parg_pc *pc, const char *name)
 static int parg_parse_current(struct parg_pc *pc, char *arg)
 {
 	parg_use_src(pc, PARG_SRC_CURRENT, 0);
-	return arg[8] ? parg_btf_current(pc, arg) : 0;
+	return parg_btf_current(pc, arg);
 }
 
 /* $-variables; @arg points at the '$'. */
@@ -769,10 +772,20 @@ static int parg_parse_body(struct parg_pc *pc, const char *body)
 	tpos = pc->offset + toff;
 
 	pc->last_type = NULL;
+	pc->pointee = NULL;
 	pc->umask = 0;
 	ret = parg_parse_fetch(pc, buf);
 	if (ret)
 		return ret;
+
+	if (a->type->kind == PARG_K_STRUCT) {
+		if (count)
+			return parg_fail(pc, tpos, PARG_ERR_BAD_TYPE);
+		pc->offset = tpos;
+		ret = parg_btf_view(pc, &count);
+		if (ret)
+			return ret;
+	}
 
 	if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) && pc->last_type) {
 		if (!tname)

@@ -350,6 +350,7 @@ void parg_set_free(struct parg_set *set)
 		kfree(a->fmttype);
 		kfree(a->data);
 		kfree(a->symbol);
+		parg_btf_view_free(a->view);
 	}
 	kfree(set->entry);
 	free_percpu(set->faults);
