@@ -288,7 +288,7 @@ static s32 parg_btf_find(struct parg_pc *pc, const char *name, u32 kind)
 /*
  * "$current" or "$current->F..." (@arg): the fields of the running task,
  * the source already chosen.  A '.' straight after it is refused, as on a
- * parameter.  Bare, it is typed for :struct if BTF has the task's type.
+ * parameter.
  */
 int parg_btf_current(struct parg_pc *pc, char *arg)
 {
@@ -297,12 +297,8 @@ int parg_btf_current(struct parg_pc *pc, char *arg)
 	s32 id;
 	int ret;
 
-	if (!arg[8]) {
-		id = parg_btf_find(pc, "task_struct", BTF_KIND_STRUCT);
-		if (id > 0)
-			pc->pointee = btf_type_skip_modifiers(pc->btf, id, NULL);
+	if (!arg[8])
 		return 0;
-	}
 	ret = parg_btf_split(pc, arg, &field);
 	if (ret < 0)
 		return ret;
@@ -415,11 +411,10 @@ static const struct btf_type *parg_btf_cast_type(struct parg_pc *pc,
 						 long *adjust, bool *container)
 {
 	char *comma = strchr(text, ','), *star = strchr(text, '*'), *field;
+	int lead = skip_spaces(text) - text;
 	const struct btf_type *t, *member;
 	u32 bitoffs;
 	int ret;
-
-	int lead = skip_spaces(text) - text;
 
 	*adjust = 0;
 	*container = comma;
@@ -551,8 +546,17 @@ int parg_btf_view(struct parg_pc *pc, unsigned int *count)
 	const struct btf_type *t = pc->last_type, *to = pc->pointee;
 	struct parg_view *view;
 	bool by_value = false;
+	s32 id;
 	int ret;
 
+	/* the view reads members as the little-endian bytes they are */
+	if (IS_ENABLED(CONFIG_CPU_BIG_ENDIAN))
+		return parg_fail(pc, pc->offset, PARG_ERR_BAD_VIEW);
+	if (!t && !to && pc->arg->src == PARG_SRC_CURRENT && !pc->arg->nderef) {
+		id = parg_btf_find(pc, "task_struct", BTF_KIND_STRUCT);
+		if (id > 0)
+			to = btf_type_skip_modifiers(pc->btf, id, NULL);
+	}
 	if (t && btf_type_is_ptr(t))
 		to = parg_btf_resolve(pc, t->type);
 	else if (t)
@@ -596,25 +600,37 @@ static u64 parg_view_bits(const u8 *p, u32 bit, u32 bits)
 	return v;
 }
 
-/* A char array: its text up to the first NUL, other bytes as '.'. */
+/*
+ * A char array: its text up to the first NUL.  Bytes that would make the
+ * output ambiguous or unprintable ('"', '\\', not 0x20..0x7e) are '.'.
+ */
 static void parg_view_chars(struct trace_seq *s, const u8 *p, u32 n)
 {
 	u32 i;
 
 	trace_seq_putc(s, '"');
 	for (i = 0; i < n && p[i]; i++)
-		trace_seq_putc(s, isprint(p[i]) ? p[i] : '.');
+		trace_seq_putc(s, p[i] >= 0x20 && p[i] <= 0x7e && p[i] != '"' &&
+				  p[i] != '\\' ? p[i] : '.');
 	trace_seq_putc(s, '"');
 }
 
+/* An array whose elements are named "char" (not u8, bool, ...). */
 static bool parg_view_is_chars(const struct btf *btf, const struct btf_type *t)
 {
 	const struct btf_type *e;
+	const char *name;
 
 	if (!btf_type_is_array(t))
 		return false;
-	e = btf_type_skip_modifiers(btf, btf_array(t)->type, NULL);
-	return e && btf_type_is_int(e) && btf_int_bits(e) == 8;
+	e = btf_type_by_id(btf, btf_array(t)->type);
+	while (e && (btf_kind(e) == BTF_KIND_CONST ||
+		     btf_kind(e) == BTF_KIND_VOLATILE))
+		e = btf_type_by_id(btf, e->type);
+	if (!e || !btf_type_is_int(e) || btf_int_bits(e) != 8)
+		return false;
+	name = btf_name_by_offset(btf, e->name_off);
+	return name && !strcmp(name, "char");
 }
 
 /*
@@ -648,52 +664,56 @@ static void parg_view_member(struct trace_seq *s, const struct btf *btf,
 	}
 }
 
-/* The bits member @m of @view's type takes, or 0 if unknown. */
-static u32 parg_view_width(const struct parg_view *view,
+/* The bits member @m of @view's type takes; 0 for none or unknown. */
+static u64 parg_view_width(const struct parg_view *view,
 			   const struct btf_member *m, const struct btf_type *t)
 {
-	u32 bits = __btf_member_bitfield_size(view->type, m);
-	const struct btf_type *e;
+	u32 bits = __btf_member_bitfield_size(view->type, m), size;
 
 	if (bits)
 		return bits;
 	if (btf_type_is_ptr(t))
 		return BITS_PER_LONG;
-	if (btf_type_is_array(t)) {
-		e = btf_type_skip_modifiers(view->btf, btf_array(t)->type, NULL);
-		return e && !btf_type_is_ptr(e) ?
-		       e->size * btf_array(t)->nelems * 8 : 0;
-	}
-	return t->size * 8;
+	if (IS_ERR(btf_resolve_size(view->btf, t, &size)))
+		return 0;
+	return (u64)size * 8;
 }
 
 /*
- * "{.a=1,.b=0xffff...,.c={...}}": the members of @view->type that lie in
- * the @len bytes the record holds, then ",..." if some did not.
+ * "{.a=1,.b=0xffff...,.c={...},.d={}}": the members of @view->type that lie
+ * in the @len bytes the record holds (a member of no size is "{}"), then
+ * ",..." if some did not.
  */
 void parg_btf_view_print(struct trace_seq *s, const struct parg_view *view,
 			 const u8 *p, unsigned int len)
 {
 	const struct btf_member *m;
 	const struct btf_type *t;
+	bool shown = false, cut = false;
 	const char *name;
-	u32 bit, bits;
-	int i, shown = 0;
+	u64 bit, bits;
+	int i;
 
 	trace_seq_putc(s, '{');
 	for_each_member(i, view->type, m) {
 		t = btf_type_skip_modifiers(view->btf, m->type, NULL);
 		bit = __btf_member_bit_offset(view->type, m);
 		bits = t ? parg_view_width(view, m, t) : 0;
-		if (!t || !bits || bit + bits > len * 8) {
-			trace_seq_puts(s, shown ? ",..." : "...");
-			break;
+		if (!t || bit + bits > (u64)len * 8) {
+			cut = true;
+			continue;
 		}
 		name = btf_name_by_offset(view->btf, m->name_off);
-		trace_seq_printf(s, "%s.%s=", shown++ ? "," : "",
+		trace_seq_printf(s, "%s.%s=", shown ? "," : "",
 				 name && *name ? name : "(anon)");
-		parg_view_member(s, view->btf, t, p, bit,
-				 __btf_member_bitfield_size(view->type, m));
+		shown = true;
+		if (!bits)
+			trace_seq_puts(s, "{}");
+		else
+			parg_view_member(s, view->btf, t, p, bit,
+					 __btf_member_bitfield_size(view->type, m));
 	}
+	if (cut)
+		trace_seq_puts(s, shown ? ",..." : "...");
 	trace_seq_putc(s, '}');
 }

@@ -229,6 +229,14 @@ void parg_set_show(const struct parg_set *set, struct seq_file *m)
 }
 EXPORT_SYMBOL_IF_KUNIT(parg_set_show);
 
+/* Two :struct views print alike: the same type of the same BTF, or none. */
+static bool parg_view_differs(const struct parg_arg *a, const struct parg_arg *b)
+{
+	if (!a->view || !b->view)
+		return !a->view != !b->view;
+	return a->view->btf != b->view->btf || a->view->type != b->view->type;
+}
+
 int parg_set_mismatch(const struct parg_set *a, const struct parg_set *b)
 {
 	int i;
@@ -240,6 +248,7 @@ int parg_set_mismatch(const struct parg_set *a, const struct parg_set *b)
 		    a->args[i].count != b->args[i].count ||
 		    parg_arg_can_fault(&a->args[i]) !=
 		    parg_arg_can_fault(&b->args[i]) ||
+		    parg_view_differs(&a->args[i], &b->args[i]) ||
 		    strcmp(a->args[i].name, b->args[i].name))
 			return i;
 	return -1;
@@ -262,7 +271,7 @@ static bool parg_arg_differs(const struct parg_arg *a, const struct parg_arg *b)
 	       (a->nderef &&
 		memcmp(a->deref, b->deref, a->nderef * sizeof(*a->deref))) ||
 	       parg_str_differs(a->symbol, b->symbol) ||
-	       parg_str_differs(a->data, b->data);
+	       parg_str_differs(a->data, b->data) || parg_view_differs(a, b);
 }
 
 int parg_set_differs(const struct parg_set *a, const struct parg_set *b)

@@ -29,6 +29,8 @@
 #include <linux/unaligned.h>
 #include <linux/vmalloc.h>
 
+#include <net/sock.h>
+
 #include "trace.h"
 #include "probe_arg_impl.h"
 
@@ -347,6 +349,8 @@ static const struct parg_err_case parg_btf_err_cases[] = {
 	E(FT_ENTRY, "vfs_read", "file:^struct[2]", BAD_TYPE),
 	E(FT_ENTRY, NULL, "(struct file *)%di->f_mode:^struct", BAD_VIEW),
 	E(FT_USER, NULL, "+0(%di):^struct", BAD_TYPE),
+	E(FT_ENTRY, NULL, "+8($current):^struct", BAD_VIEW),
+	E(FT_ENTRY, NULL, "+0((file)%di):^struct", BAD_VIEW),
 };
 
 #undef E
@@ -662,6 +666,9 @@ static void parg_test_view(struct kunit *test)
 	struct pt_regs regs = {};
 	struct timespec64 *ts;
 	struct parg_set *set;
+	struct parg_rec r;
+	const char *text;
+	struct sock *sk;
 	struct file *f;
 	char want[320];
 
@@ -697,6 +704,24 @@ static void parg_test_view(struct kunit *test)
 		    &regs, " t=(fault)");
 	set = parg_test_parse(test, FT_ENTRY, NULL, "t=$current:struct");
 	KUNIT_EXPECT_EQ(test, parg_set_size(set), PARG_VIEW_MAX + 1);
+
+	/* members of no size (cache-line markers) do not end the view */
+	sk = kunit_kzalloc(test, sizeof(*sk), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, sk);
+	regs.FT_DI = (unsigned long)sk;
+	set = parg_test_parse(test, FT_ENTRY, NULL, "s=(sock)%di:struct");
+	r = parg_test_run(test, set, &regs, NULL, 1024);
+	text = parg_test_text(test, set, &r);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "={},"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, ",.sk_drops="));
+
+	/* two views of different structs do not share an event */
+	KUNIT_EXPECT_EQ(test, parg_set_mismatch(
+		parg_test_parse(test, FT_ENTRY, NULL, "s=(task_struct)%di:struct"),
+		parg_test_parse(test, FT_ENTRY, NULL, "s=(inode)%di:struct")), 0);
+	KUNIT_EXPECT_EQ(test, parg_set_mismatch(
+		parg_test_parse(test, FT_ENTRY, NULL, "s=(inode)%di:struct"),
+		parg_test_parse(test, FT_ENTRY, NULL, "s=(inode *)%si:struct")), -1);
 }
 
 static void parg_test_immediates(struct kunit *test)

@@ -9,12 +9,17 @@
  *   FETCH  := %REG | @ADDR | @SYM[+|-offs] | $stackN | $stack | $argN
  *           | $retval | $comm | \IMM | \"STR" | [+|-][u]OFFS(FETCH)
  *           | BTFNAME[->FIELD|.FIELD]...          (BTF, function entry/exit)
+ *           | $current[->FIELD|.FIELD]...         (fields: BTF)
+ *           | (CTYPE)FETCH[->FIELD|.FIELD]...     (BTF casts, probe_arg_btf.c)
+ *           | ((CTYPE)FETCH)[->FIELD|.FIELD]...
+ *           | (CTYPE,FIELD[.FIELD])FETCH->FIELD...
  *   TYPE   := u8..u64 | s8..s64 | x8..x64 | char | symbol | string
  *           | ustring | symstr | b<width>@<bit-offset>/<container-bits>
- *           | %pd | %pD | TYPE[N]
+ *           | %pd | %pD | struct | TYPE[N]
  *
- * Stages of one definition, in order (1 is in probe_arg_set.c):
+ * Stages of one definition, in order (0 and 1 are in probe_arg_set.c):
  *
+ *   0. join     the words of a cast the front end split at its blanks.
  *   1. expand   $arg* and $argN become BTF parameter names; %pd/%pD become
  *               the dereference chains they stand for.
  *   2. name     NAME= or an automatic one; checked against the others.
@@ -476,6 +481,7 @@ static int parg_parse_deref(struct parg_pc *pc, char *arg)
 		return parg_fail(pc, pc->offset, PARG_ERR_COMM_CANT_DEREF);
 	ret = parg_push_deref(pc, off, user || pc->caps->user);
 	pc->last_type = NULL;	/* a raw offset loses the BTF type */
+	pc->pointee = NULL;
 	return ret;
 }
 

@@ -88,7 +88,8 @@ static int parg_paren_depth(const char *word)
 
 /*
  * Whether @word ([NAME=]FETCH) may start a cast that goes on in the next
- * words: its fetch opens with '(', or it has "(struct " or "(union ".
+ * words: its fetch opens with '(', or it has "((" (a cast inside a memory
+ * read), "(struct" or "(union".
  */
 static bool parg_word_casts(const char *word)
 {
@@ -96,7 +97,7 @@ static bool parg_word_casts(const char *word)
 
 	if (strchr(word, '\\'))	/* an immediate string */
 		return false;
-	return word[0] == '(' || (eq && eq[1] == '(') ||
+	return word[0] == '(' || (eq && eq[1] == '(') || strstr(word, "((") ||
 	       strstr(word, "(struct") || strstr(word, "(union");
 }
 

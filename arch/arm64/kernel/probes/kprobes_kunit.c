@@ -548,13 +548,17 @@ static void kpa_test_ftrace_all_regs(struct kunit *test)
 			      .pre_handler = kpa_ft_pre };
 	struct kprobe on_call = { .flags = KPROBE_FLAG_ALL_REGS,
 				  .pre_handler = kpa_ft_pre };
+	int ret;
 
 	if (!IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
 		kunit_skip(test, "no kprobes on ftrace");
 	memset(&kpa_ft, 0, sizeof(kpa_ft));
 	kpa_hits = 0;
 	KUNIT_ASSERT_EQ(test, register_kprobe(&plain), 0);
-	KUNIT_ASSERT_EQ(test, register_kprobe(&all), 0);
+	ret = register_kprobe(&all);
+	if (ret)
+		unregister_kprobe(&plain);
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	KUNIT_EXPECT_EQ(test, kprobe_hit_path(&plain), KPROBE_PATH_FTRACE);
 	KUNIT_EXPECT_NE(test, kprobe_hit_path(&all), KPROBE_PATH_FTRACE);
 	KUNIT_EXPECT_EQ(test, (unsigned long)all.addr, base);
@@ -565,7 +569,10 @@ static void kpa_test_ftrace_all_regs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpa_traced_fn(4), 13);
 	kpa_task = NULL;
 	on_call.addr = plain.addr;
-	KUNIT_EXPECT_EQ(test, register_kprobe(&on_call), -EOPNOTSUPP);
+	ret = register_kprobe(&on_call);
+	KUNIT_EXPECT_EQ(test, ret, -EOPNOTSUPP);
+	if (!ret)	/* never leave a probe on this stack frame behind */
+		unregister_kprobe(&on_call);
 	unregister_kprobe(&all);
 	unregister_kprobe(&plain);
 
@@ -686,6 +693,21 @@ static void kpa_test_ftrace_kretprobe(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kpa_ret_ok);
 	KUNIT_EXPECT_TRUE(test, kpa_ft_ret_caller_seen);
 	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+
+	/* with KPROBE_FLAG_ALL_REGS its entry is a BRK at the first insn */
+	memset(&rp, 0, sizeof(rp));
+	rp.kp.addr = (kprobe_opcode_t *)kpa_traced;
+	rp.kp.flags = KPROBE_FLAG_ALL_REGS;
+	rp.handler = kpa_ft_ret;
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+	KUNIT_EXPECT_NE(test, kprobe_hit_path(&rp.kp), KPROBE_PATH_FTRACE);
+	KUNIT_EXPECT_EQ(test, (unsigned long)rp.kp.addr, (unsigned long)kpa_traced);
+	kpa_ret_hits = 0;
+	kpa_task = current;
+	KUNIT_EXPECT_EQ(test, kpa_traced_fn(4), 13);
+	kpa_task = NULL;
+	unregister_kretprobe(&rp);
+	KUNIT_EXPECT_EQ(test, kpa_ret_hits, 1);
 }
 
 /* ------------------------------------------------------------ refusals */
