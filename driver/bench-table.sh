@@ -103,6 +103,46 @@ ratio() { # tree: its entry probe against its own static tracepoint
 echo "Entry probe with no args against the static tracepoint record, in the"
 echo "same kernel (target: at most 1): series $(ratio series), base $(ratio base)."
 echo
+SELF_KEYS='entry_noargs entry_4args entry_kstring entry_ustring mid_int3 mid_int3_boosted
+mid_optimized return_retval return_noargs multiprobe multiplace filter_rejects'
+self_table() { # icount: kprobe_cost's own figure against the measured one
+	local ic=$1 f="$B/bench-series$SUFFIX-ic$1.txt" key m s r ok=0 n=0 verdict
+	echo "| scenario | measured | kprobe_cost says | self/measured | within 25% |"
+	echo "|---|---:|---:|---:|---|"
+	for key in $SELF_KEYS; do
+		m=$(val "$f" "$key") s=$(val "$f" "self_$key") r=$(val "$f" "self_ratio_$key")
+		[ "$s" = n/a ] && continue
+		n=$((n + 1))
+		verdict=$(awk -v r="${r% *}" 'BEGIN { print (r >= 0.75 && r <= 1.25) ? "yes" : "NO" }')
+		[ "$verdict" = yes ] && ok=$((ok + 1))
+		echo "| $key | ${m% *} ns | ${s% *} ns | ${r% *} | $verdict |"
+	done
+	echo
+	echo "Within 25%: $ok of $n scenarios."
+}
+
+sampling_rows() { # icount: what sampling adds
+	local f="$B/bench-series$SUFFIX-ic$1.txt" key
+	echo "| probe | hit, sampling off | hit, every hit sampled | a sampled hit's extra | one in 64 (default), per hit |"
+	echo "|---|---:|---:|---:|---:|"
+	for key in entry_noargs mid_int3 return_noargs; do
+		[ "$(val "$f" "sampling_off_$key")" = n/a ] && continue
+		echo "| $key | $(val "$f" "sampling_off_$key" | cut -d' ' -f1) ns |" \
+		     "$(val "$f" "sampling_all_$key" | cut -d' ' -f1) ns |" \
+		     "$(val "$f" "sampling_extra_pct_$key" | cut -d' ' -f1) % |" \
+		     "$(val "$f" "sampling_default_extra_$key" | cut -d' ' -f1) ns |"
+	done
+}
+
+echo "What kprobe_cost reports (the kprobes core's sampled mean, one hit in 64)"
+echo "against the measured added cost, series, under -icount:"
+echo
+self_table 1
+echo
+echo "What the sampling costs (series, -icount; target: a sampled hit under 2% more):"
+echo
+sampling_rows 1
+echo
 echo "Wall clock without -icount (TCG, noisy: for orientation only):"
 echo
 table 0

@@ -12,6 +12,9 @@
  *              to ftrace or to the text patcher ("ftrace_updates N",
  *              "ftrace_sites N", "text_syncs N", "text_sites N"): a
  *              batch shows as one update or sync for many sites.
+ *   cost_every the N of the cost sampling, one hit in N on each CPU
+ *              (KPROBE_COST_EVERY by default); 0 stops it.  For
+ *              measuring what sampling costs.
  *
  * The files walk the sites under kprobe_mutex.
  */
@@ -114,6 +117,23 @@ static int kprobe_switches_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(kprobe_switches);
 
+/* cost_every: sample one hit in N on each CPU; 0 stops sampling. */
+static int kprobe_cost_every_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(kprobe_cost_every);
+	return 0;
+}
+
+static int kprobe_cost_every_set(void *data, u64 val)
+{
+	if (val > KPROBE_COST_EVERY_MAX)
+		return -ERANGE;
+	WRITE_ONCE(kprobe_cost_every, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(kprobe_cost_every_fops, kprobe_cost_every_get,
+			 kprobe_cost_every_set, "%llu\n");
+
 static int __init kprobe_debugfs_init(void)
 {
 	struct dentry *dir = debugfs_create_dir("kprobes", NULL);
@@ -122,6 +142,8 @@ static int __init kprobe_debugfs_init(void)
 	debugfs_create_file("enabled", 0600, dir, NULL, &kprobe_enabled_fops);
 	debugfs_create_file("blacklist", 0400, dir, NULL, &kprobe_blacklist_fops);
 	debugfs_create_file("switches", 0400, dir, NULL, &kprobe_switches_fops);
+	debugfs_create_file_unsafe("cost_every", 0600, dir, NULL,
+				   &kprobe_cost_every_fops);
 	return 0;
 }
 late_initcall(kprobe_debugfs_init);

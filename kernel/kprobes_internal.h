@@ -8,7 +8,9 @@
  *	kprobes_ftrace.c	arming sites that sit on an fentry call
  *	kprobes_opt.c		jump optimization of breakpoint sites
  *	kretprobes.c		return probes on top of rethook
- *	kprobes_debugfs.c	<debugfs>/kprobes/{list,enabled,blacklist}
+ *	kprobes_cost.c		sampling what hits cost
+ *	kprobes_debugfs.c	<debugfs>/kprobes/{list,enabled,blacklist,
+ *				switches,cost_every}
  *
  * Everything here is called with kprobe_mutex held unless said otherwise.
  */

@@ -515,6 +515,72 @@ static void kpt_test_kretprobe(struct kunit *test)
 }
 
 /*
+ * Cost sampling on every hit path: each CPU times one hit in
+ * KPROBE_COST_EVERY on average, with gaps of N/2 + 1 to 3N/2 hits, so 16N
+ * hits on one CPU make 10 to 32 samples, each of some time.  A path that
+ * starts a sample and never ends it shows none.
+ */
+struct kpt_cost_case {
+	const char *name;
+	char *at;
+	bool post;
+	bool optimize;
+	enum kprobe_hit_path path;
+};
+
+static void kpt_cost_one(struct kunit *test, const struct kpt_cost_case *c,
+			 struct kprobe_cost __percpu *cost)
+{
+	struct kprobe kp = { .addr = (kprobe_opcode_t *)c->at, .cost = cost,
+			     .pre_handler = kpt_pre };
+	u64 mean, samples;
+	int i;
+
+	if (c->post)
+		kp.post_handler = kpt_post;
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&kp));
+	if (c->optimize && !kpt_wait_optimized(&kp)) {
+		unregister_kprobe(&kp);
+		KUNIT_FAIL(test, "%s: not optimized", c->name);
+		return;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, kprobe_hit_path(&kp), c->path, "%s", c->name);
+	migrate_disable();
+	for (i = 0; i < 16 * KPROBE_COST_EVERY; i++)
+		kpt_walk(i, 0);
+	migrate_enable();
+	unregister_kprobe(&kp);
+
+	mean = kprobe_cost_per_hit(cost, &samples);
+	KUNIT_EXPECT_GE_MSG(test, samples, 10, "%s", c->name);
+	KUNIT_EXPECT_LE_MSG(test, samples, 32, "%s", c->name);
+	KUNIT_EXPECT_GT_MSG(test, mean, 0, "%s", c->name);
+	kunit_info(test, "%s: %llu samples, %llu ns a hit", c->name, samples, mean);
+}
+
+static void kpt_test_cost(struct kunit *test)
+{
+	const struct kpt_cost_case cases[] = {
+		{ "step", kpt_walk_at[W_MOV], true, false, KPROBE_PATH_STEP },
+		{ "boost", kpt_walk_at[W_TEST], false, false, KPROBE_PATH_BOOST },
+		{ "emulate", kpt_walk_at[W_JZ], false, false, KPROBE_PATH_EMULATE },
+		{ "optimized", kpt_walk_at[W_MOV], false, true, KPROBE_PATH_OPTIMIZED },
+	};
+	struct kprobe_cost __percpu *cost = alloc_percpu(struct kprobe_cost);
+	int i, cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, cost);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (cases[i].optimize && !IS_ENABLED(CONFIG_OPTPROBES))
+			continue;
+		for_each_possible_cpu(cpu)
+			memset(per_cpu_ptr(cost, cpu), 0, sizeof(struct kprobe_cost));
+		kpt_cost_one(test, &cases[i], cost);
+	}
+	free_percpu(cost);
+}
+
+/*
  * The instruction walk again, on real kernel functions: for each kind of
  * instruction that needs care out of line (a %rip operand, a conditional
  * branch, a call), the first candidate whose code has one is picked at
@@ -800,6 +866,7 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_test_shared_site),
 	KUNIT_CASE(kpt_test_recursion),
 	KUNIT_CASE(kpt_test_kretprobe),
+	KUNIT_CASE(kpt_test_cost),
 	{}
 };
 

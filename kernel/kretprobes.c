@@ -49,13 +49,18 @@ static void kretprobe_on_return(struct rethook_node *node, void *data,
 {
 	struct kretprobe *rp = data;
 	struct kprobe *prev;
+	u64 cost_t0;
 
 	if (!rp->handler)
 		return;
 	prev = __this_cpu_read(current_kprobe);
+	/* a return while a handler runs is in that handler's time */
+	cost_t0 = prev ? 0 : kprobe_cost_begin();
 	__this_cpu_write(current_kprobe, &rp->kp);
 	rp->handler(container_of(node, struct kretprobe_instance, node), regs);
 	__this_cpu_write(current_kprobe, prev);
+	if (unlikely(cost_t0))
+		kprobe_cost_add_return(&rp->kp, cost_t0);
 }
 NOKPROBE_SYMBOL(kretprobe_on_return);
 

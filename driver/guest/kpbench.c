@@ -8,7 +8,10 @@
  * hit.  The uprobe scenario probes a function of this program instead
  * (kpb_user_fn, called from kpb_user_loop), at its file offset in
  * /proc/self/exe.  Then it times defining, enabling, disabling and deleting 100 and 1000
- * probes, and the slab memory they take.  Every figure is a line
+ * probes, and the slab memory they take.  For each kprobe event scenario it
+ * also prints what kprobe_cost says a hit costs (self_KEY) and its ratio to
+ * the measured figure, and it measures what the cost sampling itself adds
+ * (sampling_*).  Every figure is a line
  *     @@BENCH <key> <value> <unit>
  * Under QEMU -icount shift=0 a nanosecond of guest time is one instruction,
  * so "ns" figures read as instructions and repeat from run to run.
@@ -183,6 +186,51 @@ static void report(const char *key, double value, const char *unit)
 	fflush(stdout);
 }
 
+/*
+ * What the events of a scenario say of themselves in kprobe_cost: the
+ * mean ns of a hit of each, weighed by its hits, per loop iteration
+ * (best_ns() ran REPEAT loops); -1 when the file or a figure is missing.
+ */
+static double self_cost(void)
+{
+	FILE *f = fopen(TR "kprobe_cost", "r");
+	char line[512], name[256], ns[32];
+	unsigned long long hits, sampled, total = 0;
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, "%255s %llu %llu %31s", name, &hits, &sampled, ns) != 4 ||
+		    !strcmp(ns, "-")) {
+			fclose(f);
+			return -1;
+		}
+		total += hits * strtoull(ns, NULL, 10);
+		n++;
+	}
+	fclose(f);
+	return n ? (double)total / ((double)REPEAT * loops) : -1;
+}
+
+/* The self-reported cost beside the measured one, and their ratio. */
+static void report_self(const char *key, double measured)
+{
+	double self = self_cost();
+	char name[96];
+
+	if (self < 0)
+		return;
+	snprintf(name, sizeof(name), "self_%s", key);
+	report(name, self, "ns/hit");
+	if (measured > 0) {
+		snprintf(name, sizeof(name), "self_ratio_%s", key);
+		report(name, self / measured, "self/measured");
+	}
+}
+
 struct scenario {
 	const char *key;	/* name in the table */
 	const char *what;	/* the module loop to run */
@@ -345,8 +393,10 @@ static void run_scenario(const struct scenario *s, unsigned long long base_ns)
 	}
 	ns = best_ns(s->what);
 	must(TR "events/kpb/enable", "0", 1);
-	put(TR "dynamic_events", "", 1);
 	report(s->key, (double)(ns - base_ns) / loops, "ns/hit");
+	if (!s->file)
+		report_self(s->key, (double)(ns - base_ns) / loops);
+	put(TR "dynamic_events", "", 1);
 	put("/proc/sys/debug/kprobes-optimization", "1", 1);
 }
 
@@ -363,6 +413,53 @@ static void bare_probe(const char *key, const char *kind,
 	ns = best_ns("target");
 	must(bare, "off", 0);
 	report(key, (double)(ns - base_ns) / loops, "ns/hit");
+}
+
+#define COST_EVERY "/sys/kernel/debug/kprobes/cost_every"
+
+/*
+ * What sampling adds: the scenario @key with every hit sampled, with none,
+ * and with the default one in 64.  The sampled hit's extra is the
+ * difference of the first two; the default's, amortized, of the last two.
+ */
+static void sampling_cost(const char *key, unsigned long long base_ns)
+{
+	static const char *const every[] = { "0", "1", "64" };
+	const struct scenario *s = NULL;
+	double ns[3];
+	char name[96];
+	size_t i;
+
+	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
+		if (!strcmp(scenarios[i].key, key))
+			s = &scenarios[i];
+	if (!s || access(COST_EVERY, W_OK))
+		return;
+	put(TR "kprobe_events", "", 1);
+	if (s->info)
+		snprintf(name, sizeof(name), s->defs[0], info_offset(s->info));
+	else
+		snprintf(name, sizeof(name), "%s", s->defs[0]);
+	put("/proc/sys/debug/kprobes-optimization", "0", 1);
+	must(TR "kprobe_events", name, 0);
+	must(TR "events/kpb/enable", "1", 1);
+	for (i = 0; i < 3; i++) {
+		must(COST_EVERY, every[i], 1);
+		loop_ns(s->what);	/* the countdown in course runs out */
+		ns[i] = (double)(best_ns(s->what) - base_ns) / loops;
+	}
+	must(COST_EVERY, "64", 1);
+	must(TR "events/kpb/enable", "0", 1);
+	put(TR "kprobe_events", "", 1);
+	put("/proc/sys/debug/kprobes-optimization", "1", 1);
+	snprintf(name, sizeof(name), "sampling_off_%s", key);
+	report(name, ns[0], "ns/hit");
+	snprintf(name, sizeof(name), "sampling_all_%s", key);
+	report(name, ns[1], "ns/hit");
+	snprintf(name, sizeof(name), "sampling_extra_pct_%s", key);
+	report(name, 100 * (ns[1] - ns[0]) / ns[0], "%");
+	snprintf(name, sizeof(name), "sampling_default_extra_%s", key);
+	report(name, ns[2] - ns[0], "ns/hit");
 }
 
 static void hit_costs(void)
@@ -390,6 +487,11 @@ static void hit_costs(void)
 			run_scenario(s, base_user);
 		else
 			run_scenario(s, base_target);
+	}
+	if (wanted("sampling")) {
+		sampling_cost("entry_noargs", base_target);
+		sampling_cost("mid_int3", base_fixup);
+		sampling_cost("return_noargs", base_target);
 	}
 	bare_probe("bare_kprobe", "kprobe", base_target);
 	bare_probe("bare_kretprobe", "kretprobe", base_target);

@@ -49,6 +49,9 @@ struct task_struct;
  *	redirected regs->ip itself: the probed instruction is then skipped,
  *	and so are the post handlers.
  * @post_handler: called after it ran, regs->ip pointing after it.
+ * @cost: where the core adds the time of the sampled hits of this probe
+ *	(struct kprobe_cost), or NULL.  Per CPU, owned by the caller; it
+ *	must outlive the registration.
  *
  * Handlers run with preemption disabled, in the context that hit the probe
  * (any context, NMI included), and must not sleep.
@@ -76,6 +79,7 @@ struct kprobe {
 	kprobe_opcode_t *addr;
 	int (*pre_handler)(struct kprobe *p, struct pt_regs *regs);
 	void (*post_handler)(struct kprobe *p, struct pt_regs *regs, unsigned long flags);
+	struct kprobe_cost __percpu *cost;
 
 	struct list_head list;
 	unsigned long nmissed;
@@ -115,6 +119,44 @@ static inline bool kprobe_disabled(struct kprobe *p)
 {
 	return p->flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE);
 }
+
+/*
+ * What hits cost.  Each CPU times one kprobe hit in KPROBE_COST_EVERY on
+ * average, whichever probe it is (the gaps are drawn at random between
+ * half and one and a half times that, so that probes hit in a fixed
+ * rhythm all get their share), with sched_clock(), the clock that the ring
+ * buffer's default trace clock ("local") reads: from the arch's first look at the hit (the breakpoint
+ * handler, or the ftrace callback) to the end of the hit (after the
+ * post handlers, or after the step of the probed instruction).  The
+ * trap's own entry and exit, and ftrace's saving of the registers, are
+ * outside.  The time of a sampled hit is added to the struct kprobe_cost
+ * of every enabled probe at the address that has one; the return of a
+ * kretprobe is sampled in the same way and kept apart.  Sampling costs
+ * a per-CPU decrement on every hit, and two clock reads on the sampled
+ * one.  debugfs kprobes/cost_every changes N for measurement (0: off).
+ */
+#define KPROBE_COST_EVERY	64
+
+/**
+ * struct kprobe_cost - the sampled time of a probe's hits, on one CPU
+ * @ns: summed nanoseconds of the sampled hits of the probe's address.
+ * @n: how many hits were sampled.
+ * @ret_ns: the same for the returns of a kretprobe...
+ * @ret_n: ...and their number.
+ */
+struct kprobe_cost {
+	u64 ns;
+	u64 n;
+	u64 ret_ns;
+	u64 ret_n;
+};
+
+/*
+ * The mean time of a hit of @cost's probe, in ns: entry and (kretprobe)
+ * return together, each averaged over its own samples.  0 when nothing
+ * was sampled; *@samples gets the number of entry samples.
+ */
+u64 kprobe_cost_per_hit(const struct kprobe_cost __percpu *cost, u64 *samples);
 
 struct kretprobe_instance;
 
@@ -429,19 +471,27 @@ extern struct kprobe kprobe_busy;
  * Single steps in flight on a CPU.  A site's copy of its instruction runs
  * with interrupts (arm64: every exception) masked; @saved is the probed
  * context's mask bits, put back when the step is done, and @quiet says
- * that the hit called no handler (it was a reentry).  An NMI or a fault of
+ * that the hit called no handler (it was a reentry).  @cost_t0 is the
+ * start of the hit when it is sampled for its cost, else 0.  An NMI or a fault of
  * the stepped instruction can hit another probe, which then steps on its
  * own: steps nest, innermost last.  The arch code pushes and pops them.
  */
 struct kprobe_step {
 	struct kprobe_site	*site;
 	unsigned long		saved;
+	u64			cost_t0;
 	bool			quiet;
 };
 
+/*
+ * @cost_left: hits on this CPU until the next one is sampled; @cost_rand
+ * draws the gaps (see kprobe_cost_begin()).
+ */
 #define KPROBE_STEP_DEPTH	3
 struct kprobe_ctlblk {
 	unsigned int		depth;
+	int			cost_left;
+	u32			cost_rand;
 	struct kprobe_step	steps[KPROBE_STEP_DEPTH];
 };
 
@@ -450,7 +500,8 @@ DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
 /* Start a step of @s on this CPU; the caller then masks and jumps to the copy. */
 static nokprobe_inline void kprobe_step_push(struct kprobe_ctlblk *kcb,
 					     struct kprobe_site *s,
-					     unsigned long saved, bool quiet)
+					     unsigned long saved, bool quiet,
+					     u64 cost_t0)
 {
 	struct kprobe_step *st;
 
@@ -463,6 +514,7 @@ static nokprobe_inline void kprobe_step_push(struct kprobe_ctlblk *kcb,
 	st->site = s;
 	st->saved = saved;
 	st->quiet = quiet;
+	st->cost_t0 = cost_t0;
 	if (!quiet)
 		__this_cpu_write(current_kprobe, &kprobe_busy);
 }
@@ -559,6 +611,35 @@ static nokprobe_inline void kprobe_site_missed_off(struct kprobe_site *s)
 		p->nmissed++;
 		p->nmissed_off++;
 	}
+}
+
+/*
+ * Cost sampling (see KPROBE_COST_EVERY).  The arch's hit paths call
+ * kprobe_cost_begin() when a hit will call handlers, before the first,
+ * and hand what it returned to kprobe_cost_end() of the site, or
+ * kprobe_cost_end_return() of a kretprobe, where the hit ends; a step
+ * carries it in between.  0 means the hit is not sampled.  Call both with
+ * preemption disabled, on the same CPU.
+ */
+#define KPROBE_COST_EVERY_MAX	(1U << 20)
+extern unsigned int kprobe_cost_every;	/* 0 (off) to KPROBE_COST_EVERY_MAX */
+u64 kprobe_cost_start(struct kprobe_ctlblk *kcb);
+void kprobe_cost_add(struct kprobe_site *s, u64 t0);
+void kprobe_cost_add_return(struct kprobe *p, u64 t0);
+
+static nokprobe_inline u64 kprobe_cost_begin(void)
+{
+	struct kprobe_ctlblk *kcb = this_cpu_ptr(&kprobe_ctlblk);
+
+	if (likely(--kcb->cost_left > 0))
+		return 0;
+	return kprobe_cost_start(kcb);
+}
+
+static nokprobe_inline void kprobe_cost_end(struct kprobe_site *s, u64 t0)
+{
+	if (unlikely(t0))
+		kprobe_cost_add(s, t0);
 }
 
 /*

@@ -169,9 +169,9 @@ unsigned long tk_probe_address(const struct tk_probe *tp)
 {
 	unsigned long addr;
 
-	if (!tp->symbol)
+	if (!tk_probe_symbol(tp))
 		return (unsigned long)tp->rp.kp.addr;
-	addr = kallsyms_lookup_name(tp->symbol);
+	addr = kallsyms_lookup_name(tk_probe_symbol(tp));
 	return addr ? addr + tp->rp.kp.offset : 0;
 }
 
@@ -204,6 +204,7 @@ static int tk_probe_add_places(struct tk_probe *tp, struct tk_def *def)
 		name += strlen(name) + 1;
 		pl->tp = tp;
 		pl->rp.kp.symbol_name = name;
+		pl->rp.kp.cost = tp->rp.kp.cost;
 		pl->rp.maxactive = tp->rp.maxactive;
 		pl->rp.data_size = tp->rp.data_size;
 		if (tk_probe_kind_return(tp)) {
@@ -238,11 +239,11 @@ struct tk_probe *tk_probe_new(struct tk_def *def, struct parg_set *set)
 	tp->counts = alloc_percpu(struct tk_counts);
 	if (!tp->counts)
 		goto out_free;
+	tp->rp.kp.cost = &tp->counts->cost;
 	if (def->symbol) {
-		tp->symbol = kstrdup(def->symbol, GFP_KERNEL);
-		if (!tp->symbol)
+		tp->rp.kp.symbol_name = kstrdup(def->symbol, GFP_KERNEL);
+		if (!tp->rp.kp.symbol_name)
 			goto out_free;
-		tp->rp.kp.symbol_name = tp->symbol;
 		tp->rp.kp.offset = def->offset;
 	} else {
 		tp->rp.kp.addr = def->addr;
@@ -271,7 +272,7 @@ struct tk_probe *tk_probe_new(struct tk_def *def, struct parg_set *set)
 	return tp;
 
 out_free:
-	kfree(tp->symbol);
+	kfree(tk_probe_symbol(tp));
 	free_percpu(tp->counts);
 	kfree(tp);
 	return NULL;
@@ -306,7 +307,7 @@ void tk_probe_free(struct tk_probe *tp)
 		kfree(tp->many->pattern);
 		kfree(tp->many);
 	}
-	kfree(tp->symbol);
+	kfree(tk_probe_symbol(tp));
 	free_percpu(tp->counts);
 	kfree(tp);
 }
@@ -446,7 +447,7 @@ static int tk_probe_register(struct tk_probe *tp)
 					 register_kprobe(&tp->rp.kp);
 	WRITE_ONCE(tp->registered, !ret);
 	/* A later attempt looks the symbol up again. */
-	if (ret && tp->symbol)
+	if (ret && tk_probe_symbol(tp))
 		tp->rp.kp.addr = NULL;
 	if (!ret && tk_probe_nplaces(tp) > 1)
 		tk_probe_arm_places(tp);
@@ -476,7 +477,7 @@ static void tk_probe_mark_disarmed(struct tk_probe *tp)
 	tp->before.disabled += m.disabled;
 	tp->before.skipped += m.skipped;
 	smp_store_release(&tp->registered, false);	/* tk_probe_misses() */
-	if (tp->symbol)
+	if (tk_probe_symbol(tp))
 		tp->rp.kp.addr = NULL;
 	for (i = 1; i < tk_probe_nplaces(tp); i++)
 		tk_probe_place(tp, i)->kp.addr = NULL;
@@ -547,12 +548,12 @@ void tk_probe_disarm(struct tk_probe *tp)
 /* "MOD:SYM" with MOD not loaded: the probe waits for the module. */
 static bool tk_probe_module_pending(const struct tk_probe *tp)
 {
-	const char *colon = tp->symbol ? strchr(tp->symbol, ':') : NULL;
+	const char *colon = tk_probe_symbol(tp) ? strchr(tk_probe_symbol(tp), ':') : NULL;
 	char name[MODULE_NAME_LEN];
 
-	if (!colon || colon - tp->symbol >= MODULE_NAME_LEN)
+	if (!colon || colon - tk_probe_symbol(tp) >= MODULE_NAME_LEN)
 		return false;
-	strscpy(name, tp->symbol, colon - tp->symbol + 1);
+	strscpy(name, tk_probe_symbol(tp), colon - tk_probe_symbol(tp) + 1);
 	return !tk_module_loaded(name);
 }
 
@@ -562,8 +563,8 @@ static bool tk_probe_names_module(const struct tk_probe *tp,
 {
 	size_t len = strlen(mod->name);
 
-	return tp->symbol && !strncmp(tp->symbol, mod->name, len) &&
-	       tp->symbol[len] == ':';
+	return tk_probe_symbol(tp) && !strncmp(tk_probe_symbol(tp), mod->name, len) &&
+	       tk_probe_symbol(tp)[len] == ':';
 }
 
 /* -------------------------------------------------------------- events */
@@ -585,13 +586,13 @@ static struct tk_event *tk_find_event(const char *group, const char *name)
 /* Same place (symbol and offset, or address) and same argument texts. */
 static bool tk_probe_same(const struct tk_probe *a, const struct tk_probe *b)
 {
-	if (!a->symbol != !b->symbol ||
+	if (!tk_probe_symbol(a) != !tk_probe_symbol(b) ||
 	    !tk_probe_pattern(a) != !tk_probe_pattern(b))
 		return false;
 	if (a->many)
 		return !strcmp(a->many->pattern, b->many->pattern) &&
 		       parg_set_same_text(a->args, b->args);
-	if (a->symbol ? strcmp(a->symbol, b->symbol) ||
+	if (tk_probe_symbol(a) ? strcmp(tk_probe_symbol(a), tk_probe_symbol(b)) ||
 			a->rp.kp.offset != b->rp.kp.offset :
 			tk_probe_address(a) != tk_probe_address(b))
 		return false;
@@ -614,7 +615,7 @@ static void tk_log_boundary(const struct tk_parse *p, struct tk_probe *tp)
 		tk_parse_error(p, 1, 0, TK_ERR_FAIL_REG_PROBE);
 		return;
 	}
-	if (!tp->symbol || ret || start < base) {
+	if (!tk_probe_symbol(tp) || ret || start < base) {
 		tk_parse_error(p, 1, 0, TK_ERR_BAD_INSN_BNDRY);
 		return;
 	}
@@ -629,7 +630,7 @@ static int tk_arm_new(const struct tk_parse *p, struct tk_probe *tp)
 	int ret = tk_probe_arm(tp);
 
 	if (ret == -ENOENT && tk_probe_module_pending(tp)) {
-		pr_info("%s: waiting for its module to load\n", tp->symbol);
+		pr_info("%s: waiting for its module to load\n", tk_probe_symbol(tp));
 		return 0;
 	}
 	switch (ret) {
@@ -959,13 +960,13 @@ static bool tk_place_matches(const struct tk_probe *tp, const char *word)
 
 	if (tp->many)
 		return !strcmp(word, tp->many->pattern);
-	if (!tp->symbol)
+	if (!tk_probe_symbol(tp))
 		snprintf(buf, sizeof(buf), "0x%p", tp->rp.kp.addr);
 	else if (tp->rp.kp.offset)
-		snprintf(buf, sizeof(buf), "%s+%u", tp->symbol,
+		snprintf(buf, sizeof(buf), "%s+%u", tk_probe_symbol(tp),
 			 tp->rp.kp.offset);
 	else
-		return !strcmp(word, tp->symbol);
+		return !strcmp(word, tk_probe_symbol(tp));
 	return !strcmp(word, buf);
 }
 
@@ -1098,12 +1099,12 @@ static void tk_show_place(struct seq_file *m, const struct tk_probe *tp)
 {
 	if (tp->many)
 		seq_puts(m, tp->many->pattern);
-	else if (!tp->symbol)
+	else if (!tk_probe_symbol(tp))
 		seq_printf(m, "0x%p", tp->rp.kp.addr);
 	else if (tp->rp.kp.offset)
-		seq_printf(m, "%s+%u", tp->symbol, tp->rp.kp.offset);
+		seq_printf(m, "%s+%u", tk_probe_symbol(tp), tp->rp.kp.offset);
 	else
-		seq_puts(m, tp->symbol);
+		seq_puts(m, tk_probe_symbol(tp));
 }
 
 static int tk_dyn_show(struct seq_file *m, struct dyn_event *dev)
@@ -1241,7 +1242,7 @@ static int tk_places_show(struct seq_file *m, void *v)
 			   tp->many->pattern, tp->many->nplaces,
 			   tp->many->skipped);
 	names = tp->many ? tp->many->names : NULL;
-	name = names ?: tp->symbol;
+	name = names ?: tk_probe_symbol(tp);
 	for (i = 0; i < tk_probe_nplaces(tp); i++) {
 		struct kprobe *kp = &tk_probe_place(tp, i)->kp;
 
@@ -1280,6 +1281,44 @@ static const struct seq_operations tk_misses_seq_ops = {
 	.show = tk_misses_show,
 };
 
+/*
+ * kprobe_cost: what a hit of each probe costs, from the kprobes core's
+ * sampling (KPROBE_COST_EVERY): the hits of kprobe_profile, the hits
+ * sampled, their mean in ns (entry and return together for a return
+ * probe), and the estimated total in microseconds.  "-" until a hit was
+ * sampled.
+ */
+static int tk_cost_show(struct seq_file *m, void *v)
+{
+	struct tk_probe *tp;
+	unsigned long hits;
+	u64 ns, samples;
+
+	if (v == &dyn_event_list) {
+		seq_printf(m, "#%-45s %15s %11s %11s %15s\n", "event", "hits",
+			   "sampled", "ns/hit", "total_us");
+		return 0;
+	}
+	tp = tk_probe_of(v);
+	if (!tp)
+		return 0;
+	hits = tk_probe_hits(tp);
+	ns = kprobe_cost_per_hit(&tp->counts->cost, &samples);
+	seq_printf(m, "  %-44s %15lu %11llu ", trace_event_name(&tp->event->call),
+		   hits, samples);
+	if (samples)
+		seq_printf(m, "%11llu %15llu\n", ns, div_u64(ns * hits, 1000));
+	else
+		seq_printf(m, "%11s %15s\n", "-", "-");
+	return 0;
+}
+
+static const struct seq_operations tk_cost_seq_ops = {
+	.start = pev_seq_start_head,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = tk_cost_show,
+};
 
 /* ------------------------------------------------------------- modules */
 
@@ -1297,7 +1336,7 @@ static void tk_module_coming(struct module *mod)
 
 		if (tp->registered || !tk_probe_names_module(tp, mod))
 			continue;
-		n = tk_count_symbols(mod->name, strchr(tp->symbol, ':') + 1);
+		n = tk_count_symbols(mod->name, strchr(tk_probe_symbol(tp), ':') + 1);
 		if (n == 1)
 			ret = tk_probe_arm(tp);
 		else
@@ -1397,8 +1436,8 @@ bool trace_kprobe_on_func_entry(struct trace_event_call *call)
 
 	if (WARN_ON_ONCE(!tp))
 		return false;
-	if (tp->symbol)
-		return !kprobe_on_func_entry(NULL, tp->symbol,
+	if (tk_probe_symbol(tp))
+		return !kprobe_on_func_entry(NULL, tk_probe_symbol(tp),
 					     tp->rp.kp.offset);
 	return !kprobe_on_func_entry(tp->rp.kp.addr, NULL, 0);
 }
@@ -1470,6 +1509,8 @@ static __init int tk_init_tracefs(void)
 			  (void *)&tk_profile_seq_ops, &pev_stats_fops);
 	trace_create_file("kprobe_misses", TRACE_MODE_READ, NULL,
 			  (void *)&tk_misses_seq_ops, &pev_stats_fops);
+	trace_create_file("kprobe_cost", TRACE_MODE_READ, NULL,
+			  (void *)&tk_cost_seq_ops, &pev_stats_fops);
 	trace_create_file("kprobe_places", TRACE_MODE_READ, NULL,
 			  (void *)&tk_places_seq_ops, &pev_stats_fops);
 	tk_boot_events();

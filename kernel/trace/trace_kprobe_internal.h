@@ -209,6 +209,7 @@ struct tk_misses {
 struct tk_counts {
 	unsigned long hits;
 	unsigned long dropped;		/* records a ring buffer refused */
+	struct kprobe_cost cost;	/* the kprobes core samples into it */
 };
 
 struct tk_probe;
@@ -275,10 +276,18 @@ struct tk_probe {
 	/* control: event_mutex */
 	struct dyn_event devent;	/* in kprobe_events unless local */
 	struct list_head sibling;	/* in @event->probes */
-	char *symbol;			/* "[MOD:]SYM", or NULL: by address */
 	struct tk_many *many;		/* many places, or NULL */
 	struct tk_core_misses before;
 };
+
+/*
+ * "[MOD:]SYM" as defined (the probe's own copy, which its kprobe goes
+ * by), or NULL for a probe by address.
+ */
+static inline const char *tk_probe_symbol(const struct tk_probe *tp)
+{
+	return tp->rp.kp.symbol_name;
+}
 
 static inline unsigned int tk_probe_nplaces(const struct tk_probe *tp)
 {

@@ -139,7 +139,7 @@ int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
 	*probe_offset = tp->rp.kp.offset;
 	*probe_addr = kallsyms_show_value(current_cred()) ?
 		      (unsigned long)tp->rp.kp.addr : 0;
-	*symbol = tp->symbol;
+	*symbol = tk_probe_symbol(tp);
 	if (missed)
 		*missed = tk_probe_missed(tp);
 	return 0;

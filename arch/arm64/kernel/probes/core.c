@@ -52,9 +52,9 @@ static nokprobe_inline void a64_simulate(struct kprobe_site *s, struct pt_regs *
 }
 
 static void a64_step_begin(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
-			   struct pt_regs *regs, bool quiet)
+			   struct pt_regs *regs, bool quiet, u64 cost_t0)
 {
-	kprobe_step_push(kcb, s, regs->pstate & A64_DAIF, quiet);
+	kprobe_step_push(kcb, s, regs->pstate & A64_DAIF, quiet, cost_t0);
 	regs->pstate |= A64_DAIF;
 	a64_set_pc(regs, (unsigned long)s->arch.slot);
 }
@@ -90,20 +90,21 @@ static struct kprobe_site *a64_stepping_at(struct kprobe_ctlblk *kcb,
 }
 NOKPROBE_SYMBOL(a64_stepping_at);
 
+/* Returns with the hit done, unless a step of the instruction goes on. */
 static void a64_hit(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
-		    struct pt_regs *regs)
+		    struct pt_regs *regs, u64 cost_t0)
 {
 	if (kprobe_site_call_pre(s, regs)) {
 		/* A handler sent the CPU elsewhere: the instruction is skipped. */
 		__this_cpu_write(current_kprobe, NULL);
+	} else if (!s->arch.simulate) {
+		a64_step_begin(s, kcb, regs, false, cost_t0);
 		return;
+	} else {
+		a64_simulate(s, regs);
+		kprobe_site_done(s, regs);
 	}
-	if (!s->arch.simulate) {
-		a64_step_begin(s, kcb, regs, false);
-		return;
-	}
-	a64_simulate(s, regs);
-	kprobe_site_done(s, regs);
+	kprobe_cost_end(s, cost_t0);
 }
 NOKPROBE_SYMBOL(a64_hit);
 
@@ -115,7 +116,7 @@ static void a64_reenter(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
 	if (s->arch.simulate)
 		a64_simulate(s, regs);
 	else
-		a64_step_begin(s, kcb, regs, true);
+		a64_step_begin(s, kcb, regs, true, 0);
 }
 NOKPROBE_SYMBOL(a64_reenter);
 
@@ -141,7 +142,7 @@ int kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 	if (unlikely(kprobe_running()))
 		a64_reenter(s, kcb, regs);
 	else
-		a64_hit(s, kcb, regs);
+		a64_hit(s, kcb, regs, kprobe_cost_begin());
 	return DBG_HOOK_HANDLED;
 }
 NOKPROBE_SYMBOL(kprobe_brk_handler);
@@ -158,14 +159,18 @@ int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 {
 	struct kprobe_ctlblk *kcb = this_cpu_ptr(&kprobe_ctlblk);
 	struct kprobe_site *s = a64_stepping_at(kcb, regs, 1);
+	struct kprobe_step *st;
 	unsigned long next;
 
 	if (user_mode(regs) || !s)
 		return DBG_HOOK_ERROR;
 
 	next = (unsigned long)s->addr + AARCH64_INSN_SIZE;
-	if (!a64_step_end(kcb, regs, next)->quiet)
+	st = a64_step_end(kcb, regs, next);
+	if (!st->quiet) {
 		kprobe_site_done(s, regs);
+		kprobe_cost_end(s, st->cost_t0);
+	}
 	return DBG_HOOK_HANDLED;
 }
 NOKPROBE_SYMBOL(kprobe_ss_brk_handler);

@@ -72,12 +72,14 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	struct kprobe_site *s;
 	/* Zeroed once, and only on a hit, by a64_ftrace_regs_in(). */
 	struct pt_regs regs __uninitialized;
+	u64 cost_t0;
 
 	preempt_disable_notrace();
 	s = kprobe_ftrace_hit_site(ip);
 	if (!s)
 		goto out;
 
+	cost_t0 = kprobe_cost_begin();
 	a64_ftrace_regs_in(&regs, fr, ip);
 	if (kprobe_site_call_pre(s, &regs)) {
 		/*
@@ -93,6 +95,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	}
 	a64_ftrace_regs_out(fr, &regs);
 	__this_cpu_write(current_kprobe, NULL);
+	kprobe_cost_end(s, cost_t0);
 out:
 	preempt_enable_notrace();
 }

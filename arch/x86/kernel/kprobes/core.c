@@ -183,9 +183,10 @@ static nokprobe_inline bool kpx86_step_trap(struct kprobe_ctlblk *kcb, void *add
 
 static nokprobe_inline void kpx86_step_begin(struct kprobe_site *s,
 					     struct kprobe_ctlblk *kcb,
-					     struct pt_regs *regs, bool quiet)
+					     struct pt_regs *regs, bool quiet,
+					     u64 cost_t0)
 {
-	kprobe_step_push(kcb, s, regs->flags & X86_EFLAGS_IF, quiet);
+	kprobe_step_push(kcb, s, regs->flags & X86_EFLAGS_IF, quiet, cost_t0);
 	regs->flags &= ~X86_EFLAGS_IF;
 	regs->ip = (unsigned long)s->arch.slot;
 }
@@ -231,36 +232,34 @@ static void kpx86_step_done(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 	if (st->quiet)
 		return;
 	kprobe_site_done(s, regs);
+	kprobe_cost_end(s, st->cost_t0);
 }
 NOKPROBE_SYMBOL(kpx86_step_done);
 
 /* ------------------------------------------------------------------ */
 /* Breakpoint and fault entry points                                   */
 
+/* Returns with the hit done, unless a step of the instruction goes on. */
 static void kpx86_hit(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
-		      struct pt_regs *regs)
+		      struct pt_regs *regs, u64 cost_t0)
 {
 	if (kprobe_site_call_pre(s, regs)) {
 		/* A handler sent the CPU elsewhere: the instruction is skipped. */
 		__this_cpu_write(current_kprobe, NULL);
-		return;
-	}
-	if (unlikely(READ_ONCE(s->arch.via_detour))) {
+	} else if (unlikely(READ_ONCE(s->arch.via_detour))) {
 		regs->ip = (unsigned long)kpx86_detour_tail(s);
 		__this_cpu_write(current_kprobe, NULL);
+	} else if (s->arch.op != KPX86_STEP) {
+		kpx86_emulate(s, regs);
+		kprobe_site_done(s, regs);
+	} else if (s->arch.boost && !READ_ONCE(s->has_post)) {
+		kpx86_boost(s, regs);
+		__this_cpu_write(current_kprobe, NULL);
+	} else {
+		kpx86_step_begin(s, kcb, regs, false, cost_t0);
 		return;
 	}
-	if (s->arch.op == KPX86_STEP) {
-		if (s->arch.boost && !READ_ONCE(s->has_post)) {
-			kpx86_boost(s, regs);
-			__this_cpu_write(current_kprobe, NULL);
-			return;
-		}
-		kpx86_step_begin(s, kcb, regs, false);
-		return;
-	}
-	kpx86_emulate(s, regs);
-	kprobe_site_done(s, regs);
+	kprobe_cost_end(s, cost_t0);
 }
 NOKPROBE_SYMBOL(kpx86_hit);
 
@@ -276,7 +275,7 @@ static void kpx86_reenter(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
 	else if (s->arch.boost)
 		kpx86_boost(s, regs);
 	else
-		kpx86_step_begin(s, kcb, regs, true);
+		kpx86_step_begin(s, kcb, regs, true, 0);
 }
 NOKPROBE_SYMBOL(kpx86_reenter);
 
@@ -340,7 +339,7 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	if (unlikely(kprobe_running()))
 		kpx86_reenter(s, kcb, regs);
 	else
-		kpx86_hit(s, kcb, regs);
+		kpx86_hit(s, kcb, regs, kprobe_cost_begin());
 	return 1;
 }
 NOKPROBE_SYMBOL(kprobe_int3_handler);

@@ -21,12 +21,14 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 	struct kprobe_site *s;
 	unsigned long resume_ip;
+	u64 cost_t0;
 
 	preempt_disable_notrace();
 	s = kprobe_ftrace_hit_site(ip);
 	if (!s)
 		goto out;
 
+	cost_t0 = kprobe_cost_begin();
 	resume_ip = regs->ip;
 	regs->ip = ip + INT3_INSN_SIZE;
 	if (!kprobe_site_call_pre(s, regs)) {
@@ -37,6 +39,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	}
 	/* Otherwise a handler chose where the function goes on. */
 	__this_cpu_write(current_kprobe, NULL);
+	kprobe_cost_end(s, cost_t0);
 out:
 	preempt_enable_notrace();
 }

@@ -76,10 +76,14 @@ __visible void kpx86_detour_hit(struct kprobe_site *s, struct pt_regs *regs)
 	regs->ip = (unsigned long)s->addr + INT3_INSN_SIZE;
 
 	preempt_disable_notrace();
-	if (kprobe_running())
+	if (kprobe_running()) {
 		kprobe_site_missed(s);
-	else
+	} else {
+		u64 cost_t0 = kprobe_cost_begin();
+
 		kpx86_detour_handlers(s, regs);
+		kprobe_cost_end(s, cost_t0);
+	}
 	preempt_enable_notrace();
 }
 NOKPROBE_SYMBOL(kpx86_detour_hit);
