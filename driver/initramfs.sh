@@ -47,6 +47,11 @@ done
 if [ -d "$OBJ/modroot/lib/modules" ]; then
 	cp -a "$OBJ/modroot/lib/modules" "$ROOT/lib/"
 	rm -f "$ROOT"/lib/modules/*/build "$ROOT"/lib/modules/*/source
+	# a distribution's config builds thousands of modules: keep those of
+	# the core, the libraries, tracing and the samples (the tests' own)
+	if [ "${FLAVOR:-}" = distro ]; then
+		rm -rf "$ROOT"/lib/modules/*/kernel/{drivers,net,fs,sound,crypto,security,block,virt,mm,io_uring}
+	fi
 fi
 
 # the benchmark's workload module
