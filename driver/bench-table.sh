@@ -123,6 +123,8 @@ self_table() { # icount: kprobe_cost's own figure against the measured one
 
 sampling_rows() { # icount: what sampling adds
 	local f="$B/bench-series$SUFFIX-ic$1.txt" key
+	echo "One read of sched_clock(), the clock sampled twice per sample: $(val "$f" clock_read)."
+	echo
 	echo "| probe | hit, sampling off | hit, every hit sampled | a sampled hit's extra | one in 64 (default), per hit |"
 	echo "|---|---:|---:|---:|---:|"
 	for key in entry_noargs mid_int3 return_noargs; do

@@ -41,6 +41,7 @@
 #include <linux/cpu.h>
 #include <linux/jump_label.h>
 #include <linux/static_call.h>
+#include <linux/sysctl.h>
 #include <linux/perf_event.h>
 #include <linux/bug.h>
 #include <linux/extable.h>
@@ -963,6 +964,7 @@ int kprobes_set_all_armed(bool armed)
 	kprobe_defer_begin();
 	kprobe_defer_end();
 	kprobes_all_disarmed = !armed;
+	kprobe_opt_allow(armed);
 	kprobes_switching_all = true;
 	kprobe_defer_begin();
 	for (i = 0; i < KPROBE_TABLE_SIZE; i++)
@@ -979,6 +981,39 @@ out_unlock:
 	mutex_unlock(&kprobe_mutex);
 	return ret;
 }
+
+#ifdef CONFIG_OPTPROBES
+/* debug.kprobes-optimization, 0 or 1: a change applies to every site. */
+static int kprobe_opt_sysctl(const struct ctl_table *table, int write,
+			     void *buffer, size_t *length, loff_t *ppos)
+{
+	struct kprobe_site *s;
+	int i, ret;
+
+	guard(mutex)(&kprobe_mutex);
+	ret = proc_dointvec_minmax(table, write, buffer, length, ppos);
+	if (ret || !write)
+		return ret;
+	for (i = 0; i < KPROBE_TABLE_SIZE; i++)
+		hlist_for_each_entry(s, &kprobe_table[i], node)
+			kprobe_opt_update(s);
+	return 0;
+}
+
+static struct ctl_table kprobe_opt_sysctls[] = {
+	{ .procname = "kprobes-optimization", .mode = 0644,
+	  .data = &kprobes_optimization, .maxlen = sizeof(int),
+	  .proc_handler = kprobe_opt_sysctl,
+	  .extra1 = SYSCTL_ZERO, .extra2 = SYSCTL_ONE },
+};
+
+static int __init kprobe_opt_sysctl_init(void)
+{
+	register_sysctl_init("debug", kprobe_opt_sysctls);
+	return 0;
+}
+subsys_initcall(kprobe_opt_sysctl_init);
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Code that goes away                                                 */

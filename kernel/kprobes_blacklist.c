@@ -219,7 +219,7 @@ unsigned long kprobe_clone_origin(char *name)
 	if (!dot || dot == name)
 		return 0;
 	*dot = '\0';
-	return (unsigned long)kprobe_lookup_name(name, 0);
+	return kallsyms_lookup_name(name);
 }
 
 /* Is @addr listed, or @origin, the function @addr is a clone of (or 0)? */

@@ -17,7 +17,7 @@
 #ifndef _KERNEL_KPROBES_INTERNAL_H
 #define _KERNEL_KPROBES_INTERNAL_H
 
-#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
 
@@ -90,12 +90,15 @@ static inline int kprobe_ftrace_disarm(struct kprobe_site **sites,
 
 /* kprobes_opt.c: jump optimization of breakpoint sites */
 #ifdef CONFIG_OPTPROBES
+extern int kprobes_optimization;
+void kprobe_opt_allow(bool allowed);
 void kprobe_opt_update(struct kprobe_site *s);
 void kprobe_opt_stop(struct kprobe_site *s);
 void kprobe_opt_forget(struct kprobe_site *s);
 void kprobe_opt_yield(unsigned long addr);
 void kprobe_opt_retry(unsigned long addr);
 #else
+static inline void kprobe_opt_allow(bool allowed) { }
 static inline void kprobe_opt_update(struct kprobe_site *s) { }
 static inline void kprobe_opt_stop(struct kprobe_site *s) { }
 static inline void kprobe_opt_forget(struct kprobe_site *s) { }

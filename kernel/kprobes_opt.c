@@ -36,13 +36,15 @@
 #include <linux/cpu.h>
 #include <linux/kprobes.h>
 #include <linux/memory.h>
-#include <linux/sysctl.h>
 #include <linux/workqueue.h>
 
 #include "kprobes_internal.h"
 
-/* debug.kprobes-optimization; kprobe_mutex for writers. */
-static int kprobes_optimization = 1;
+/* debug.kprobes-optimization (its handler is in kprobes.c); kprobe_mutex. */
+int kprobes_optimization = 1;
+
+/* Cleared while kprobes are globally disarmed (kprobe_opt_allow()). */
+static bool kprobe_opt_allowed = true;
 
 static LIST_HEAD(kprobe_opt_queue);
 
@@ -66,7 +68,7 @@ static void kprobe_opt_set_flag(struct kprobe_site *s, bool optimized)
 
 static bool kprobe_opt_wanted(struct kprobe_site *s)
 {
-	return kprobes_optimization && !kprobes_all_disarmed &&
+	return kprobes_optimization && kprobe_opt_allowed &&
 	       (s->state & KPROBE_SITE_ARMED) && !s->has_post &&
 	       !(s->state & (KPROBE_SITE_FTRACE | KPROBE_SITE_GONE));
 }
@@ -234,42 +236,13 @@ void wait_for_kprobe_optimizer(void)
 }
 EXPORT_SYMBOL_GPL(wait_for_kprobe_optimizer);
 
-/* Apply a change of the sysctl to every site. */
-static void kprobe_opt_update_all(void)
+/*
+ * kprobe_opt_allow() - kprobes were globally armed (@allowed) or disarmed
+ *
+ * The core then syncs every site, which lets each follow.
+ */
+void kprobe_opt_allow(bool allowed)
 {
-	struct kprobe_site *s;
-	int i;
-
 	lockdep_assert_held(&kprobe_mutex);
-	for (i = 0; i < KPROBE_TABLE_SIZE; i++) {
-		hlist_for_each_entry(s, &kprobe_table[i], node)
-			kprobe_opt_update(s);
-	}
+	kprobe_opt_allowed = allowed;
 }
-
-static int kprobe_opt_sysctl(const struct ctl_table *table, int write,
-			     void *buffer, size_t *length, loff_t *ppos)
-{
-	int ret;
-
-	guard(mutex)(&kprobe_mutex);
-	ret = proc_dointvec_minmax(table, write, buffer, length, ppos);
-	if (!ret && write)
-		kprobe_opt_update_all();
-	return ret;
-}
-
-/* debug.kprobes-optimization: 0 or 1 */
-static struct ctl_table kprobe_opt_sysctls[] = {
-	{ .procname = "kprobes-optimization", .mode = 0644,
-	  .data = &kprobes_optimization, .maxlen = sizeof(int),
-	  .proc_handler = kprobe_opt_sysctl,
-	  .extra1 = SYSCTL_ZERO, .extra2 = SYSCTL_ONE },
-};
-
-static int __init kprobe_opt_init(void)
-{
-	register_sysctl_init("debug", kprobe_opt_sysctls);
-	return 0;
-}
-subsys_initcall(kprobe_opt_init);

@@ -203,12 +203,12 @@ static double self_cost(void)
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] == '#')
 			continue;
-		if (sscanf(line, "%255s %llu %llu %31s", name, &hits, &sampled, ns) != 4 ||
-		    !strcmp(ns, "-")) {
+		if (sscanf(line, "%255s %llu %llu %31s", name, &hits, &sampled, ns) != 4) {
 			fclose(f);
 			return -1;
 		}
-		total += hits * strtoull(ns, NULL, 10);
+		if (strcmp(ns, "-"))	/* "-": none sampled (not hit) */
+			total += hits * strtoull(ns, NULL, 10);
 		n++;
 	}
 	fclose(f);
@@ -226,8 +226,8 @@ static void report_self(const char *key, double measured)
 	snprintf(name, sizeof(name), "self_%s", key);
 	report(name, self, "ns/hit");
 	if (measured > 0) {
-		snprintf(name, sizeof(name), "self_ratio_%s", key);
-		report(name, self / measured, "self/measured");
+		printf("@@BENCH self_ratio_%s %.3f self/measured\n", key, self / measured);
+		fflush(stdout);
 	}
 }
 
@@ -489,6 +489,7 @@ static void hit_costs(void)
 			run_scenario(s, base_target);
 	}
 	if (wanted("sampling")) {
+		report("clock_read", (double)loop_ns("clock") / loops, "ns/call");
 		sampling_cost("entry_noargs", base_target);
 		sampling_cost("mid_int3", base_fixup);
 		sampling_cost("return_noargs", base_target);

@@ -158,8 +158,8 @@ static int parg_btf_members(struct parg_pc *pc, char **fieldp,
  * of type @type, or from a pointer to @type when @pointee.  @adjust is
  * added to the first one's offset (a container cast's).
  */
-static int parg_btf_fields(struct parg_pc *pc, char *field,
-			   const struct btf_type *type, bool pointee, long adjust)
+int parg_btf_fields(struct parg_pc *pc, char *field,
+		    const struct btf_type *type, bool pointee, long adjust)
 {
 	u32 bitoffs;
 	int ret;
@@ -406,9 +406,8 @@ static const struct btf_type *parg_btf_named(struct parg_pc *pc, char *name,
  * pointer is cast to, "NAME" or "NAME *", or the holder of a container
  * cast, "NAME,FIELD", with *@adjust the (negative) offset of FIELD in it.
  */
-static const struct btf_type *parg_btf_cast_type(struct parg_pc *pc,
-						 char *text, int pos,
-						 long *adjust, bool *container)
+const struct btf_type *parg_btf_cast_type(struct parg_pc *pc, char *text,
+					  int pos, long *adjust, bool *container)
 {
 	char *comma = strchr(text, ','), *star = strchr(text, '*'), *field;
 	int lead = skip_spaces(text) - text;
@@ -439,98 +438,10 @@ static const struct btf_type *parg_btf_cast_type(struct parg_pc *pc,
 }
 
 /* A value that may be read as a pointer: a pointer, or a long. */
-static bool parg_btf_castable(const struct btf_type *t)
+bool parg_btf_castable(const struct btf_type *t)
 {
 	return !t || btf_type_is_ptr(t) ||
 	       (btf_type_is_int(t) && btf_int_bits(t) == BITS_PER_LONG);
-}
-
-/* The first "->" of @s outside parentheses, or the end of @s. */
-static char *parg_arrow(char *s)
-{
-	int depth = 0;
-
-	for (; *s; s++) {
-		depth += (*s == '(') - (*s == ')');
-		if (!depth && s[0] == '-' && s[1] == '>')
-			break;
-	}
-	return s;
-}
-
-/* The ')' that closes the '(' at @open, or NULL. */
-static char *parg_close_paren(char *open)
-{
-	int depth = 0;
-
-	for (; *open; open++) {
-		depth += (*open == '(') - (*open == ')');
-		if (!depth)
-			return open;
-	}
-	return NULL;
-}
-
-/*
- * Casts, at @arg (a '('), at byte pc->offset of the definition:
- *   (TYPE)FETCH->F...        FETCH read as a pointer to TYPE; the fields
- *   ((TYPE)FETCH)->F...      walk from there, '->' through pointers
- *   (TYPE,FIELD)FETCH->F...  FETCH points to FIELD of a TYPE: the fields
- *                            are TYPE's (container_of)
- * TYPE is NAME (a struct, union or typedef, looked up in that order),
- * "struct NAME" or "union NAME"; a '*' may follow it in a pointer cast.
- * Without fields a pointer cast is the value itself; a container cast
- * needs them.
- */
-int parg_btf_cast(struct parg_pc *pc, char *arg)
-{
-	char *cast = arg + (arg[1] == '('), *close, *fetch, *end, *field;
-	const struct btf_type *target;
-	int base = pc->offset, ret;
-	bool container;
-	long adjust;
-	char saved;
-
-	close = strchr(cast, ')');
-	end = arg != cast ? parg_close_paren(arg) : NULL;
-	if (!close || (arg != cast && !end))
-		return parg_fail(pc, base + strlen(arg), PARG_ERR_CAST_NOT_CLOSED);
-	*close = '\0';
-	target = parg_btf_cast_type(pc, cast + 1, base + (cast + 1 - arg),
-				    &adjust, &container);
-	if (IS_ERR(target))
-		return PTR_ERR(target);
-
-	fetch = close + 1;
-	if (end) {		/* grouped: the fields follow the outer ')' */
-		field = end + 1;
-	} else {
-		field = parg_arrow(fetch);
-		end = field;
-	}
-	if (*field && !str_has_prefix(field, "->"))
-		return parg_fail(pc, base + (field - arg), PARG_ERR_NOSUP_DAT_ARG);
-	saved = *end;
-	*end = '\0';
-	pc->offset = base + (fetch - arg);
-	ret = parg_parse_fetch(pc, fetch);
-	*end = saved;
-	if (ret)
-		return ret;
-	if (!parg_btf_castable(pc->last_type) ||
-	    (!pc->arg->nderef && (pc->arg->src == PARG_SRC_COMM ||
-				  pc->arg->src == PARG_SRC_DATA)))
-		return parg_fail(pc, base + (fetch - arg), PARG_ERR_CAST_NOT_PTR);
-
-	pc->last_type = NULL;
-	if (!*field && container)
-		return parg_fail(pc, base + (cast + 1 - arg), PARG_ERR_BAD_CAST);
-	if (!*field) {
-		pc->pointee = target;	/* for :struct */
-		return 0;
-	}
-	pc->offset = base + (field + 2 - arg);
-	return parg_btf_fields(pc, field + 2, target, true, adjust);
 }
 
 /* --------------------------------------------------------- :struct */

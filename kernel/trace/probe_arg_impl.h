@@ -27,6 +27,7 @@
 #ifndef _KERNEL_TRACE_PARG_IMPL_H
 #define _KERNEL_TRACE_PARG_IMPL_H
 
+#include <linux/err.h>
 #include <linux/types.h>
 #include <asm/ptrace.h>
 #include "probe_arg.h"
@@ -271,17 +272,21 @@ static __always_inline unsigned long parg_kernel_arg(struct pt_regs *regs,
 }
 #endif
 
-/* probe_arg_parse.c */
-int parg_parse_word(struct parg_pc *pc, int idx, const char *word);
-void parg_use_src(struct parg_pc *pc, enum parg_src src, unsigned long param);
+/* probe_arg_build.c: what the parser and the BTF resolver build with */
 int parg_fail(struct parg_pc *pc, int pos, enum parg_err_code code);
-int parg_parse_fetch(struct parg_pc *pc, char *arg);
 bool parg_at_entry(const struct parg_pc *pc);
 bool parg_at_return(const struct parg_pc *pc);
 bool parg_at_kernel_func(const struct parg_pc *pc);
+const struct parg_type *parg_find_type(const char *name);
+int parg_take_step(struct parg_pc *pc);
+void parg_add_deref(struct parg_pc *pc, long off, bool user);
 int parg_push_deref(struct parg_pc *pc, long off, bool user);
 int parg_use_entry(struct parg_pc *pc, unsigned int argnum);
-const struct parg_type *parg_find_type(const char *name);
+void parg_use_src(struct parg_pc *pc, enum parg_src src, unsigned long param);
+
+/* probe_arg_parse.c */
+int parg_parse_word(struct parg_pc *pc, int idx, const char *word);
+int parg_parse_fetch(struct parg_pc *pc, char *arg);
 
 /* probe_arg_btf.c, or the stubs below */
 #ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
@@ -289,7 +294,11 @@ int parg_btf_query(struct parg_pc *pc);
 const char *parg_btf_param_name(struct parg_pc *pc, int idx);
 int parg_btf_var(struct parg_pc *pc, char *varname);
 int parg_btf_current(struct parg_pc *pc, char *arg);
-int parg_btf_cast(struct parg_pc *pc, char *arg);
+const struct btf_type *parg_btf_cast_type(struct parg_pc *pc, char *text,
+					  int pos, long *adjust, bool *container);
+bool parg_btf_castable(const struct btf_type *t);
+int parg_btf_fields(struct parg_pc *pc, char *field,
+		    const struct btf_type *type, bool pointee, long adjust);
 int parg_btf_view(struct parg_pc *pc, unsigned int *count);
 void parg_btf_view_free(struct parg_view *view);
 void parg_btf_view_print(struct trace_seq *s, const struct parg_view *view,
@@ -313,7 +322,22 @@ static inline int parg_btf_var(struct parg_pc *pc, char *varname)
 	return parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG);
 }
 
-static inline int parg_btf_cast(struct parg_pc *pc, char *arg)
+/* a cast names a type: it needs BTF (the caret stays at the cast) */
+static inline const struct btf_type *
+parg_btf_cast_type(struct parg_pc *pc, char *text, int pos, long *adjust,
+		   bool *container)
+{
+	return ERR_PTR(parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG));
+}
+
+static inline bool parg_btf_castable(const struct btf_type *t)
+{
+	return true;
+}
+
+static inline int parg_btf_fields(struct parg_pc *pc, char *field,
+				  const struct btf_type *type, bool pointee,
+				  long adjust)
 {
 	return parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG);
 }

@@ -53,113 +53,11 @@
 #define PARG_MAX_FIELDS_SIZE	3072	/* bytes of fields in one event */
 #define PARG_STACK_SLOTS	(THREAD_SIZE / sizeof(unsigned long))
 
-#define PARG_STRING_FMT		"\\\"%s\\\""
-
-/* Every type of the language; bitfields map to u8..u64 by their size. */
-static const struct parg_type parg_types[] = {
-	{ "u8",  "u8",  "%u",   1, PARG_K_UNSIGNED, false },
-	{ "u16", "u16", "%u",   2, PARG_K_UNSIGNED, false },
-	{ "u32", "u32", "%u",   4, PARG_K_UNSIGNED, false },
-	{ "u64", "u64", "%Lu",  8, PARG_K_UNSIGNED, false },
-	{ "s8",  "s8",  "%d",   1, PARG_K_SIGNED,   true },
-	{ "s16", "s16", "%d",   2, PARG_K_SIGNED,   true },
-	{ "s32", "s32", "%d",   4, PARG_K_SIGNED,   true },
-	{ "s64", "s64", "%Ld",  8, PARG_K_SIGNED,   true },
-	{ "x8",  "u8",  "0x%x", 1, PARG_K_HEX,      false },
-	{ "x16", "u16", "0x%x", 2, PARG_K_HEX,      false },
-	{ "x32", "u32", "0x%x", 4, PARG_K_HEX,      false },
-	{ "x64", "u64", "0x%Lx", 8, PARG_K_HEX,     false },
-	{ "char", "u8", "'%c'", 1, PARG_K_CHAR,     false },
-	{ "symbol", BITS_PER_LONG == 64 ? "u64" : "u32", "%pS",
-	  sizeof(long), PARG_K_SYMBOL, false },
-	/* a u32 data_loc word each; "signed" as the base ABI says */
-	{ "string",  "__data_loc char[]", PARG_STRING_FMT, 4, PARG_K_STRING, true },
-	{ "ustring", "__data_loc char[]", PARG_STRING_FMT, 4, PARG_K_STRING, true },
-	{ "symstr",  "__data_loc char[]", PARG_STRING_FMT, 4, PARG_K_STRING, true },
-	/* the bytes of a struct, a u8 array in the record; shown by BTF */
-	{ "struct", "u8", "%s", 1, PARG_K_STRUCT, false },
-};
-
-#define PARG_DEFAULT_TYPE	(BITS_PER_LONG == 64 ? "x64" : "x32")
-
 /* Field names the event itself uses. */
 static const char *const parg_reserved[] = {
 	"common_type", "common_flags", "common_preempt_count", "common_pid",
 	"common_tgid", "__probe_ip", "__probe_ret_ip", "__probe_func",
 };
-
-static const char *const parg_err_text[] = {
-	"Success",	/* PARG_OK */
-#define PARG_ERROR(code, msg)	msg,
-#include "probe_arg_errors.h"
-#undef PARG_ERROR
-};
-
-const char *parg_err_msg(enum parg_err_code code)
-{
-	if (code >= PARG_ERR_COUNT)
-		return "Unknown error";
-	return parg_err_text[code];
-}
-EXPORT_SYMBOL_IF_KUNIT(parg_err_msg);
-
-/* Record the first error only: later ones are consequences. */
-int parg_fail(struct parg_pc *pc, int pos, enum parg_err_code code)
-{
-	if (!pc->err->code) {
-		pc->err->code = code;
-		pc->err->word = pc->word;
-		pc->err->pos = pos;
-	}
-	return -EINVAL;
-}
-
-bool parg_at_entry(const struct parg_pc *pc)
-{
-	return pc->caps->on_func_entry && !pc->caps->is_return;
-}
-
-/* Where $argN and BTF names mean something: a kernel function's ends. */
-bool parg_at_kernel_func(const struct parg_pc *pc)
-{
-	return !pc->caps->user && (parg_at_entry(pc) || parg_at_return(pc));
-}
-
-bool parg_at_return(const struct parg_pc *pc)
-{
-	return pc->caps->is_return;
-}
-
-/* NULL names the default type; "b<w>@<o>/<s>" maps to u<s>. */
-const struct parg_type *parg_find_type(const char *name)
-{
-	unsigned long bits;
-	int i;
-
-	if (!name)
-		name = PARG_DEFAULT_TYPE;
-	if (name[0] == 'b') {
-		const char *slash = strchr(name, '/');
-
-		if (!slash || kstrtoul(slash + 1, 0, &bits))
-			return NULL;
-		switch (bits) {
-		case 8:
-			return parg_find_type("u8");
-		case 16:
-			return parg_find_type("u16");
-		case 32:
-			return parg_find_type("u32");
-		case 64:
-			return parg_find_type("u64");
-		}
-		return NULL;
-	}
-	for (i = 0; i < ARRAY_SIZE(parg_types); i++)
-		if (!strcmp(name, parg_types[i].name))
-			return &parg_types[i];
-	return NULL;
-}
 
 /* symbol and symstr print kernel symbols: nothing a user probe reads */
 static bool parg_type_is_kernel_only(const struct parg_type *type)
@@ -168,56 +66,7 @@ static bool parg_type_is_kernel_only(const struct parg_type *type)
 	       type->kind == PARG_K_STRUCT;
 }
 
-/* One more slot of the argument's program; the base ABI allows 15. */
-static int parg_take_step(struct parg_pc *pc)
-{
-	if (++pc->steps >= PARG_MAX_STEPS)
-		return parg_fail(pc, pc->offset, PARG_ERR_TOO_MANY_OPS);
-	return 0;
-}
-
-/* A dereference that is part of its source, and takes no slot. */
-static void parg_add_deref(struct parg_pc *pc, long off, bool user)
-{
-	int n = pc->arg->nderef;
-
-	pc->derefs[n] = off;
-	if (user)
-		pc->umask |= BIT(n);
-	pc->arg->nderef = n + 1;
-}
-
-int parg_push_deref(struct parg_pc *pc, long off, bool user)
-{
-	if (parg_take_step(pc))
-		return -EINVAL;
-	parg_add_deref(pc, off, user);
-	return 0;
-}
-
-/* Slot in the entry data for function argument @argnum (0-based). */
-int parg_use_entry(struct parg_pc *pc, unsigned int argnum)
-{
-	struct parg_set *set = pc->set;
-	int i;
-
-	for (i = 0; i < set->nentry; i++)
-		if (set->entry[i] == argnum)
-			return i * sizeof(unsigned long);
-	if (WARN_ON_ONCE(set->nentry >= set->nargs))
-		return -ENOSPC;
-	set->entry[set->nentry] = argnum;
-	return set->nentry++ * sizeof(unsigned long);
-}
-
 /* ------------------------------------------------------------ sources */
-
-void parg_use_src(struct parg_pc *pc, enum parg_src src, unsigned long param)
-{
-	pc->arg->src = src;
-	pc->arg->param = param;
-	pc->steps = 0;
-}
 
 /* $argN: a register at entry, a saved word at return. */
 static int parg_parse_argn(struct parg_pc *pc, const char *num)
@@ -485,6 +334,95 @@ static int parg_parse_deref(struct parg_pc *pc, char *arg)
 	return ret;
 }
 
+/* The first "->" of @s outside parentheses, or the end of @s. */
+static char *parg_arrow(char *s)
+{
+	int depth = 0;
+
+	for (; *s; s++) {
+		depth += (*s == '(') - (*s == ')');
+		if (!depth && s[0] == '-' && s[1] == '>')
+			break;
+	}
+	return s;
+}
+
+/* The ')' that closes the '(' at @open, or NULL. */
+static char *parg_close_paren(char *open)
+{
+	int depth = 0;
+
+	for (; *open; open++) {
+		depth += (*open == '(') - (*open == ')');
+		if (!depth)
+			return open;
+	}
+	return NULL;
+}
+
+/*
+ * Casts, at @arg (a '('), at byte pc->offset of the definition:
+ *   (TYPE)FETCH->F...        FETCH read as a pointer to TYPE; the fields
+ *   ((TYPE)FETCH)->F...      walk from there, '->' through pointers
+ *   (TYPE,FIELD)FETCH->F...  FETCH points to FIELD of a TYPE: the fields
+ *                            are TYPE's (container_of)
+ * The syntax is here; what the types mean is probe_arg_btf.c's.
+ * TYPE is NAME (a struct, union or typedef, looked up in that order),
+ * "struct NAME" or "union NAME"; a '*' may follow it in a pointer cast.
+ * Without fields a pointer cast is the value itself; a container cast
+ * needs them.
+ */
+static int parg_parse_cast(struct parg_pc *pc, char *arg)
+{
+	char *cast = arg + (arg[1] == '('), *close, *fetch, *end, *field;
+	const struct btf_type *target;
+	int base = pc->offset, ret;
+	bool container;
+	long adjust;
+	char saved;
+
+	close = strchr(cast, ')');
+	end = arg != cast ? parg_close_paren(arg) : NULL;
+	if (!close || (arg != cast && !end))
+		return parg_fail(pc, base + strlen(arg), PARG_ERR_CAST_NOT_CLOSED);
+	*close = '\0';
+	target = parg_btf_cast_type(pc, cast + 1, base + (cast + 1 - arg),
+				    &adjust, &container);
+	if (IS_ERR(target))
+		return PTR_ERR(target);
+
+	fetch = close + 1;
+	if (end) {		/* grouped: the fields follow the outer ')' */
+		field = end + 1;
+	} else {
+		field = parg_arrow(fetch);
+		end = field;
+	}
+	if (*field && !str_has_prefix(field, "->"))
+		return parg_fail(pc, base + (field - arg), PARG_ERR_NOSUP_DAT_ARG);
+	saved = *end;
+	*end = '\0';
+	pc->offset = base + (fetch - arg);
+	ret = parg_parse_fetch(pc, fetch);
+	*end = saved;
+	if (ret)
+		return ret;
+	if (!parg_btf_castable(pc->last_type) ||
+	    (!pc->arg->nderef && (pc->arg->src == PARG_SRC_COMM ||
+				  pc->arg->src == PARG_SRC_DATA)))
+		return parg_fail(pc, base + (fetch - arg), PARG_ERR_CAST_NOT_PTR);
+
+	pc->last_type = NULL;
+	if (!*field && container)
+		return parg_fail(pc, base + (cast + 1 - arg), PARG_ERR_BAD_CAST);
+	if (!*field) {
+		pc->pointee = target;	/* for :struct */
+		return 0;
+	}
+	pc->offset = base + (field + 2 - arg);
+	return parg_btf_fields(pc, field + 2, target, true, adjust);
+}
+
 /* One fetch expression, without its type; recursive through derefs. */
 int parg_parse_fetch(struct parg_pc *pc, char *arg)
 {
@@ -494,7 +432,7 @@ int parg_parse_fetch(struct parg_pc *pc, char *arg)
 	case '(':
 		if (pc->caps->user)
 			return parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG);
-		return parg_btf_cast(pc, arg);
+		return parg_parse_cast(pc, arg);
 	case '$':
 		return parg_parse_var(pc, arg);
 	case '%':

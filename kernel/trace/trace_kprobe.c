@@ -312,55 +312,6 @@ void tk_probe_free(struct tk_probe *tp)
 	kfree(tp);
 }
 
-#if defined(CONFIG_DYNAMIC_FTRACE) && !defined(CONFIG_KPROBE_EVENTS_ON_NOTRACE)
-/*
- * Can the function around @addr be traced (it has an mcount site)?  A
- * caller that knows the function starts at @addr and is @size long says
- * so; 0 looks it up.
- */
-static bool tk_func_traceable(unsigned long addr, unsigned long size)
-{
-	unsigned long offs;
-
-	if (!size) {
-		if (!kallsyms_lookup_size_offset(addr, &size, &offs))
-			return true;	/* unknown text: the core judges */
-		addr -= offs;
-	}
-	return ftrace_location_range(addr, addr + size - 1) != 0;
-}
-
-/*
- * Probing notrace code could recurse into the tracer.  A compiler clone
- * ("f.isra.0", "f.cold") has no mcount site of its own: judge it by the
- * function it was made from.  @name is the name of the symbol at @addr,
- * or NULL to look it up; @size that of the function starting at @addr, or
- * 0 to look it up.
- */
-bool tk_notrace_sym(unsigned long addr, unsigned long size, const char *name)
-{
-	char buf[KSYM_NAME_LEN], *dot;
-
-	if (!addr || tk_func_traceable(addr, size))
-		return false;
-	if (name)
-		strscpy(buf, name, sizeof(buf));
-	else if (lookup_symbol_name(addr, buf))
-		return true;
-	dot = strchr(buf, '.');
-	if (!dot)
-		return true;
-	*dot = '\0';
-	addr = kallsyms_lookup_name(buf);
-	return !addr || !tk_func_traceable(addr, 0);
-}
-#else
-bool tk_notrace_sym(unsigned long addr, unsigned long size, const char *name)
-{
-	return false;
-}
-#endif
-
 static bool tk_in_notrace_func(const struct tk_probe *tp)
 {
 	return tk_notrace_sym(tk_probe_address(tp), 0, NULL);
@@ -1513,7 +1464,6 @@ static __init int tk_init_tracefs(void)
 			  (void *)&tk_cost_seq_ops, &pev_stats_fops);
 	trace_create_file("kprobe_places", TRACE_MODE_READ, NULL,
 			  (void *)&tk_places_seq_ops, &pev_stats_fops);
-	tk_boot_events();
 	return 0;
 }
 fs_initcall(tk_init_tracefs);

@@ -297,6 +297,26 @@ int trace_kprobe_batch_end(void)
 	return kprobe_batch_end();
 }
 
+#ifdef CONFIG_PERF_EVENTS
+/* A perf event opened on, or closed from, the event. */
+static int tk_event_reg_perf(struct tk_event *ev, enum trace_reg type)
+{
+	switch (type) {
+	case TRACE_REG_PERF_REGISTER:
+		return tk_event_enable(ev, NULL);
+	case TRACE_REG_PERF_UNREGISTER:
+		return tk_event_disable(ev, NULL);
+	default:
+		return 0;	/* open, close, add, del: nothing to do */
+	}
+}
+#else
+static int tk_event_reg_perf(struct tk_event *ev, enum trace_reg type)
+{
+	return 0;
+}
+#endif
+
 /*
  * class->reg: called by the ftrace and perf cores, in process context
  * with event_mutex held.

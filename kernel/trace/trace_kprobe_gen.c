@@ -177,17 +177,20 @@ static __init void tk_boot_enable(void)
 	mutex_unlock(&event_mutex);
 }
 
-/* Called once tracefs is up: define the boot events, then enable them. */
-void __init tk_boot_events(void)
+/*
+ * Once tracefs and kprobe_events are up (fs_initcall, trace_kprobe.c):
+ * define the boot events, then enable them.
+ */
+static __init int tk_boot_events(void)
 {
 	char *defs, *def, *next;
 	int ret;
 
-	if (!tk_boot_value || !*tk_boot_value)
-		return;
+	if (!tk_boot_value || !*tk_boot_value || tracing_init_dentry())
+		return 0;
 	defs = kstrdup(tk_boot_value, GFP_KERNEL);
 	if (!defs)
-		return;
+		return 0;
 	strreplace(defs, ',', ' ');
 	for (def = defs; def; def = next) {
 		next = strchr(def, ';');
@@ -201,4 +204,6 @@ void __init tk_boot_events(void)
 	}
 	kfree(defs);
 	tk_boot_enable();
+	return 0;
 }
+fs_initcall_sync(tk_boot_events);

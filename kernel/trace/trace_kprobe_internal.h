@@ -120,8 +120,7 @@ void tk_found_release(struct tk_found *f);
 /* Zeroed memory for place arrays and names, freed with kvfree(). */
 void *tk_places_alloc(size_t size);
 /*
- * trace_kprobe.c: would probing the function at @addr recurse into
- * ftrace?  @size (of the function starting at @addr) and @name are what
+ * Would probing the function at @addr recurse into ftrace?  @size (of the function starting at @addr) and @name are what
  * the caller knows of it: 0 and NULL are looked up.
  */
 bool tk_notrace_sym(unsigned long addr, unsigned long size, const char *name);
@@ -317,9 +316,6 @@ static inline struct tk_event *tk_event_of(struct trace_event_call *call)
 	return container_of(call, struct tk_event, call);
 }
 
-/* trace_kprobe_gen.c */
-void __init tk_boot_events(void);
-
 /* trace_kprobe.c */
 int tk_run_command(const char *raw);	/* a line as kprobe_events takes */
 void tk_event_injectable_update(struct tk_event *ev);
@@ -355,7 +351,6 @@ int tk_scratch_reserve(void);
 int tk_perf_hit(struct tk_probe *tp, unsigned long addr, struct pt_regs *regs);
 void tk_perf_ret_hit(struct tk_probe *tp, unsigned long addr,
 		     struct kretprobe_instance *ri, struct pt_regs *regs);
-int tk_event_reg_perf(struct tk_event *ev, enum trace_reg type);
 #else
 static inline int tk_perf_hit(struct tk_probe *tp, unsigned long addr,
 			      struct pt_regs *regs)
@@ -367,11 +362,6 @@ static inline void tk_perf_ret_hit(struct tk_probe *tp, unsigned long addr,
 				   struct kretprobe_instance *ri,
 				   struct pt_regs *regs)
 {
-}
-
-static inline int tk_event_reg_perf(struct tk_event *ev, enum trace_reg type)
-{
-	return 0;
 }
 #endif
 

@@ -114,18 +114,6 @@ void tk_perf_ret_hit(struct tk_probe *tp, unsigned long addr,
 NOKPROBE_SYMBOL(tk_perf_ret_hit);
 
 /* class->reg for perf: under event_mutex. */
-int tk_event_reg_perf(struct tk_event *ev, enum trace_reg type)
-{
-	switch (type) {
-	case TRACE_REG_PERF_REGISTER:
-		return tk_event_enable(ev, NULL);
-	case TRACE_REG_PERF_UNREGISTER:
-		return tk_event_disable(ev, NULL);
-	default:
-		return 0;	/* open, close, add, del: nothing to do */
-	}
-}
-
 int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
 			const char **symbol, u64 *probe_offset,
 			u64 *probe_addr, unsigned long *missed,

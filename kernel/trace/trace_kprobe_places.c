@@ -45,6 +45,55 @@
 
 #include "trace_kprobe_internal.h"
 
+#if defined(CONFIG_DYNAMIC_FTRACE) && !defined(CONFIG_KPROBE_EVENTS_ON_NOTRACE)
+/*
+ * Can the function around @addr be traced (it has an mcount site)?  A
+ * caller that knows the function starts at @addr and is @size long says
+ * so; 0 looks it up.
+ */
+static bool tk_func_traceable(unsigned long addr, unsigned long size)
+{
+	unsigned long offs;
+
+	if (!size) {
+		if (!kallsyms_lookup_size_offset(addr, &size, &offs))
+			return true;	/* unknown text: the core judges */
+		addr -= offs;
+	}
+	return ftrace_location_range(addr, addr + size - 1) != 0;
+}
+
+/*
+ * Probing notrace code could recurse into the tracer.  A compiler clone
+ * ("f.isra.0", "f.cold") has no mcount site of its own: judge it by the
+ * function it was made from.  @name is the name of the symbol at @addr,
+ * or NULL to look it up; @size that of the function starting at @addr, or
+ * 0 to look it up.
+ */
+bool tk_notrace_sym(unsigned long addr, unsigned long size, const char *name)
+{
+	char buf[KSYM_NAME_LEN], *dot;
+
+	if (!addr || tk_func_traceable(addr, size))
+		return false;
+	if (name)
+		strscpy(buf, name, sizeof(buf));
+	else if (lookup_symbol_name(addr, buf))
+		return true;
+	dot = strchr(buf, '.');
+	if (!dot)
+		return true;
+	*dot = '\0';
+	addr = kallsyms_lookup_name(buf);
+	return !addr || !tk_func_traceable(addr, 0);
+}
+#else
+bool tk_notrace_sym(unsigned long addr, unsigned long size, const char *name)
+{
+	return false;
+}
+#endif
+
 #define TK_ITEMS_MAX	64	/* items of one place word */
 /* Symbols one walk may collect, data and refused ones included. */
 #define TK_WALK_MAX	(8 * TK_PLACES_MAX)

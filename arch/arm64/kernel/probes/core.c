@@ -30,7 +30,7 @@
  * Every function here is NOKPROBE.  Registration is in site.c.  See
  * Documentation/trace/kprobes.rst.
  */
-#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
 #include <linux/ptrace.h>
 #include <asm/debug-monitors.h>
 #include <asm/insn.h>

@@ -37,7 +37,7 @@
  * the ftrace_ops asks ftrace for no recursion guard of its own.
  */
 #include <linux/ftrace.h>
-#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
 #include <linux/preempt.h>
 #include <asm/insn.h>
 #include <asm/ptrace.h>

@@ -16,7 +16,7 @@
  */
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
-#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <asm/debug-monitors.h>

@@ -32,7 +32,7 @@
  * Every function on this path is NOKPROBE; the decisions taken at
  * registration are in decode.c.  See Documentation/trace/kprobes.rst.
  */
-#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
 #include <linux/kallsyms.h>
 #include <linux/perf_event.h>
 #include <linux/preempt.h>

@@ -23,7 +23,7 @@
  *
  * See core.c for the hit path and Documentation/trace/kprobes.rst.
  */
-#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
 #include <linux/kallsyms.h>
 #include <linux/ftrace.h>
 #include <linux/perf_event.h>

@@ -11,7 +11,7 @@
  * Recursion needs no ftrace lock: a hit while any kprobe handler runs on
  * this CPU only counts a miss, like on the breakpoint path.
  */
-#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
 #include <linux/ftrace.h>
 #include <linux/preempt.h>
 

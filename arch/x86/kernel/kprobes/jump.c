@@ -23,7 +23,7 @@
 #include <linux/ftrace.h>
 #include <linux/jump_label.h>
 #include <linux/kallsyms.h>
-#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
 #include <linux/perf_event.h>
 #include <linux/static_call.h>
 #include <asm/extable.h>

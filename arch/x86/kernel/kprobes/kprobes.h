@@ -4,7 +4,7 @@
 #define _X86_KERNEL_KPROBES_KPROBES_H
 
 #include <linux/kgdb.h>
-#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
 #include <asm/cfi.h>
 #include <asm/insn.h>
 
