@@ -113,7 +113,8 @@ self_table() { # icount: kprobe_cost's own figure against the measured one
 		m=$(val "$f" "$key") s=$(val "$f" "self_$key") r=$(val "$f" "self_ratio_$key")
 		[ "$s" = n/a ] && continue
 		n=$((n + 1))
-		verdict=$(awk -v r="${r% *}" 'BEGIN { print (r >= 0.75 && r <= 1.25) ? "yes" : "NO" }')
+		verdict=$(awk -v r="${r% *}" 'BEGIN {
+			if (r == "n/a") print "-"; else print (r >= 0.75 && r <= 1.25) ? "yes" : "NO" }')
 		[ "$verdict" = yes ] && ok=$((ok + 1))
 		echo "| $key | ${m% *} ns | ${s% *} ns | ${r% *} | $verdict |"
 	done

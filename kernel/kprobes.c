@@ -301,11 +301,14 @@ bool kprobe_is_registered(struct kprobe *p)
 static void kprobe_site_refresh(struct kprobe_site *s)
 {
 	struct kprobe *p;
-	bool has_post = false;
+	bool has_post = false, has_cost = false;
 
-	list_for_each_entry(p, &s->probes, list)
+	list_for_each_entry(p, &s->probes, list) {
 		has_post |= p->post_handler != NULL;
+		has_cost |= p->cost != NULL;
+	}
 	WRITE_ONCE(s->has_post, has_post);
+	WRITE_ONCE(s->has_cost, has_cost);
 }
 
 /* An ftrace site is allocated up to @free_rcu: what follows must be last. */
@@ -724,6 +727,8 @@ static int kprobe_attach(struct kprobe *p)
 	}
 	if (s->opt != KPROBE_OPT_NONE)
 		p->flags |= KPROBE_FLAG_OPTIMIZED;
+	if (p->cost)
+		WRITE_ONCE(s->has_cost, true);
 
 	list_add_tail_rcu(&p->list, &s->probes);
 	kprobe_site_refresh(s);

@@ -23,7 +23,7 @@
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
-#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/ptrace.h>
@@ -455,20 +455,18 @@ static int kpa_ret_nop(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-/* Zero @cost, call kpa_target @calls times on one CPU, read the mean. */
-static u64 kpa_cost_calls(struct kunit *test, struct kprobe_cost __percpu *cost,
-			  int calls, struct kprobe_cost *sum)
+static void kpa_cost_zero(struct kprobe_cost __percpu *cost)
 {
-	u64 samples, mean;
-	int cpu, i;
+	int cpu;
 
 	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(cost, cpu), 0, sizeof(*sum));
-	migrate_disable();
-	for (i = 0; i < calls; i++)
-		kpa_call(kpa_target, i);
-	migrate_enable();
-	mean = kprobe_cost_per_hit(cost, &samples);
+		memset(per_cpu_ptr(cost, cpu), 0, sizeof(struct kprobe_cost));
+}
+
+static void kpa_cost_sum(struct kprobe_cost __percpu *cost, struct kprobe_cost *sum)
+{
+	int cpu;
+
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
 		sum->ns += per_cpu_ptr(cost, cpu)->ns;
@@ -476,15 +474,33 @@ static u64 kpa_cost_calls(struct kunit *test, struct kprobe_cost __percpu *cost,
 		sum->ret_ns += per_cpu_ptr(cost, cpu)->ret_ns;
 		sum->ret_n += per_cpu_ptr(cost, cpu)->ret_n;
 	}
-	KUNIT_EXPECT_EQ(test, samples, sum->n);
-	return mean;
 }
 
 /*
- * One hit in KPROBE_COST_EVERY is timed on each CPU and charged to every
- * enabled probe of the address that asked; a kretprobe's returns are
- * timed apart, and its mean is the sum of both.  A probe without a slot
- * beside one with a slot changes nothing; a disabled one gets nothing.
+ * Every hit timed (N = 1): call kpa_target @calls times on one CPU, after
+ * enough calls to run out the countdown in course, with @a and @b zeroed.
+ */
+static void kpa_cost_calls(struct kprobe_cost __percpu *a,
+			   struct kprobe_cost __percpu *b, int calls)
+{
+	int i;
+
+	migrate_disable();
+	for (i = 0; i < 2 * KPROBE_COST_EVERY; i++)
+		kpa_call(kpa_target, i);
+	kpa_cost_zero(a);
+	kpa_cost_zero(b);
+	for (i = 0; i < calls; i++)
+		kpa_call(kpa_target, i);
+	migrate_enable();
+}
+
+/*
+ * With every hit timed, each enabled probe that has a slot is charged
+ * each hit of its address, a kretprobe each return apart, and the mean
+ * of a kretprobe adds both.  A probe without a slot beside them changes
+ * nothing; a disabled one is charged nothing while the others are hit;
+ * a probe whose handler a redirect skipped is charged nothing either.
  */
 static void kpa_test_cost(struct kunit *test)
 {
@@ -496,50 +512,104 @@ static void kpa_test_cost(struct kunit *test)
 			       .pre_handler = kpa_other_pre };
 	struct kretprobe rp = { .kp.symbol_name = "kpa_target", .kp.cost = b,
 				.handler = kpa_ret_nop };
-	int calls = 16 * KPROBE_COST_EVERY;	/* 10 to 32 samples */
+	int every = kprobe_cost_set_every(1), calls = 100;
 	struct kprobe_cost sa, sb;
-	u64 mean_a, mean_b;
+	u64 mean_a, mean_b, n;
 
-	KUNIT_ASSERT_NOT_NULL(test, a);
-	KUNIT_ASSERT_NOT_NULL(test, b);
-	if (register_kprobe(&pa) || register_kprobe(&bare) ||
+	if (!a || !b || register_kprobe(&pa) || register_kprobe(&bare) ||
 	    register_kretprobe(&rp)) {
-		KUNIT_FAIL(test, "registration failed");
-		goto unregister;
+		KUNIT_FAIL(test, "allocation or registration failed");
+		goto out;
 	}
-	mean_a = kpa_cost_calls(test, a, calls, &sa);
-	KUNIT_EXPECT_GE(test, sa.n, 10);
-	KUNIT_EXPECT_LE(test, sa.n, 32);
+	kpa_cost_calls(a, b, calls);
+	kpa_cost_sum(a, &sa);
+	kpa_cost_sum(b, &sb);
+	KUNIT_EXPECT_EQ(test, sa.n, calls);
+	KUNIT_EXPECT_EQ(test, sb.n, calls);
+	KUNIT_EXPECT_EQ(test, sb.ret_n, calls);
+	mean_a = kprobe_cost_per_hit(a, &n);
+	KUNIT_EXPECT_EQ(test, n, calls);
 	KUNIT_EXPECT_GT(test, mean_a, 0);
-	KUNIT_EXPECT_EQ(test, sa.ret_n, 0);
-	/* the returns of the same calls, on the same countdown */
-	mean_b = kprobe_cost_per_hit(b, &sb.n);
-	KUNIT_EXPECT_GT(test, mean_b, 0);
-	kunit_info(test, "entry %llu ns (%llu samples), kretprobe %llu ns\n",
-		   mean_a, sa.n, mean_b);
+	mean_b = kprobe_cost_per_hit(b, &n);
+	KUNIT_EXPECT_EQ(test, mean_b, div64_u64(sb.ns, sb.n) +
+				      div64_u64(sb.ret_ns, sb.ret_n));
+	kunit_info(test, "entry %llu ns, kretprobe %llu ns (entry and return)\n",
+		   mean_a, mean_b);
 
-	/* disabled: the hits go on for the others, none is charged to it */
+	/* disabled: the others' hits go on, none is charged to it */
 	KUNIT_EXPECT_EQ(test, 0, disable_kprobe(&pa));
-	kpa_cost_calls(test, a, calls, &sa);
+	kpa_cost_calls(a, b, calls);
+	kpa_cost_sum(a, &sa);
+	kpa_cost_sum(b, &sb);
 	KUNIT_EXPECT_EQ(test, sa.n, 0);
+	KUNIT_EXPECT_EQ(test, sb.n, calls);
 	KUNIT_EXPECT_EQ(test, 0, enable_kprobe(&pa));
 
-	/*
-	 * A kprobe on a BRK of its own (arm64), as the trace layer asks:
-	 * two sites hit in turn, which a fixed gap of even N would alias.
-	 */
-	unregister_kprobe(&pa);
-	pa.addr = NULL;
-	pa.flags = KPROBE_FLAG_ALL_REGS;
-	KUNIT_EXPECT_EQ(test, 0, register_kprobe(&pa));
-	mean_a = kpa_cost_calls(test, a, calls, &sa);
-	KUNIT_EXPECT_GE(test, sa.n, 4);
-	KUNIT_EXPECT_GT(test, mean_a, 0);
-unregister:
+	/* a redirect by the first probe: the two after it are skipped */
 	unregister_kretprobe(&rp);
 	unregister_kprobe(&bare);
 	unregister_kprobe(&pa);
+	bare.addr = pa.addr = rp.kp.addr = NULL;
+	bare.pre_handler = kpa_redirect_pre;
+	if (register_kprobe(&bare) || register_kprobe(&pa) ||
+	    register_kretprobe(&rp)) {
+		KUNIT_FAIL(test, "registration failed");
+		goto out;
+	}
+	kpa_cost_calls(a, b, calls);
+	kpa_cost_sum(a, &sa);
+	kpa_cost_sum(b, &sb);
+	KUNIT_EXPECT_EQ(test, sa.n, 0);
+	KUNIT_EXPECT_EQ(test, sb.n, 0);
+	KUNIT_EXPECT_GE(test, pa.nmissed_skipped, calls);
+out:
+	unregister_kretprobe(&rp);
+	unregister_kprobe(&bare);
+	unregister_kprobe(&pa);
+	kprobe_cost_set_every(every);
 	free_percpu(b);
+	free_percpu(a);
+}
+
+/*
+ * The default N: one hit in KPROBE_COST_EVERY on average, the gaps N/2 to
+ * 3N/2 hits.  On arm64 the probe that reads every register gets a BRK of
+ * its own, beside the other on the ftrace call: two hits a call, in a
+ * fixed rhythm that a fixed gap of even N would alias, so that one of
+ * them got every sample or none.  32 N calls give it 21 to 64 samples on
+ * x86 (one site), about half of 42 to 128 on arm64.
+ */
+static void kpa_test_cost_default(struct kunit *test)
+{
+	struct kprobe_cost __percpu *a = alloc_percpu(struct kprobe_cost);
+	struct kprobe pa = { .symbol_name = "kpa_target", .cost = a,
+			     .pre_handler = kpa_other_pre,
+			     .flags = KPROBE_FLAG_ALL_REGS };
+	struct kprobe bare = { .symbol_name = "kpa_target",
+			       .pre_handler = kpa_other_pre };
+	int every = kprobe_cost_set_every(KPROBE_COST_EVERY), i;
+	struct kprobe_cost sa;
+
+	if (!a || register_kprobe(&pa) || register_kprobe(&bare)) {
+		KUNIT_FAIL(test, "allocation or registration failed");
+		goto out;
+	}
+	migrate_disable();
+	for (i = 0; i < 2 * KPROBE_COST_EVERY; i++)
+		kpa_call(kpa_target, i);
+	kpa_cost_zero(a);
+	for (i = 0; i < 32 * KPROBE_COST_EVERY; i++)
+		kpa_call(kpa_target, i);
+	migrate_enable();
+	kpa_cost_sum(a, &sa);
+	kunit_info(test, "%llu samples of %d hits\n", sa.n, 32 * KPROBE_COST_EVERY);
+	KUNIT_EXPECT_GE(test, sa.n, 10);
+	KUNIT_EXPECT_LE(test, sa.n, 128);
+	KUNIT_EXPECT_GT(test, sa.ns, 0);
+out:
+	unregister_kprobe(&bare);
+	unregister_kprobe(&pa);
+	kprobe_cost_set_every(every);
 	free_percpu(a);
 }
 
@@ -549,6 +619,7 @@ static struct kunit_case kprobes_api_cases[] = {
 	KUNIT_CASE(kpa_test_batch_defers),
 	KUNIT_CASE(kpa_test_batch_all_or_nothing),
 	KUNIT_CASE(kpa_test_cost),
+	KUNIT_CASE(kpa_test_cost_default),
 	KUNIT_CASE_SLOW(kpa_test_unregister_race),
 	{}
 };
@@ -561,3 +632,4 @@ kunit_test_suite(kprobes_api_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the kprobes API: registration life and unregister races");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

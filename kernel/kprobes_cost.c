@@ -3,28 +3,47 @@
  * Kernel probes: what hits cost, sampled (KPROBE_COST_EVERY in
  * <linux/kprobes.h> says what is timed).
  *
- * The hit paths of the arch code start a sample of one hit in
- * kprobe_cost_every on each CPU (on average), and end it here, adding the time to the
- * per-CPU struct kprobe_cost of each enabled probe at the address that
- * has one.  A probe user reads the mean with kprobe_cost_per_hit().
+ * The hit paths of the arch code count every hit down on a per-CPU
+ * countdown; when it runs out, kprobe_cost_start() draws the next gap and,
+ * if a probe at the address wants it (struct kprobe::cost), starts a
+ * sample, which kprobe_cost_add() ends: the time goes to the per-CPU
+ * struct kprobe_cost of each enabled probe there whose handler ran.  A
+ * probe user reads the mean with kprobe_cost_per_hit().
+ *
+ * The gaps are drawn between N/2 and 3N/2 hits (N = kprobe_cost_every),
+ * N on average, so that probes hit in a fixed rhythm are sampled in
+ * proportion to their hits.  Each CPU draws its own.
  *
  * Invariants: a sample starts and ends on one CPU, with preemption off
  * all along (a step keeps interrupts off between its two traps), so the
  * probes of the site stay alive for it as they do for the handlers (RCU).
- * The adds are this_cpu ops, safe against an NMI that ends a sample of
- * its own on the same CPU.  A sample is never started while a handler
- * runs: a hit then is a reentry, which calls no handler.
+ * The adds are this_cpu ops, single instructions or atomic on the 64-bit
+ * architectures the core supports, so an NMI that ends a sample of its
+ * own on the same CPU loses nothing.  A sample is never started while a
+ * handler runs: a hit then is a reentry, which calls no handler.
  *
  * The clock is read with the CPU marked busy, so that a probe on the
  * clock's own code is a reentry (a miss), not a hit nested in this one.
  */
-#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
-
-#include "kprobes_internal.h"
+#include <kunit/visibility.h>
 
 unsigned int kprobe_cost_every = KPROBE_COST_EVERY;
+
+/*
+ * Set N (debugfs kprobes/cost_every, and the KUnit tests, which time
+ * every hit); returns the old N, or -ERANGE.  A countdown in course runs
+ * out first.
+ */
+int kprobe_cost_set_every(unsigned int every)
+{
+	if (every > KPROBE_COST_EVERY_MAX)
+		return -ERANGE;
+	return xchg(&kprobe_cost_every, every);
+}
+EXPORT_SYMBOL_IF_KUNIT(kprobe_cost_set_every);
 
 static u64 kprobe_cost_clock(void)
 {
@@ -38,12 +57,24 @@ static u64 kprobe_cost_clock(void)
 }
 NOKPROBE_SYMBOL(kprobe_cost_clock);
 
-/*
- * The countdown of @kcb ran out: draw the next gap (a linear congruence
- * is enough to break a rhythm, and safe in NMI), and start this sample.
- */
-u64 kprobe_cost_start(struct kprobe_ctlblk *kcb)
+/* The next gap: N/2 to 3N/2 hits, N on average, never 0. */
+static unsigned int kprobe_cost_gap(struct kprobe_ctlblk *kcb,
+				    unsigned int every)
 {
+	/* a linear congruence breaks a rhythm well enough, and is NMI-safe */
+	if (!kcb->cost_rand)
+		kcb->cost_rand = 2654435761U * (smp_processor_id() + 1);
+	kcb->cost_rand = kcb->cost_rand * 1103515245 + 12345;
+	return max(every / 2 + (kcb->cost_rand >> 8) % (every + 1), 1U);
+}
+
+/*
+ * This CPU's countdown ran out on a hit: set the next one, and time this
+ * hit if a probe at its address is @wanted its cost.
+ */
+u64 kprobe_cost_start(bool wanted)
+{
+	struct kprobe_ctlblk *kcb = this_cpu_ptr(&kprobe_ctlblk);
 	unsigned int every = READ_ONCE(kprobe_cost_every);
 
 	if (!every) {
@@ -51,8 +82,10 @@ u64 kprobe_cost_start(struct kprobe_ctlblk *kcb)
 		kcb->cost_left = KPROBE_COST_EVERY;
 		return 0;
 	}
-	kcb->cost_rand = kcb->cost_rand * 1103515245 + 12345;
-	kcb->cost_left = every / 2 + 1 + (kcb->cost_rand >> 8) % every;
+	kcb->cost_left = kprobe_cost_gap(kcb, every);
+	if (!wanted)
+		return 0;
+	kcb->cost_stop = NULL;
 	return kprobe_cost_clock();
 }
 NOKPROBE_SYMBOL(kprobe_cost_start);
@@ -64,17 +97,24 @@ static nokprobe_inline u64 kprobe_cost_since(u64 t0)
 	return t > t0 ? t - t0 : 0;
 }
 
-/* A sampled hit of @s ends: charge it to the probes that want it. */
+/*
+ * A sampled hit of @s ends: charge it to the probes that want it, up to
+ * the one whose pre handler redirected the CPU, if one did (the others'
+ * handlers did not run: kprobe_site_skip_after()).
+ */
 void kprobe_cost_add(struct kprobe_site *s, u64 t0)
 {
+	struct kprobe *stop = __this_cpu_read(kprobe_ctlblk.cost_stop);
 	u64 d = kprobe_cost_since(t0);
 	struct kprobe *p;
 
 	list_for_each_entry_rcu(p, &s->probes, list, true) {
-		if (kprobe_disabled(p) || !p->cost)
-			continue;
-		this_cpu_add(p->cost->ns, d);
-		this_cpu_inc(p->cost->n);
+		if (!kprobe_disabled(p) && p->cost) {
+			this_cpu_add(p->cost->ns, d);
+			this_cpu_inc(p->cost->n);
+		}
+		if (p == stop)
+			break;
 	}
 }
 NOKPROBE_SYMBOL(kprobe_cost_add);

@@ -126,10 +126,9 @@ static int kprobe_cost_every_get(void *data, u64 *val)
 
 static int kprobe_cost_every_set(void *data, u64 val)
 {
-	if (val > KPROBE_COST_EVERY_MAX)
-		return -ERANGE;
-	WRITE_ONCE(kprobe_cost_every, val);
-	return 0;
+	int old = kprobe_cost_set_every(min_t(u64, val, UINT_MAX));
+
+	return old < 0 ? old : 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(kprobe_cost_every_fops, kprobe_cost_every_get,
 			 kprobe_cost_every_set, "%llu\n");

@@ -16,7 +16,7 @@
 #include <linux/fs.h>
 #include <linux/hardirq.h>
 #include <linux/kallsyms.h>
-#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
 #include <linux/math.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -515,10 +515,9 @@ static void kpt_test_kretprobe(struct kunit *test)
 }
 
 /*
- * Cost sampling on every hit path: each CPU times one hit in
- * KPROBE_COST_EVERY on average, with gaps of N/2 + 1 to 3N/2 hits, so 16N
- * hits on one CPU make 10 to 32 samples, each of some time.  A path that
- * starts a sample and never ends it shows none.
+ * Cost sampling on every hit path, with every hit timed (N = 1): each of
+ * 100 hits is one sample, of some time.  A path that starts a sample and
+ * never ends it, or ends it twice, shows another count.
  */
 struct kpt_cost_case {
 	const char *name;
@@ -534,11 +533,14 @@ static void kpt_cost_one(struct kunit *test, const struct kpt_cost_case *c,
 	struct kprobe kp = { .addr = (kprobe_opcode_t *)c->at, .cost = cost,
 			     .pre_handler = kpt_pre };
 	u64 mean, samples;
-	int i;
+	int i, cpu;
 
 	if (c->post)
 		kp.post_handler = kpt_post;
-	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&kp));
+	if (register_kprobe(&kp)) {
+		KUNIT_FAIL(test, "%s: not registered", c->name);
+		return;
+	}
 	if (c->optimize && !kpt_wait_optimized(&kp)) {
 		unregister_kprobe(&kp);
 		KUNIT_FAIL(test, "%s: not optimized", c->name);
@@ -546,14 +548,17 @@ static void kpt_cost_one(struct kunit *test, const struct kpt_cost_case *c,
 	}
 	KUNIT_EXPECT_EQ_MSG(test, kprobe_hit_path(&kp), c->path, "%s", c->name);
 	migrate_disable();
-	for (i = 0; i < 16 * KPROBE_COST_EVERY; i++)
+	for (i = 0; i < 2 * KPROBE_COST_EVERY; i++)	/* the countdown in course */
+		kpt_walk(i, 0);
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(cost, cpu), 0, sizeof(struct kprobe_cost));
+	for (i = 0; i < 100; i++)
 		kpt_walk(i, 0);
 	migrate_enable();
 	unregister_kprobe(&kp);
 
 	mean = kprobe_cost_per_hit(cost, &samples);
-	KUNIT_EXPECT_GE_MSG(test, samples, 10, "%s", c->name);
-	KUNIT_EXPECT_LE_MSG(test, samples, 32, "%s", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, samples, 100, "%s", c->name);
 	KUNIT_EXPECT_GT_MSG(test, mean, 0, "%s", c->name);
 	kunit_info(test, "%s: %llu samples, %llu ns a hit", c->name, samples, mean);
 }
@@ -567,16 +572,20 @@ static void kpt_test_cost(struct kunit *test)
 		{ "optimized", kpt_walk_at[W_MOV], false, true, KPROBE_PATH_OPTIMIZED },
 	};
 	struct kprobe_cost __percpu *cost = alloc_percpu(struct kprobe_cost);
-	int i, cpu;
+	int every = kprobe_cost_set_every(1);
+	int i;
 
-	KUNIT_ASSERT_NOT_NULL(test, cost);
+	if (!cost) {
+		KUNIT_FAIL(test, "no memory");
+		goto out;
+	}
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		if (cases[i].optimize && !IS_ENABLED(CONFIG_OPTPROBES))
 			continue;
-		for_each_possible_cpu(cpu)
-			memset(per_cpu_ptr(cost, cpu), 0, sizeof(struct kprobe_cost));
 		kpt_cost_one(test, &cases[i], cost);
 	}
+out:
+	kprobe_cost_set_every(every);
 	free_percpu(cost);
 }
 
@@ -878,3 +887,4 @@ kunit_test_suite(kprobes_core_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the kprobes core");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -17,7 +17,7 @@
  * kretprobe's kprobe, so probes hit meanwhile count as missed and
  * bpf_get_func_ip() finds the function.  See Documentation/trace/kprobes.rst.
  */
-#include <linux/kprobes.h>
+#include <linux/kprobes_arch.h>
 #include <linux/rethook.h>
 
 #include "kprobes_internal.h"
@@ -55,12 +55,11 @@ static void kretprobe_on_return(struct rethook_node *node, void *data,
 		return;
 	prev = __this_cpu_read(current_kprobe);
 	/* a return while a handler runs is in that handler's time */
-	cost_t0 = prev ? 0 : kprobe_cost_begin();
+	cost_t0 = prev ? 0 : kprobe_cost_begin_return(&rp->kp);
 	__this_cpu_write(current_kprobe, &rp->kp);
 	rp->handler(container_of(node, struct kretprobe_instance, node), regs);
 	__this_cpu_write(current_kprobe, prev);
-	if (unlikely(cost_t0))
-		kprobe_cost_add_return(&rp->kp, cost_t0);
+	kprobe_cost_end_return(&rp->kp, cost_t0);
 }
 NOKPROBE_SYMBOL(kretprobe_on_return);
 

@@ -50,8 +50,9 @@ struct task_struct;
  *	and so are the post handlers.
  * @post_handler: called after it ran, regs->ip pointing after it.
  * @cost: where the core adds the time of the sampled hits of this probe
- *	(struct kprobe_cost), or NULL.  Per CPU, owned by the caller; it
- *	must outlive the registration.
+ *	(struct kprobe_cost), or NULL.  Per CPU, owned by the caller; it must
+ *	not change while the probe is registered, and must stay valid until
+ *	unregister_kprobe() returns.
  *
  * Handlers run with preemption disabled, in the context that hit the probe
  * (any context, NMI included), and must not sleep.
@@ -122,18 +123,21 @@ static inline bool kprobe_disabled(struct kprobe *p)
 
 /*
  * What hits cost.  Each CPU times one kprobe hit in KPROBE_COST_EVERY on
- * average, whichever probe it is (the gaps are drawn at random between
+ * average, whichever probe it is: the gaps are drawn at random between
  * half and one and a half times that, so that probes hit in a fixed
- * rhythm all get their share), with sched_clock(), the clock that the ring
- * buffer's default trace clock ("local") reads: from the arch's first look at the hit (the breakpoint
- * handler, or the ftrace callback) to the end of the hit (after the
- * post handlers, or after the step of the probed instruction).  The
- * trap's own entry and exit, and ftrace's saving of the registers, are
- * outside.  The time of a sampled hit is added to the struct kprobe_cost
- * of every enabled probe at the address that has one; the return of a
- * kretprobe is sampled in the same way and kept apart.  Sampling costs
- * a per-CPU decrement on every hit, and two clock reads on the sampled
- * one.  debugfs kprobes/cost_every changes N for measurement (0: off).
+ * rhythm all get their share.  The clock is sched_clock(), the one the
+ * ring buffer's default trace clock ("local") reads.  A timed hit runs
+ * from when the arch code has found the probed address (in the
+ * breakpoint handler, or the ftrace callback) to the end of the hit
+ * (after the post handlers, after the step of the probed instruction, or
+ * at a fault of that step); the trap's own entry and exit, and ftrace's
+ * saving of the registers, are outside.  The time goes to the struct
+ * kprobe_cost of every enabled probe at the address that has one and
+ * whose handler ran; the return of a kretprobe is timed in the same way
+ * and kept apart.  Sampling costs a per-CPU decrement on every hit, and
+ * two clock reads on the timed one.  Only addresses with such a probe
+ * are timed.  debugfs kprobes/cost_every changes N for measurement (0:
+ * off).
  */
 #define KPROBE_COST_EVERY	64
 
@@ -150,13 +154,6 @@ struct kprobe_cost {
 	u64 ret_ns;
 	u64 ret_n;
 };
-
-/*
- * The mean time of a hit of @cost's probe, in ns: entry and (kretprobe)
- * return together, each averaged over its own samples.  0 when nothing
- * was sampled; *@samples gets the number of entry samples.
- */
-u64 kprobe_cost_per_hit(const struct kprobe_cost __percpu *cost, u64 *samples);
 
 struct kretprobe_instance;
 
@@ -221,6 +218,13 @@ static inline struct kprobe *kprobe_running(void)
 {
 	return __this_cpu_read(current_kprobe);
 }
+
+/*
+ * The mean time of a hit of @cost's probe, in ns: entry and (kretprobe)
+ * return together, each averaged over its own samples.  0 when nothing
+ * was sampled; *@samples gets the number of entry samples.
+ */
+u64 kprobe_cost_per_hit(const struct kprobe_cost __percpu *cost, u64 *samples);
 
 /* Make kprobe_running() true: probes hit in between count as missed. */
 void kprobe_busy_begin(void);
@@ -306,6 +310,12 @@ static inline void unregister_kprobes(struct kprobe **kps, int num) { }
 static inline void unregister_kretprobes(struct kretprobe **rps, int num) { }
 static inline void kprobe_batch_begin(void) { }
 static inline int kprobe_batch_end(void) { return 0; }
+static inline u64 kprobe_cost_per_hit(const struct kprobe_cost __percpu *cost,
+				      u64 *samples)
+{
+	*samples = 0;
+	return 0;
+}
 
 static inline struct kprobe *kprobe_running(void) { return NULL; }
 #define kprobe_busy_begin()	do {} while (0)

@@ -51,6 +51,8 @@ enum kprobe_opt_state {
  * @state: KPROBE_SITE_*.  kprobe_mutex.
  * @has_post: some probe of the site has a post_handler.  kprobe_mutex;
  *	read on the hit path, where a stale value is harmless.
+ * @has_cost: some probe of the site has a struct kprobe::cost: its hits
+ *	are worth timing.  As @has_post.
  * @opt: enum kprobe_opt_state.  kprobe_mutex.
  * @opt_node: link in the optimizer's queue.  kprobe_mutex.
  * @dead_next: chains the sites that wait for a grace period before they
@@ -72,6 +74,7 @@ struct kprobe_site {
 	kprobe_opcode_t		*addr;
 	unsigned int		state;
 	bool			has_post;
+	bool			has_cost;
 	u8			opt;
 	struct list_head	opt_node;
 	struct kprobe_site	*dead_next;
@@ -106,13 +109,15 @@ struct kprobe_step {
 
 /*
  * @cost_left: hits on this CPU until the next one is sampled; @cost_rand
- * draws the gaps (see kprobe_cost_begin()).
+ * draws the gaps; @cost_stop is the probe whose pre handler redirected the
+ * CPU last, after which the others were skipped (see kprobes_cost.c).
  */
 #define KPROBE_STEP_DEPTH	3
 struct kprobe_ctlblk {
 	unsigned int		depth;
 	int			cost_left;
 	u32			cost_rand;
+	struct kprobe		*cost_stop;
 	struct kprobe_step	steps[KPROBE_STEP_DEPTH];
 };
 
@@ -157,6 +162,7 @@ static nokprobe_inline struct kprobe_site *kprobe_site_lookup(void *addr)
 static nokprobe_inline void kprobe_site_skip_after(struct kprobe_site *s,
 						   struct kprobe *p)
 {
+	__this_cpu_write(kprobe_ctlblk.cost_stop, p);	/* the last one charged */
 	list_for_each_entry_continue_rcu(p, &s->probes, list) {
 		if (kprobe_disabled(p) || !p->pre_handler)
 			continue;
@@ -236,31 +242,47 @@ static nokprobe_inline void kprobe_site_missed_off(struct kprobe_site *s)
 
 /*
  * Cost sampling (see KPROBE_COST_EVERY).  The arch's hit paths call
- * kprobe_cost_begin() when a hit will call handlers, before the first,
- * and hand what it returned to kprobe_cost_end() of the site, or
- * kprobe_cost_end_return() of a kretprobe, where the hit ends; a step
- * carries it in between.  0 means the hit is not sampled.  Call both with
+ * kprobe_cost_begin() when a hit of @s will call handlers, before the
+ * first, and hand what it returned to kprobe_cost_end() where the hit
+ * ends (a step carries it in between, and a fault of the step ends it);
+ * the return of a kretprobe goes from kprobe_cost_begin_return() to
+ * kprobe_cost_end_return().  0 means the hit is not sampled: not its
+ * turn, or no probe there wants it timed.  Call both ends with
  * preemption disabled, on the same CPU.
  */
 #define KPROBE_COST_EVERY_MAX	(1U << 20)
 extern unsigned int kprobe_cost_every;	/* 0 (off) to KPROBE_COST_EVERY_MAX */
-u64 kprobe_cost_start(struct kprobe_ctlblk *kcb);
+int kprobe_cost_set_every(unsigned int every);
+u64 kprobe_cost_start(bool wanted);
 void kprobe_cost_add(struct kprobe_site *s, u64 t0);
 void kprobe_cost_add_return(struct kprobe *p, u64 t0);
 
-static nokprobe_inline u64 kprobe_cost_begin(void)
+/* Count the hit down; true when it is the one to sample. */
+static nokprobe_inline bool kprobe_cost_due(void)
 {
-	struct kprobe_ctlblk *kcb = this_cpu_ptr(&kprobe_ctlblk);
+	return unlikely(__this_cpu_dec_return(kprobe_ctlblk.cost_left) <= 0);
+}
 
-	if (likely(--kcb->cost_left > 0))
-		return 0;
-	return kprobe_cost_start(kcb);
+static nokprobe_inline u64 kprobe_cost_begin(struct kprobe_site *s)
+{
+	return kprobe_cost_due() ? kprobe_cost_start(READ_ONCE(s->has_cost)) : 0;
 }
 
 static nokprobe_inline void kprobe_cost_end(struct kprobe_site *s, u64 t0)
 {
 	if (unlikely(t0))
 		kprobe_cost_add(s, t0);
+}
+
+static nokprobe_inline u64 kprobe_cost_begin_return(struct kprobe *p)
+{
+	return kprobe_cost_due() ? kprobe_cost_start(p->cost != NULL) : 0;
+}
+
+static nokprobe_inline void kprobe_cost_end_return(struct kprobe *p, u64 t0)
+{
+	if (unlikely(t0))
+		kprobe_cost_add_return(p, t0);
 }
 
 /*

@@ -41,6 +41,7 @@
 
 #include <linux/error-injection.h>
 #include <linux/kallsyms.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/security.h>
 #include <linux/slab.h>
@@ -499,12 +500,13 @@ void tk_probe_disarm(struct tk_probe *tp)
 /* "MOD:SYM" with MOD not loaded: the probe waits for the module. */
 static bool tk_probe_module_pending(const struct tk_probe *tp)
 {
-	const char *colon = tk_probe_symbol(tp) ? strchr(tk_probe_symbol(tp), ':') : NULL;
+	const char *sym = tk_probe_symbol(tp);
+	const char *colon = sym ? strchr(sym, ':') : NULL;
 	char name[MODULE_NAME_LEN];
 
-	if (!colon || colon - tk_probe_symbol(tp) >= MODULE_NAME_LEN)
+	if (!colon || colon - sym >= MODULE_NAME_LEN)
 		return false;
-	strscpy(name, tk_probe_symbol(tp), colon - tk_probe_symbol(tp) + 1);
+	strscpy(name, sym, colon - sym + 1);
 	return !tk_module_loaded(name);
 }
 
@@ -1258,7 +1260,8 @@ static int tk_cost_show(struct seq_file *m, void *v)
 	seq_printf(m, "  %-44s %15lu %11llu ", trace_event_name(&tp->event->call),
 		   hits, samples);
 	if (samples)
-		seq_printf(m, "%11llu %15llu\n", ns, div_u64(ns * hits, 1000));
+		seq_printf(m, "%11llu %15llu\n", ns,
+			   mul_u64_u64_div_u64(ns, hits, 1000));
 	else
 		seq_printf(m, "%11s %15s\n", "-", "-");
 	return 0;

@@ -142,7 +142,7 @@ int kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 	if (unlikely(kprobe_running()))
 		a64_reenter(s, kcb, regs);
 	else
-		a64_hit(s, kcb, regs, kprobe_cost_begin());
+		a64_hit(s, kcb, regs, kprobe_cost_begin(s));
 	return DBG_HOOK_HANDLED;
 }
 NOKPROBE_SYMBOL(kprobe_brk_handler);
@@ -191,9 +191,16 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr)
 {
 	struct kprobe_ctlblk *kcb = this_cpu_ptr(&kprobe_ctlblk);
 	struct kprobe_site *s = a64_stepping_at(kcb, regs, 0);
+	struct kprobe_step *st;
 
-	if (s && !a64_step_end(kcb, regs, (unsigned long)s->addr)->quiet)
+	if (!s)
+		return 0;
+	st = a64_step_end(kcb, regs, (unsigned long)s->addr);
+	if (!st->quiet) {
 		__this_cpu_write(current_kprobe, NULL);
+		/* the hit ends here; the instruction's rerun is a hit of its own */
+		kprobe_cost_end(s, st->cost_t0);
+	}
 	return 0;
 }
 NOKPROBE_SYMBOL(kprobe_fault_handler);

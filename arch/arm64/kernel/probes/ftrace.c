@@ -79,7 +79,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	if (!s)
 		goto out;
 
-	cost_t0 = kprobe_cost_begin();
+	cost_t0 = kprobe_cost_begin(s);
 	a64_ftrace_regs_in(&regs, fr, ip);
 	if (kprobe_site_call_pre(s, &regs)) {
 		/*

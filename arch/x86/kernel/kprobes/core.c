@@ -339,7 +339,7 @@ int kprobe_int3_handler(struct pt_regs *regs)
 	if (unlikely(kprobe_running()))
 		kpx86_reenter(s, kcb, regs);
 	else
-		kpx86_hit(s, kcb, regs, kprobe_cost_begin());
+		kpx86_hit(s, kcb, regs, kprobe_cost_begin(s));
 	return 1;
 }
 NOKPROBE_SYMBOL(kprobe_int3_handler);
@@ -370,8 +370,11 @@ int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 	regs->ip = (unsigned long)st->site->addr;
 	regs->flags |= st->saved;
 	kcb->depth--;
-	if (!st->quiet)
+	if (!st->quiet) {
 		__this_cpu_write(current_kprobe, NULL);
+		/* the hit ends here; the instruction's rerun is a hit of its own */
+		kprobe_cost_end(st->site, st->cost_t0);
+	}
 	return 0;
 }
 NOKPROBE_SYMBOL(kprobe_fault_handler);

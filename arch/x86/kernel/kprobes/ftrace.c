@@ -28,7 +28,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	if (!s)
 		goto out;
 
-	cost_t0 = kprobe_cost_begin();
+	cost_t0 = kprobe_cost_begin(s);
 	resume_ip = regs->ip;
 	regs->ip = ip + INT3_INSN_SIZE;
 	if (!kprobe_site_call_pre(s, regs)) {

@@ -79,7 +79,7 @@ __visible void kpx86_detour_hit(struct kprobe_site *s, struct pt_regs *regs)
 	if (kprobe_running()) {
 		kprobe_site_missed(s);
 	} else {
-		u64 cost_t0 = kprobe_cost_begin();
+		u64 cost_t0 = kprobe_cost_begin(s);
 
 		kpx86_detour_handlers(s, regs);
 		kprobe_cost_end(s, cost_t0);

@@ -229,6 +229,18 @@ docs_reset() {
 	return 0
 }
 
+# Where Documentation/trace/NAME is: $KP_DOCS_DIR, the guest's /docs, or
+# the kernel tree around this ftracetest.  Prints nothing when none has it.
+docs_find() { # name
+	local d
+	for d in "${KP_DOCS_DIR:-}" /docs "$FTRACETEST_ROOT/../../../../Documentation/trace"; do
+		if [ -n "$d" ] && [ -r "$d/$1" ]; then
+			echo "$d/$1"
+			return
+		fi
+	done
+}
+
 docs_run_examples() { # rst tag mode
 	set +e +x
 	docs_ran=0 docs_failed=0 docs_skipped=0
