@@ -1,6 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Internal interfaces between the files of the kprobes core:
+ * Internal interfaces between the files of the kprobes core.
+ * Prefixes: kprobe_ (the core), kprobe_site_ (one probed address),
+ * kprobe_opt_ (jump optimization), arch_ (what the arch code provides).
+ *
+ * Calls go one way: kretprobes.c and kprobes_debugfs.c use kprobes.c,
+ * which uses the blacklist, slots, ftrace, jump optimization and cost
+ * files; none of these calls back up.  kprobe_mutex and the site table
+ * are the state all of them share.
+ *
+ * The files:
  *
  *	kprobes.c		sites, registration, arming, module life
  *	kprobes_blacklist.c	addresses that must never be probed

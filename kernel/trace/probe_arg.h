@@ -224,8 +224,9 @@ void parg_set_save_entry(const struct parg_set *set, struct pt_regs *regs,
  * past @ent + @room.  @edata is the saved entry data of a return probe,
  * for a user probe (caps.user) a pointer to the user address where it
  * hit, for an event probe (caps.event) the event's record, or NULL.
- * @regs may be NULL for an event probe.  Returns the record's total size (head included), which for a
- * set that is not dynamic is always @args_off + parg_set_size().
+ * @regs may be NULL for an event probe.  Returns the record's total size
+ * (head included), which for a set that is not dynamic is always
+ * @args_off + parg_set_size().
  *
  * A fetch that faults leaves its field marked, and it prints "(fault)".
  * A string that does not fit in @room is cut short, never dropped (with

@@ -16,7 +16,7 @@
  * become bitfields.  In a return probe, parameters are read from the words
  * saved at entry (parg_use_entry()).
  *
- * Every step stays within the struct parg_pc of the definition: the BTF of
+ * Every step stays within the struct parg_ctx of the definition: the BTF of
  * the function is looked up once (parg_btf_query()) and released with
  * parg_btf_release().  Error positions follow the base ABI.  Process
  * context only.
@@ -31,63 +31,63 @@
 #include "trace_btf.h"
 #include "probe_arg_impl.h"
 
-int parg_btf_query(struct parg_pc *pc)
+int parg_btf_query(struct parg_ctx *ctx)
 {
 	const struct btf_param *param;
 	const struct btf_type *proto;
 	struct btf *btf;
 	s32 nr = 0, shift;
 
-	if (pc->proto)
+	if (ctx->proto)
 		return 0;
 	/* one try: a BTF taken since (for $current, a cast) stays */
-	if (!pc->caps->func || pc->btf || pc->btf_tried)
+	if (!ctx->caps->func || ctx->btf || ctx->btf_tried)
 		return -ENOENT;
-	pc->btf_tried = true;
-	proto = btf_find_func_proto(pc->caps->func, &btf);
+	ctx->btf_tried = true;
+	proto = btf_find_func_proto(ctx->caps->func, &btf);
 	if (!proto)
 		return -ENOENT;
-	pc->btf = btf;
-	pc->proto = proto;
+	ctx->btf = btf;
+	ctx->proto = proto;
 	param = btf_get_func_param(proto, &nr);
 	if (IS_ERR_OR_NULL(param) || nr <= 0) {
-		pc->params = NULL;
-		pc->nr_params = 0;
+		ctx->params = NULL;
+		ctx->nr_params = 0;
 	} else {
-		pc->params = param;
-		pc->nr_params = nr;
+		ctx->params = param;
+		ctx->nr_params = nr;
 	}
 	/* a tracepoint stub's leading parameters are none of the arguments */
-	shift = min_t(s32, pc->caps->arg_shift, pc->nr_params);
-	if (pc->params)
-		pc->params += shift;
-	pc->nr_params -= shift;
+	shift = min_t(s32, ctx->caps->arg_shift, ctx->nr_params);
+	if (ctx->params)
+		ctx->params += shift;
+	ctx->nr_params -= shift;
 	return 0;
 }
 
-void parg_btf_release(struct parg_pc *pc)
+void parg_btf_release(struct parg_ctx *ctx)
 {
-	if (!pc->btf)
+	if (!ctx->btf)
 		return;
-	btf_put(pc->btf);
-	pc->btf = NULL;
-	pc->proto = NULL;
-	pc->params = NULL;
-	pc->nr_params = 0;
+	btf_put(ctx->btf);
+	ctx->btf = NULL;
+	ctx->proto = NULL;
+	ctx->params = NULL;
+	ctx->nr_params = 0;
 }
 
-const char *parg_btf_param_name(struct parg_pc *pc, int idx)
+const char *parg_btf_param_name(struct parg_ctx *ctx, int idx)
 {
-	if (!pc->btf || idx >= pc->nr_params)
+	if (!ctx->btf || idx >= ctx->nr_params)
 		return NULL;
-	return btf_name_by_offset(pc->btf, pc->params[idx].name_off);
+	return btf_name_by_offset(ctx->btf, ctx->params[idx].name_off);
 }
 
 /*
  * Cut @name at its first field operator.  Returns 1 for "->", 0 for "."
  * or none (then *@next is NULL), or -EINVAL for a lone '-'.
  */
-static int parg_btf_split(struct parg_pc *pc, char *name, char **next)
+static int parg_btf_split(struct parg_ctx *ctx, char *name, char **next)
 {
 	char *op = strpbrk(name, ".-");
 
@@ -100,18 +100,18 @@ static int parg_btf_split(struct parg_pc *pc, char *name, char **next)
 		return 0;
 	}
 	if (op[1] != '>')
-		return parg_fail(pc, pc->offset + (op - name), PARG_ERR_BAD_HYPHEN);
+		return parg_fail(ctx, ctx->offset + (op - name), PARG_ERR_BAD_HYPHEN);
 	*op = '\0';
 	*next = op + 2;
 	return 1;
 }
 
-static const struct btf_type *parg_btf_resolve(struct parg_pc *pc, u32 id)
+static const struct btf_type *parg_btf_resolve(struct parg_ctx *ctx, u32 id)
 {
-	const struct btf_type *t = btf_type_skip_modifiers(pc->btf, id, NULL);
+	const struct btf_type *t = btf_type_skip_modifiers(ctx->btf, id, NULL);
 
 	if (!t)
-		parg_fail(pc, pc->offset, PARG_ERR_BAD_BTF_TID);
+		parg_fail(ctx, ctx->offset, PARG_ERR_BAD_BTF_TID);
 	return t;
 }
 
@@ -120,7 +120,7 @@ static const struct btf_type *parg_btf_resolve(struct parg_pc *pc, u32 id)
  * return *@type is the last member's type and *@bitoffs its bit offset.
  * Returns 1 if a "->" follows, 0 at the end, or an errno.
  */
-static int parg_btf_members(struct parg_pc *pc, char **fieldp,
+static int parg_btf_members(struct parg_ctx *ctx, char **fieldp,
 			    const struct btf_type **type, u32 *bitoffs)
 {
 	const struct btf_type *t = *type, *holder;
@@ -131,21 +131,21 @@ static int parg_btf_members(struct parg_pc *pc, char **fieldp,
 
 	*bitoffs = 0;
 	do {
-		arrow = parg_btf_split(pc, field, &next);
+		arrow = parg_btf_split(ctx, field, &next);
 		if (arrow < 0)
 			return arrow;
 		anon = 0;
-		m = btf_find_struct_member(pc->btf, t, field, &anon, &holder);
+		m = btf_find_struct_member(ctx->btf, t, field, &anon, &holder);
 		if (IS_ERR(m))
-			return parg_fail(pc, pc->offset, PARG_ERR_BAD_BTF_TID);
+			return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_BTF_TID);
 		if (!m)
-			return parg_fail(pc, pc->offset, PARG_ERR_NO_BTF_FIELD);
+			return parg_fail(ctx, ctx->offset, PARG_ERR_NO_BTF_FIELD);
 		*bitoffs += anon + __btf_member_bit_offset(holder, m);
-		pc->last_bitsize = __btf_member_bitfield_size(holder, m);
-		t = parg_btf_resolve(pc, m->type);
+		ctx->last_bitsize = __btf_member_bitfield_size(holder, m);
+		t = parg_btf_resolve(ctx, m->type);
 		if (!t)
 			return -EINVAL;
-		pc->offset += next ? next - field : strlen(field);
+		ctx->offset += next ? next - field : strlen(field);
 		field = next;
 	} while (!arrow && field);
 	*fieldp = field;
@@ -158,7 +158,7 @@ static int parg_btf_members(struct parg_pc *pc, char **fieldp,
  * of type @type, or from a pointer to @type when @pointee.  @adjust is
  * added to the first one's offset (a container cast's).
  */
-int parg_btf_fields(struct parg_pc *pc, char *field,
+int parg_btf_fields(struct parg_ctx *ctx, char *field,
 		    const struct btf_type *type, bool pointee, long adjust)
 {
 	u32 bitoffs;
@@ -166,23 +166,23 @@ int parg_btf_fields(struct parg_pc *pc, char *field,
 
 	while (field) {
 		if (!pointee && !btf_type_is_ptr(type))
-			return parg_fail(pc, pc->offset, PARG_ERR_NO_PTR_STRCT);
+			return parg_fail(ctx, ctx->offset, PARG_ERR_NO_PTR_STRCT);
 		if (pointee && !btf_type_is_struct(type))
-			return parg_fail(pc, pc->offset, PARG_ERR_NO_PTR_STRCT);
+			return parg_fail(ctx, ctx->offset, PARG_ERR_NO_PTR_STRCT);
 		if (!pointee)
-			type = parg_btf_resolve(pc, type->type);
+			type = parg_btf_resolve(ctx, type->type);
 		pointee = false;
 		if (!type)
 			return -EINVAL;
-		ret = parg_btf_members(pc, &field, &type, &bitoffs);
+		ret = parg_btf_members(ctx, &field, &type, &bitoffs);
 		if (ret < 0)
 			return ret;
-		ret = parg_push_deref(pc, bitoffs / 8 + adjust, false);
+		ret = parg_push_deref(ctx, bitoffs / 8 + adjust, false);
 		if (ret)
 			return ret;
 		adjust = 0;
-		pc->last_bitoffs = bitoffs % 8;
-		pc->last_type = type;
+		ctx->last_bitoffs = bitoffs % 8;
+		ctx->last_type = type;
 	}
 	return 0;
 }
@@ -191,77 +191,77 @@ int parg_btf_fields(struct parg_pc *pc, char *field,
  * $retval of a return probe: typed when the function has BTF.  @field is
  * the position of a field after it, or 0 for none.
  */
-static int parg_btf_retval(struct parg_pc *pc, int field, u32 *tid)
+static int parg_btf_retval(struct parg_ctx *ctx, int field, u32 *tid)
 {
-	parg_use_src(pc, PARG_SRC_RETVAL, 0);
-	if (parg_btf_query(pc) == 0) {
-		if (!pc->proto->type)
-			return parg_fail(pc, pc->offset, PARG_ERR_NO_RETVAL);
-		*tid = pc->proto->type;
+	parg_use_src(ctx, PARG_SRC_RETVAL, 0);
+	if (parg_btf_query(ctx) == 0) {
+		if (!ctx->proto->type)
+			return parg_fail(ctx, ctx->offset, PARG_ERR_NO_RETVAL);
+		*tid = ctx->proto->type;
 		return 1;
 	}
 	if (field)
-		return parg_fail(pc, pc->offset + field, PARG_ERR_NO_BTF_ENTRY);
+		return parg_fail(ctx, ctx->offset + field, PARG_ERR_NO_BTF_ENTRY);
 	return 0;
 }
 
 /* A parameter by name: a register at entry, a saved word at return. */
-static int parg_btf_param(struct parg_pc *pc, const char *name, u32 *tid)
+static int parg_btf_param(struct parg_ctx *ctx, const char *name, u32 *tid)
 {
 	int i, off;
 
-	if (!pc->proto && (parg_btf_query(pc) < 0 || !pc->nr_params))
-		return parg_fail(pc, pc->offset, PARG_ERR_NO_BTF_ENTRY);
-	for (i = 0; i < pc->nr_params; i++) {
-		const char *pname = parg_btf_param_name(pc, i);
+	if (!ctx->proto && (parg_btf_query(ctx) < 0 || !ctx->nr_params))
+		return parg_fail(ctx, ctx->offset, PARG_ERR_NO_BTF_ENTRY);
+	for (i = 0; i < ctx->nr_params; i++) {
+		const char *pname = parg_btf_param_name(ctx, i);
 
 		if (!pname || strcmp(pname, name))
 			continue;
-		if (parg_at_entry(pc)) {
-			parg_use_src(pc, PARG_SRC_ARG, i + pc->caps->arg_shift);
+		if (parg_at_entry(ctx)) {
+			parg_use_src(ctx, PARG_SRC_ARG, i + ctx->caps->arg_shift);
 		} else {
-			off = parg_use_entry(pc, i + pc->caps->arg_shift);
+			off = parg_use_entry(ctx, i + ctx->caps->arg_shift);
 			if (off < 0)
 				return off;
-			parg_use_src(pc, PARG_SRC_EDATA, off);
+			parg_use_src(ctx, PARG_SRC_EDATA, off);
 		}
-		*tid = pc->params[i].type;
+		*tid = ctx->params[i].type;
 		return 1;
 	}
-	return parg_fail(pc, pc->offset, PARG_ERR_NO_BTFARG);
+	return parg_fail(ctx, ctx->offset, PARG_ERR_NO_BTFARG);
 }
 
-int parg_btf_var(struct parg_pc *pc, char *varname)
+int parg_btf_var(struct parg_ctx *ctx, char *varname)
 {
 	const struct btf_type *type;
 	char *field;
 	u32 tid = 0;
 	int ret;
 
-	ret = parg_btf_split(pc, varname, &field);
+	ret = parg_btf_split(ctx, varname, &field);
 	if (ret < 0)
 		return ret;
 	if (!ret && field)	/* '.' straight on a parameter */
-		return parg_fail(pc, pc->offset + (field - varname),
+		return parg_fail(ctx, ctx->offset + (field - varname),
 				 PARG_ERR_NOSUP_DAT_ARG);
 
-	if (parg_at_return(pc) && !strcmp(varname, "$retval"))
-		ret = parg_btf_retval(pc, field ? field - varname : 0, &tid);
+	if (parg_at_return(ctx) && !strcmp(varname, "$retval"))
+		ret = parg_btf_retval(ctx, field ? field - varname : 0, &tid);
 	else
-		ret = parg_btf_param(pc, varname, &tid);
+		ret = parg_btf_param(ctx, varname, &tid);
 	if (ret <= 0)
 		return ret;
 
-	type = parg_btf_resolve(pc, tid);
+	type = parg_btf_resolve(ctx, tid);
 	if (!type)
 		return -EINVAL;
-	pc->last_type = type;
-	pc->last_bitoffs = 0;
-	pc->last_bitsize = 0;
+	ctx->last_type = type;
+	ctx->last_bitoffs = 0;
+	ctx->last_bitsize = 0;
 	if (!field)
 		return 0;
-	pc->offset += field - varname;
-	return parg_btf_fields(pc, field, type, false, 0);
+	ctx->offset += field - varname;
+	return parg_btf_fields(ctx, field, type, false, 0);
 }
 
 /*
@@ -270,18 +270,18 @@ int parg_btf_var(struct parg_pc *pc, char *varname)
  * the function has none, the first BTF that has the type, the kernel's
  * then each module's.  One definition uses one BTF.
  */
-static s32 parg_btf_find(struct parg_pc *pc, const char *name, u32 kind)
+static s32 parg_btf_find(struct parg_ctx *ctx, const char *name, u32 kind)
 {
 	struct btf *btf;
 	s32 id;
 
-	if (!pc->btf)
-		parg_btf_query(pc);
-	if (pc->btf)
-		return btf_find_by_name_kind(pc->btf, name, kind);
+	if (!ctx->btf)
+		parg_btf_query(ctx);
+	if (ctx->btf)
+		return btf_find_by_name_kind(ctx->btf, name, kind);
 	id = bpf_find_btf_id(name, kind, &btf);
 	if (id > 0)
-		pc->btf = btf;
+		ctx->btf = btf;
 	return id;
 }
 
@@ -290,7 +290,7 @@ static s32 parg_btf_find(struct parg_pc *pc, const char *name, u32 kind)
  * the source already chosen.  A '.' straight after it is refused, as on a
  * parameter.
  */
-int parg_btf_current(struct parg_pc *pc, char *arg)
+int parg_btf_current(struct parg_ctx *ctx, char *arg)
 {
 	const struct btf_type *task;
 	char *field;
@@ -299,26 +299,26 @@ int parg_btf_current(struct parg_pc *pc, char *arg)
 
 	if (!arg[8])
 		return 0;
-	ret = parg_btf_split(pc, arg, &field);
+	ret = parg_btf_split(ctx, arg, &field);
 	if (ret < 0)
 		return ret;
 	if (!ret)
-		return parg_fail(pc, pc->offset + (field - arg),
+		return parg_fail(ctx, ctx->offset + (field - arg),
 				 PARG_ERR_NOSUP_DAT_ARG);
-	id = parg_btf_find(pc, "task_struct", BTF_KIND_STRUCT);
+	id = parg_btf_find(ctx, "task_struct", BTF_KIND_STRUCT);
 	if (id <= 0)
-		return parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG);
-	task = parg_btf_resolve(pc, id);
+		return parg_fail(ctx, ctx->offset, PARG_ERR_NOSUP_BTFARG);
+	task = parg_btf_resolve(ctx, id);
 	if (!task)
 		return -EINVAL;
-	pc->offset += field - arg;
-	return parg_btf_fields(pc, field, task, true, 0);
+	ctx->offset += field - arg;
+	return parg_btf_fields(ctx, field, task, true, 0);
 }
 
 /* The default type of the last token, from its BTF type. */
-const struct parg_type *parg_btf_type(struct parg_pc *pc)
+const struct parg_type *parg_btf_type(struct parg_ctx *ctx)
 {
-	const struct btf_type *t = pc->last_type;
+	const struct btf_type *t = ctx->last_type;
 	static const char *const names[2][4] = {
 		{ "u8", "u16", "u32", "u64" },
 		{ "s8", "s16", "s32", "s64" },
@@ -339,15 +339,15 @@ const struct parg_type *parg_btf_type(struct parg_pc *pc)
 	if (sign)
 		return NULL;
 	/* an unsigned integer of odd width is a bitfield of a u64 */
-	pc->last_bitsize = bits;
-	pc->last_bitoffs += btf_int_offset(t);
+	ctx->last_bitsize = bits;
+	ctx->last_bitoffs += btf_int_offset(t);
 	return parg_find_type("u64");
 }
 
 /* An 8-bit unsigned integer type, skipping modifiers. */
-static bool parg_btf_is_byte(struct parg_pc *pc, u32 id)
+static bool parg_btf_is_byte(struct parg_ctx *ctx, u32 id)
 {
-	const struct btf_type *t = btf_type_skip_modifiers(pc->btf, id, NULL);
+	const struct btf_type *t = btf_type_skip_modifiers(ctx->btf, id, NULL);
 
 	return t && btf_type_is_int(t) && btf_int_bits(t) == 8 &&
 	       !(btf_int_encoding(t) & BTF_INT_SIGNED);
@@ -357,17 +357,17 @@ static bool parg_btf_is_byte(struct parg_pc *pc, u32 id)
  * :string on a BTF value: a char array is read where it is, a char
  * pointer through one more dereference; anything else is refused.
  */
-int parg_btf_string(struct parg_pc *pc, const char *typename)
+int parg_btf_string(struct parg_ctx *ctx, const char *typename)
 {
-	const struct btf_type *t = pc->last_type;
+	const struct btf_type *t = ctx->last_type;
 
-	if (!pc->btf)
+	if (!ctx->btf)
 		return 0;
-	if (btf_type_is_array(t) && parg_btf_is_byte(pc, btf_array(t)->type))
+	if (btf_type_is_array(t) && parg_btf_is_byte(ctx, btf_array(t)->type))
 		return 0;
-	if (btf_type_is_ptr(t) && parg_btf_is_byte(pc, t->type))
-		return parg_push_deref(pc, 0, typename[0] == 'u');
-	return parg_fail(pc, pc->offset, PARG_ERR_BAD_TYPE4STR);
+	if (btf_type_is_ptr(t) && parg_btf_is_byte(ctx, t->type))
+		return parg_push_deref(ctx, 0, typename[0] == 'u');
+	return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_TYPE4STR);
 }
 
 /* ------------------------------------------------------------- casts */
@@ -377,7 +377,7 @@ int parg_btf_string(struct parg_pc *pc, const char *typename)
  * else a typedef (@name, blanks trimmed, at byte @pos of the definition).
  * The type it names, modifiers skipped.
  */
-static const struct btf_type *parg_btf_named(struct parg_pc *pc, char *name,
+static const struct btf_type *parg_btf_named(struct parg_ctx *ctx, char *name,
 					     int pos)
 {
 	static const u32 kinds[] = { BTF_KIND_STRUCT, BTF_KIND_UNION,
@@ -393,12 +393,12 @@ static const struct btf_type *parg_btf_named(struct parg_pc *pc, char *name,
 		name = skip_spaces(name + 6);
 	}
 	if (!*name || strpbrk(name, " *,"))
-		return ERR_PTR(parg_fail(pc, pos, PARG_ERR_BAD_CAST));
+		return ERR_PTR(parg_fail(ctx, pos, PARG_ERR_BAD_CAST));
 	for (; i < n && id <= 0; i++)
-		id = parg_btf_find(pc, name, kinds[i]);
+		id = parg_btf_find(ctx, name, kinds[i]);
 	if (id <= 0)
-		return ERR_PTR(parg_fail(pc, pos, PARG_ERR_NO_BTF_TYPE));
-	return parg_btf_resolve(pc, id) ?: ERR_PTR(-EINVAL);
+		return ERR_PTR(parg_fail(ctx, pos, PARG_ERR_NO_BTF_TYPE));
+	return parg_btf_resolve(ctx, id) ?: ERR_PTR(-EINVAL);
 }
 
 /*
@@ -406,7 +406,7 @@ static const struct btf_type *parg_btf_named(struct parg_pc *pc, char *name,
  * pointer is cast to, "NAME" or "NAME *", or the holder of a container
  * cast, "NAME,FIELD", with *@adjust the (negative) offset of FIELD in it.
  */
-const struct btf_type *parg_btf_cast_type(struct parg_pc *pc, char *text,
+const struct btf_type *parg_btf_cast_type(struct parg_ctx *ctx, char *text,
 					  int pos, long *adjust, bool *container)
 {
 	char *comma = strchr(text, ','), *star = strchr(text, '*'), *field;
@@ -418,21 +418,21 @@ const struct btf_type *parg_btf_cast_type(struct parg_pc *pc, char *text,
 	*adjust = 0;
 	*container = comma;
 	if ((comma && star) || (star && *skip_spaces(star + 1)))
-		return ERR_PTR(parg_fail(pc, pos, PARG_ERR_BAD_CAST));
+		return ERR_PTR(parg_fail(ctx, pos, PARG_ERR_BAD_CAST));
 	if (comma || star)
 		*(comma ?: star) = '\0';
-	t = parg_btf_named(pc, strim(text), pos + lead);
+	t = parg_btf_named(ctx, strim(text), pos + lead);
 	if (IS_ERR(t) || !comma)
 		return t;
 	if (!btf_type_is_struct(t))
-		return ERR_PTR(parg_fail(pc, pos, PARG_ERR_NO_PTR_STRCT));
+		return ERR_PTR(parg_fail(ctx, pos, PARG_ERR_NO_PTR_STRCT));
 	field = skip_spaces(comma + 1);
-	pc->offset = pos + (field - text);
+	ctx->offset = pos + (field - text);
 	field = strim(field);
 	member = t;
-	ret = parg_btf_members(pc, &field, &member, &bitoffs);
+	ret = parg_btf_members(ctx, &field, &member, &bitoffs);
 	if (ret)	/* "->" inside a container cast */
-		return ERR_PTR(ret < 0 ? ret : parg_fail(pc, pos, PARG_ERR_BAD_CAST));
+		return ERR_PTR(ret < 0 ? ret : parg_fail(ctx, pos, PARG_ERR_BAD_CAST));
 	*adjust = -(long)(bitoffs / 8);
 	return t;
 }
@@ -452,9 +452,9 @@ bool parg_btf_castable(const struct btf_type *t)
  * the record as *@count u8s.  The view keeps a reference on the BTF, so
  * that the trace can be read after the module that gave it is gone.
  */
-int parg_btf_view(struct parg_pc *pc, unsigned int *count)
+int parg_btf_view(struct parg_ctx *ctx, unsigned int *count)
 {
-	const struct btf_type *t = pc->last_type, *to = pc->pointee;
+	const struct btf_type *t = ctx->last_type, *to = ctx->pointee;
 	struct parg_view *view;
 	bool by_value = false;
 	s32 id;
@@ -462,33 +462,33 @@ int parg_btf_view(struct parg_pc *pc, unsigned int *count)
 
 	/* the view reads members as the little-endian bytes they are */
 	if (IS_ENABLED(CONFIG_CPU_BIG_ENDIAN))
-		return parg_fail(pc, pc->offset, PARG_ERR_BAD_VIEW);
-	if (!t && !to && pc->arg->src == PARG_SRC_CURRENT && !pc->arg->nderef) {
-		id = parg_btf_find(pc, "task_struct", BTF_KIND_STRUCT);
+		return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_VIEW);
+	if (!t && !to && ctx->arg->src == PARG_SRC_CURRENT && !ctx->arg->nderef) {
+		id = parg_btf_find(ctx, "task_struct", BTF_KIND_STRUCT);
 		if (id > 0)
-			to = btf_type_skip_modifiers(pc->btf, id, NULL);
+			to = btf_type_skip_modifiers(ctx->btf, id, NULL);
 	}
 	if (t && btf_type_is_ptr(t))
-		to = parg_btf_resolve(pc, t->type);
+		to = parg_btf_resolve(ctx, t->type);
 	else if (t)
 		to = t, by_value = true;
-	if (!to || !btf_type_is_struct(to) || !to->size || !pc->btf ||
-	    (by_value && !pc->arg->nderef))
-		return parg_fail(pc, pc->offset, PARG_ERR_BAD_VIEW);
+	if (!to || !btf_type_is_struct(to) || !to->size || !ctx->btf ||
+	    (by_value && !ctx->arg->nderef))
+		return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_VIEW);
 	if (!by_value) {	/* read what the pointer points to */
-		ret = parg_push_deref(pc, 0, false);
+		ret = parg_push_deref(ctx, 0, false);
 		if (ret)
 			return ret;
 	}
 	view = kzalloc(sizeof(*view), GFP_KERNEL);
 	if (!view)
 		return -ENOMEM;
-	btf_get(pc->btf);
-	view->btf = pc->btf;
+	btf_get(ctx->btf);
+	view->btf = ctx->btf;
 	view->type = to;
-	pc->arg->view = view;
+	ctx->arg->view = view;
 	*count = min_t(u32, to->size, PARG_VIEW_MAX);
-	pc->last_type = NULL;	/* no default type nor bitfield of its own */
+	ctx->last_type = NULL;	/* no default type nor bitfield of its own */
 	return 0;
 }
 

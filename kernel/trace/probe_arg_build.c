@@ -60,30 +60,30 @@ const char *parg_err_msg(enum parg_err_code code)
 EXPORT_SYMBOL_IF_KUNIT(parg_err_msg);
 
 /* Record the first error only: later ones are consequences. */
-int parg_fail(struct parg_pc *pc, int pos, enum parg_err_code code)
+int parg_fail(struct parg_ctx *ctx, int pos, enum parg_err_code code)
 {
-	if (!pc->err->code) {
-		pc->err->code = code;
-		pc->err->word = pc->word;
-		pc->err->pos = pos;
+	if (!ctx->err->code) {
+		ctx->err->code = code;
+		ctx->err->word = ctx->word;
+		ctx->err->pos = pos;
 	}
 	return -EINVAL;
 }
 
-bool parg_at_entry(const struct parg_pc *pc)
+bool parg_at_entry(const struct parg_ctx *ctx)
 {
-	return pc->caps->on_func_entry && !pc->caps->is_return;
+	return ctx->caps->on_func_entry && !ctx->caps->is_return;
 }
 
 /* Where $argN and BTF names mean something: a kernel function's ends. */
-bool parg_at_kernel_func(const struct parg_pc *pc)
+bool parg_at_kernel_func(const struct parg_ctx *ctx)
 {
-	return !pc->caps->user && (parg_at_entry(pc) || parg_at_return(pc));
+	return !ctx->caps->user && (parg_at_entry(ctx) || parg_at_return(ctx));
 }
 
-bool parg_at_return(const struct parg_pc *pc)
+bool parg_at_return(const struct parg_ctx *ctx)
 {
-	return pc->caps->is_return;
+	return ctx->caps->is_return;
 }
 
 /* NULL names the default type; "b<w>@<o>/<s>" maps to u<s>. */
@@ -118,36 +118,36 @@ const struct parg_type *parg_find_type(const char *name)
 }
 
 /* One more slot of the argument's program; the base ABI allows 15. */
-int parg_take_step(struct parg_pc *pc)
+int parg_take_step(struct parg_ctx *ctx)
 {
-	if (++pc->steps >= PARG_MAX_STEPS)
-		return parg_fail(pc, pc->offset, PARG_ERR_TOO_MANY_OPS);
+	if (++ctx->steps >= PARG_MAX_STEPS)
+		return parg_fail(ctx, ctx->offset, PARG_ERR_TOO_MANY_OPS);
 	return 0;
 }
 
 /* A dereference that is part of its source, and takes no slot. */
-void parg_add_deref(struct parg_pc *pc, long off, bool user)
+void parg_add_deref(struct parg_ctx *ctx, long off, bool user)
 {
-	int n = pc->arg->nderef;
+	int n = ctx->arg->nderef;
 
-	pc->derefs[n] = off;
+	ctx->derefs[n] = off;
 	if (user)
-		pc->umask |= BIT(n);
-	pc->arg->nderef = n + 1;
+		ctx->user_derefs |= BIT(n);
+	ctx->arg->nderef = n + 1;
 }
 
-int parg_push_deref(struct parg_pc *pc, long off, bool user)
+int parg_push_deref(struct parg_ctx *ctx, long off, bool user)
 {
-	if (parg_take_step(pc))
+	if (parg_take_step(ctx))
 		return -EINVAL;
-	parg_add_deref(pc, off, user);
+	parg_add_deref(ctx, off, user);
 	return 0;
 }
 
 /* Slot in the entry data for function argument @argnum (0-based). */
-int parg_use_entry(struct parg_pc *pc, unsigned int argnum)
+int parg_use_entry(struct parg_ctx *ctx, unsigned int argnum)
 {
-	struct parg_set *set = pc->set;
+	struct parg_set *set = ctx->set;
 	int i;
 
 	for (i = 0; i < set->nentry; i++)
@@ -159,9 +159,9 @@ int parg_use_entry(struct parg_pc *pc, unsigned int argnum)
 	return set->nentry++ * sizeof(unsigned long);
 }
 
-void parg_use_src(struct parg_pc *pc, enum parg_src src, unsigned long param)
+void parg_use_src(struct parg_ctx *ctx, enum parg_src src, unsigned long param)
 {
-	pc->arg->src = src;
-	pc->arg->param = param;
-	pc->steps = 0;
+	ctx->arg->src = src;
+	ctx->arg->param = param;
+	ctx->steps = 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * probe_arg_impl.h - what the files of the probe argument library share.
+ * Prefixes: parg_ (probe argument), PARG_ (its constants).
  *
  * Nothing outside kernel/trace/probe_arg*.c includes this; the event layer sees
  * only probe_arg.h.  The library has four stages, one file each:
@@ -148,7 +149,7 @@ struct parg_arg {
 	u8 nderef;		/* entries of @deref */
 	u8 lshift, rshift;	/* bitfield on a u64: both 0 when none */
 	u8 fault_bit;		/* bit in the fault map (scalars from memory) */
-	u16 umask;		/* bit i: deref i reads user memory */
+	u16 user_derefs;		/* bit i: deref i reads user memory */
 	u16 dst;		/* offset of the field in the fixed block */
 	u16 count;		/* elements: 1, N of TYPE[N], bytes of :struct */
 	bool ustr_ptrs;		/* PARG_ST_STRV: the pointers are user memory */
@@ -218,7 +219,7 @@ struct parg_set {
  * The parse context of one definition: what the front end allows, where
  * the error is, and the BTF state shared by its arguments.
  */
-struct parg_pc {
+struct parg_ctx {
 	const struct parg_caps *caps;
 	struct parg_err *err;
 	struct parg_set *set;
@@ -229,7 +230,7 @@ struct parg_pc {
 	/* the argument being parsed */
 	struct parg_arg *arg;
 	long derefs[PARG_MAX_STEPS];
-	u16 umask;
+	u16 user_derefs;
 
 	/* BTF: the probed function and the type of the last token */
 	struct btf *btf;
@@ -273,61 +274,61 @@ static __always_inline unsigned long parg_kernel_arg(struct pt_regs *regs,
 #endif
 
 /* probe_arg_build.c: what the parser and the BTF resolver build with */
-int parg_fail(struct parg_pc *pc, int pos, enum parg_err_code code);
-bool parg_at_entry(const struct parg_pc *pc);
-bool parg_at_return(const struct parg_pc *pc);
-bool parg_at_kernel_func(const struct parg_pc *pc);
+int parg_fail(struct parg_ctx *ctx, int pos, enum parg_err_code code);
+bool parg_at_entry(const struct parg_ctx *ctx);
+bool parg_at_return(const struct parg_ctx *ctx);
+bool parg_at_kernel_func(const struct parg_ctx *ctx);
 const struct parg_type *parg_find_type(const char *name);
-int parg_take_step(struct parg_pc *pc);
-void parg_add_deref(struct parg_pc *pc, long off, bool user);
-int parg_push_deref(struct parg_pc *pc, long off, bool user);
-int parg_use_entry(struct parg_pc *pc, unsigned int argnum);
-void parg_use_src(struct parg_pc *pc, enum parg_src src, unsigned long param);
+int parg_take_step(struct parg_ctx *ctx);
+void parg_add_deref(struct parg_ctx *ctx, long off, bool user);
+int parg_push_deref(struct parg_ctx *ctx, long off, bool user);
+int parg_use_entry(struct parg_ctx *ctx, unsigned int argnum);
+void parg_use_src(struct parg_ctx *ctx, enum parg_src src, unsigned long param);
 
 /* probe_arg_parse.c */
-int parg_parse_word(struct parg_pc *pc, int idx, const char *word);
-int parg_parse_fetch(struct parg_pc *pc, char *arg);
+int parg_parse_word(struct parg_ctx *ctx, int idx, const char *word);
+int parg_parse_fetch(struct parg_ctx *ctx, char *arg);
 
 /* probe_arg_btf.c, or the stubs below */
 #ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
-int parg_btf_query(struct parg_pc *pc);
-const char *parg_btf_param_name(struct parg_pc *pc, int idx);
-int parg_btf_var(struct parg_pc *pc, char *varname);
-int parg_btf_current(struct parg_pc *pc, char *arg);
-const struct btf_type *parg_btf_cast_type(struct parg_pc *pc, char *text,
+int parg_btf_query(struct parg_ctx *ctx);
+const char *parg_btf_param_name(struct parg_ctx *ctx, int idx);
+int parg_btf_var(struct parg_ctx *ctx, char *varname);
+int parg_btf_current(struct parg_ctx *ctx, char *arg);
+const struct btf_type *parg_btf_cast_type(struct parg_ctx *ctx, char *text,
 					  int pos, long *adjust, bool *container);
 bool parg_btf_castable(const struct btf_type *t);
-int parg_btf_fields(struct parg_pc *pc, char *field,
+int parg_btf_fields(struct parg_ctx *ctx, char *field,
 		    const struct btf_type *type, bool pointee, long adjust);
-int parg_btf_view(struct parg_pc *pc, unsigned int *count);
+int parg_btf_view(struct parg_ctx *ctx, unsigned int *count);
 void parg_btf_view_free(struct parg_view *view);
 void parg_btf_view_print(struct trace_seq *s, const struct parg_view *view,
 			 const u8 *p, unsigned int len);
-const struct parg_type *parg_btf_type(struct parg_pc *pc);
-int parg_btf_string(struct parg_pc *pc, const char *typename);
-void parg_btf_release(struct parg_pc *pc);
+const struct parg_type *parg_btf_type(struct parg_ctx *ctx);
+int parg_btf_string(struct parg_ctx *ctx, const char *typename);
+void parg_btf_release(struct parg_ctx *ctx);
 #else
-static inline int parg_btf_query(struct parg_pc *pc)
+static inline int parg_btf_query(struct parg_ctx *ctx)
 {
 	return -EOPNOTSUPP;
 }
 
-static inline const char *parg_btf_param_name(struct parg_pc *pc, int idx)
+static inline const char *parg_btf_param_name(struct parg_ctx *ctx, int idx)
 {
 	return NULL;
 }
 
-static inline int parg_btf_var(struct parg_pc *pc, char *varname)
+static inline int parg_btf_var(struct parg_ctx *ctx, char *varname)
 {
-	return parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG);
+	return parg_fail(ctx, ctx->offset, PARG_ERR_NOSUP_BTFARG);
 }
 
 /* a cast names a type: it needs BTF (the caret stays at the cast) */
 static inline const struct btf_type *
-parg_btf_cast_type(struct parg_pc *pc, char *text, int pos, long *adjust,
+parg_btf_cast_type(struct parg_ctx *ctx, char *text, int pos, long *adjust,
 		   bool *container)
 {
-	return ERR_PTR(parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG));
+	return ERR_PTR(parg_fail(ctx, ctx->offset, PARG_ERR_NOSUP_BTFARG));
 }
 
 static inline bool parg_btf_castable(const struct btf_type *t)
@@ -335,16 +336,16 @@ static inline bool parg_btf_castable(const struct btf_type *t)
 	return true;
 }
 
-static inline int parg_btf_fields(struct parg_pc *pc, char *field,
+static inline int parg_btf_fields(struct parg_ctx *ctx, char *field,
 				  const struct btf_type *type, bool pointee,
 				  long adjust)
 {
-	return parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG);
+	return parg_fail(ctx, ctx->offset, PARG_ERR_NOSUP_BTFARG);
 }
 
-static inline int parg_btf_view(struct parg_pc *pc, unsigned int *count)
+static inline int parg_btf_view(struct parg_ctx *ctx, unsigned int *count)
 {
-	return parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG);
+	return parg_fail(ctx, ctx->offset, PARG_ERR_NOSUP_BTFARG);
 }
 
 static inline void parg_btf_view_free(struct parg_view *view) { }
@@ -354,22 +355,22 @@ static inline void parg_btf_view_print(struct trace_seq *s,
 				       const u8 *p, unsigned int len) { }
 
 /* @arg is "$current", maybe with fields: they need BTF */
-static inline int parg_btf_current(struct parg_pc *pc, char *arg)
+static inline int parg_btf_current(struct parg_ctx *ctx, char *arg)
 {
-	return arg[8] ? parg_fail(pc, pc->offset + 8, PARG_ERR_NOSUP_BTFARG) : 0;
+	return arg[8] ? parg_fail(ctx, ctx->offset + 8, PARG_ERR_NOSUP_BTFARG) : 0;
 }
 
-static inline const struct parg_type *parg_btf_type(struct parg_pc *pc)
+static inline const struct parg_type *parg_btf_type(struct parg_ctx *ctx)
 {
 	return NULL;
 }
 
-static inline int parg_btf_string(struct parg_pc *pc, const char *typename)
+static inline int parg_btf_string(struct parg_ctx *ctx, const char *typename)
 {
 	return 0;
 }
 
-static inline void parg_btf_release(struct parg_pc *pc)
+static inline void parg_btf_release(struct parg_ctx *ctx)
 {
 }
 #endif

@@ -990,10 +990,10 @@ static void parg_test_user_faults(struct kunit *test)
 
 /* The compiled store of argument @i, and whether deref @d reads user memory. */
 static void parg_expect_store(struct kunit *test, const struct parg_set *set,
-			      int i, enum parg_store store, u16 umask)
+			      int i, enum parg_store store, u16 user_derefs)
 {
 	KUNIT_EXPECT_EQ_MSG(test, set->args[i].store, store, "argument %d", i);
-	KUNIT_EXPECT_EQ_MSG(test, set->args[i].umask, umask, "argument %d", i);
+	KUNIT_EXPECT_EQ_MSG(test, set->args[i].user_derefs, user_derefs, "argument %d", i);
 }
 
 /*

@@ -25,14 +25,14 @@
  *   2. name     NAME= or an automatic one; checked against the others.
  *   3. type     the text after ':' and the array suffix.
  *   4. fetch    the expression, recursively: a source and a chain of
- *               dereferences (struct parg_pc collects them).
+ *               dereferences (struct parg_ctx collects them).
  *   5. finish   choose the store (raw, memory, string...), the bitfield
  *               and the array count; lay the field out in the record.
  *
  * Error positions.  Users read the caret of error_log, and the selftests
  * check it, so the position of every error and the limit on nesting
  * (PARG_MAX_STEPS slots, counted the way the base ABI counts them) follow
- * the base kernel exactly, quirks included: pc->offset moves into a
+ * the base kernel exactly, quirks included: ctx->offset moves into a
  * dereference and stays at the innermost level that completed.
  *
  * Everything here runs in process context under the front end's lock and
@@ -69,26 +69,26 @@ static bool parg_type_is_kernel_only(const struct parg_type *type)
 /* ------------------------------------------------------------ sources */
 
 /* $argN: a register at entry, a saved word at return. */
-static int parg_parse_argn(struct parg_pc *pc, const char *num)
+static int parg_parse_argn(struct parg_ctx *ctx, const char *num)
 {
 	unsigned long n;
 	int off;
 
 	if (kstrtoul(num, 10, &n))
-		return parg_fail(pc, pc->offset, PARG_ERR_BAD_VAR);
+		return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_VAR);
 	if (!n || n > PARG_STACK_SLOTS)
-		return parg_fail(pc, pc->offset, PARG_ERR_BAD_ARG_NUM);
-	if (!parg_at_kernel_func(pc))
-		return parg_fail(pc, pc->offset, PARG_ERR_NOFENTRY_ARGS);
-	n += pc->caps->arg_shift;
-	if (parg_at_entry(pc)) {
-		parg_use_src(pc, PARG_SRC_ARG, n - 1);
+		return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_ARG_NUM);
+	if (!parg_at_kernel_func(ctx))
+		return parg_fail(ctx, ctx->offset, PARG_ERR_NOFENTRY_ARGS);
+	n += ctx->caps->arg_shift;
+	if (parg_at_entry(ctx)) {
+		parg_use_src(ctx, PARG_SRC_ARG, n - 1);
 		return 0;
 	}
-	off = parg_use_entry(pc, n - 1);
+	off = parg_use_entry(ctx, n - 1);
 	if (off < 0)
 		return off;
-	parg_use_src(pc, PARG_SRC_EDATA, off);
+	parg_use_src(ctx, PARG_SRC_EDATA, off);
 	return 0;
 }
 
@@ -115,14 +115,14 @@ static enum parg_field_kind parg_field_kind(const struct ftrace_event_field *f)
 }
 
 /* The field @name of an event probe's record (not a common_ one), or NULL. */
-static struct ftrace_event_field *parg_event_field(const struct parg_pc *pc,
+static struct ftrace_event_field *parg_event_field(const struct parg_ctx *ctx,
 						   const char *name)
 {
 	struct ftrace_event_field *f;
 
-	if (!pc->caps->event)
+	if (!ctx->caps->event)
 		return NULL;
-	list_for_each_entry(f, trace_get_fields(pc->caps->event), link)
+	list_for_each_entry(f, trace_get_fields(ctx->caps->event), link)
 		if (!strcmp(f->name, name))
 			return f;
 	return NULL;
@@ -132,20 +132,20 @@ static struct ftrace_event_field *parg_event_field(const struct parg_pc *pc,
  * $NAME of an event probe: the field NAME of the record, else $comm;
  * nothing else is a variable there.
  */
-static int parg_parse_event_var(struct parg_pc *pc, const char *name)
+static int parg_parse_event_var(struct parg_ctx *ctx, const char *name)
 {
-	struct ftrace_event_field *f = parg_event_field(pc, name);
+	struct ftrace_event_field *f = parg_event_field(ctx, name);
 
 	if (f) {
-		parg_use_src(pc, PARG_SRC_FIELD,
+		parg_use_src(ctx, PARG_SRC_FIELD,
 			     PARG_FIELD(f->offset, parg_field_kind(f)));
 		return 0;
 	}
 	if (!strcmp(name, "comm") || !strcmp(name, "COMM")) {
-		parg_use_src(pc, PARG_SRC_COMM, 0);
+		parg_use_src(ctx, PARG_SRC_COMM, 0);
 		return 0;
 	}
-	return parg_fail(pc, pc->offset, PARG_ERR_BAD_VAR);
+	return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_VAR);
 }
 
 /*
@@ -153,14 +153,14 @@ static int parg_parse_event_var(struct parg_pc *pc, const char *name)
  * fields too: $current->F1.F2->F3.  They are kernel memory even in a
  * user probe.
  */
-static int parg_parse_current(struct parg_pc *pc, char *arg)
+static int parg_parse_current(struct parg_ctx *ctx, char *arg)
 {
-	parg_use_src(pc, PARG_SRC_CURRENT, 0);
-	return parg_btf_current(pc, arg);
+	parg_use_src(ctx, PARG_SRC_CURRENT, 0);
+	return parg_btf_current(ctx, arg);
 }
 
 /* $-variables; @arg points at the '$'. */
-static int parg_parse_var(struct parg_pc *pc, char *arg)
+static int parg_parse_var(struct parg_ctx *ctx, char *arg)
 {
 	const char *name = arg + 1;
 	unsigned long n;
@@ -169,92 +169,92 @@ static int parg_parse_var(struct parg_pc *pc, char *arg)
 	/* an event probe's record field named "current" comes first */
 	if (str_has_prefix(name, "current") &&
 	    (!name[7] || name[7] == '-' || name[7] == '.') &&
-	    !(pc->caps->event && parg_event_field(pc, "current")))
-		return parg_parse_current(pc, arg);
-	if (pc->caps->event)
-		return parg_parse_event_var(pc, name);
+	    !(ctx->caps->event && parg_event_field(ctx, "current")))
+		return parg_parse_current(ctx, arg);
+	if (ctx->caps->event)
+		return parg_parse_event_var(ctx, name);
 
 	if (str_has_prefix(name, "retval")) {
-		if (!parg_at_return(pc))
-			return parg_fail(pc, pc->offset, PARG_ERR_RETVAL_ON_PROBE);
-		if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) && !pc->caps->user)
-			return parg_btf_var(pc, arg);
-		parg_use_src(pc, PARG_SRC_RETVAL, 0);
+		if (!parg_at_return(ctx))
+			return parg_fail(ctx, ctx->offset, PARG_ERR_RETVAL_ON_PROBE);
+		if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) && !ctx->caps->user)
+			return parg_btf_var(ctx, arg);
+		parg_use_src(ctx, PARG_SRC_RETVAL, 0);
 		return 0;
 	}
 	len = str_has_prefix(name, "stack");
 	if (len) {
 		if (!name[len]) {
-			parg_use_src(pc, PARG_SRC_STACKP, 0);
+			parg_use_src(ctx, PARG_SRC_STACKP, 0);
 			return 0;
 		}
 		if (!isdigit(name[len]) || kstrtoul(name + len, 10, &n))
-			return parg_fail(pc, pc->offset, PARG_ERR_BAD_VAR);
-		if (pc->caps->user) {	/* a word of the user stack, any */
-			parg_use_src(pc, PARG_SRC_STACKP, 0);
-			parg_add_deref(pc, (long)((unsigned int)n * sizeof(long)),
+			return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_VAR);
+		if (ctx->caps->user) {	/* a word of the user stack, any */
+			parg_use_src(ctx, PARG_SRC_STACKP, 0);
+			parg_add_deref(ctx, (long)((unsigned int)n * sizeof(long)),
 				       true);
 			return 0;
 		}
 		if (n > PARG_STACK_SLOTS)
-			return parg_fail(pc, pc->offset, PARG_ERR_BAD_STACK_NUM);
-		parg_use_src(pc, PARG_SRC_STACK, n);
+			return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_STACK_NUM);
+		parg_use_src(ctx, PARG_SRC_STACK, n);
 		return 0;
 	}
 	if (!strcmp(name, "comm") || !strcmp(name, "COMM")) {
-		parg_use_src(pc, PARG_SRC_COMM, 0);
+		parg_use_src(ctx, PARG_SRC_COMM, 0);
 		return 0;
 	}
 	len = str_has_prefix(name, "arg");
 	if (len && parg_have_arg_access())
-		return parg_parse_argn(pc, name + len);
-	return parg_fail(pc, pc->offset, PARG_ERR_BAD_VAR);
+		return parg_parse_argn(ctx, name + len);
+	return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_VAR);
 }
 
 /*
  * @+OFFS of a user probe: the word at OFFS in the probed file's mapping,
  * found from where the probe (at @file_offset in the file) hit.
  */
-static int parg_parse_file(struct parg_pc *pc, char *arg)
+static int parg_parse_file(struct parg_ctx *ctx, char *arg)
 {
 	long off;
 
-	if (!pc->caps->user)
-		return parg_fail(pc, pc->offset, PARG_ERR_FILE_ON_KPROBE);
+	if (!ctx->caps->user)
+		return parg_fail(ctx, ctx->offset, PARG_ERR_FILE_ON_KPROBE);
 	if (kstrtol(arg + 2, 0, &off))
-		return parg_fail(pc, pc->offset, PARG_ERR_BAD_FILE_OFFS);
-	parg_use_src(pc, PARG_SRC_FILE,
-		     (unsigned long)off - pc->caps->file_offset);
-	return parg_push_deref(pc, 0, true);
+		return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_FILE_OFFS);
+	parg_use_src(ctx, PARG_SRC_FILE,
+		     (unsigned long)off - ctx->caps->file_offset);
+	return parg_push_deref(ctx, 0, true);
 }
 
 /* @ADDR, @SYM[+|-offs]: the word at an address. */
-static int parg_parse_mem(struct parg_pc *pc, char *arg)
+static int parg_parse_mem(struct parg_ctx *ctx, char *arg)
 {
 	unsigned long addr;
 
 	if (arg[1] == '+')
-		return parg_parse_file(pc, arg);
+		return parg_parse_file(ctx, arg);
 	if (isdigit(arg[1])) {
 		if (kstrtoul(arg + 1, 0, &addr))
-			return parg_fail(pc, pc->offset, PARG_ERR_BAD_MEM_ADDR);
-		parg_use_src(pc, PARG_SRC_IMM, addr);
-	} else if (pc->caps->user) {
-		return parg_fail(pc, pc->offset, PARG_ERR_SYM_ON_UPROBE);
+			return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_MEM_ADDR);
+		parg_use_src(ctx, PARG_SRC_IMM, addr);
+	} else if (ctx->caps->user) {
+		return parg_fail(ctx, ctx->offset, PARG_ERR_SYM_ON_UPROBE);
 	} else {
-		pc->arg->symbol = kstrdup(arg + 1, GFP_KERNEL);
-		if (!pc->arg->symbol)
+		ctx->arg->symbol = kstrdup(arg + 1, GFP_KERNEL);
+		if (!ctx->arg->symbol)
 			return -ENOMEM;
 		/* the symbol holder takes a slot of its own */
-		parg_use_src(pc, PARG_SRC_IMM, 0);
-		if (parg_take_step(pc))
+		parg_use_src(ctx, PARG_SRC_IMM, 0);
+		if (parg_take_step(ctx))
 			return -EINVAL;
 	}
-	return parg_push_deref(pc, 0, pc->caps->user);
+	return parg_push_deref(ctx, 0, ctx->caps->user);
 }
 
 /* \IMM or \"STR" */
-static int parg_parse_imm(struct parg_pc *pc, char *arg)
+static int parg_parse_imm(struct parg_ctx *ctx, char *arg)
 {
 	unsigned long val;
 	size_t len;
@@ -263,13 +263,13 @@ static int parg_parse_imm(struct parg_pc *pc, char *arg)
 	if (arg[1] == '"') {
 		len = strlen(arg + 2);
 		if (!len || arg[len + 1] != '"')
-			return parg_fail(pc, pc->offset + 2 + len,
+			return parg_fail(ctx, ctx->offset + 2 + len,
 					 PARG_ERR_IMMSTR_NO_CLOSE);
-		pc->arg->data = kstrndup(arg + 2, len - 1, GFP_KERNEL);
-		if (!pc->arg->data)
+		ctx->arg->data = kstrndup(arg + 2, len - 1, GFP_KERNEL);
+		if (!ctx->arg->data)
 			return -ENOMEM;
-		pc->arg->data_len = len - 1;
-		parg_use_src(pc, PARG_SRC_DATA, 0);
+		ctx->arg->data_len = len - 1;
+		parg_use_src(ctx, PARG_SRC_DATA, 0);
 		return 0;
 	}
 	arg++;
@@ -282,8 +282,8 @@ static int parg_parse_imm(struct parg_pc *pc, char *arg)
 	else
 		ret = -EINVAL;
 	if (ret)
-		return parg_fail(pc, pc->offset + 1, PARG_ERR_BAD_IMM);
-	parg_use_src(pc, PARG_SRC_IMM, val);
+		return parg_fail(ctx, ctx->offset + 1, PARG_ERR_BAD_IMM);
+	parg_use_src(ctx, PARG_SRC_IMM, val);
 	return 0;
 }
 
@@ -292,7 +292,7 @@ static int parg_parse_imm(struct parg_pc *pc, char *arg)
  * [+|-][u]OFFS(FETCH).  The position arithmetic, including its slip by one
  * for the 'u' form, is the base ABI's.
  */
-static int parg_parse_deref(struct parg_pc *pc, char *arg)
+static int parg_parse_deref(struct parg_ctx *ctx, char *arg)
 {
 	char *open, *close;
 	bool user = false;
@@ -308,29 +308,29 @@ static int parg_parse_deref(struct parg_pc *pc, char *arg)
 		arg++;
 	open = strchr(arg, '(');
 	if (!open)
-		return parg_fail(pc, pc->offset, PARG_ERR_DEREF_NEED_BRACE);
+		return parg_fail(ctx, ctx->offset, PARG_ERR_DEREF_NEED_BRACE);
 	*open = '\0';
 	if (kstrtol(arg, 0, &off))
-		return parg_fail(pc, pc->offset, PARG_ERR_BAD_DEREF_OFFS);
-	pc->offset += (open + 1 - arg) + (arg[0] != '-');
+		return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_DEREF_OFFS);
+	ctx->offset += (open + 1 - arg) + (arg[0] != '-');
 	arg = open + 1;
 	close = strrchr(arg, ')');
 	if (!close)
-		return parg_fail(pc, pc->offset + strlen(arg),
+		return parg_fail(ctx, ctx->offset + strlen(arg),
 				 PARG_ERR_DEREF_OPEN_BRACE);
 	*close = '\0';
 
-	inner = pc->offset;
-	ret = parg_parse_fetch(pc, arg);
+	inner = ctx->offset;
+	ret = parg_parse_fetch(ctx, arg);
 	if (ret)
 		return ret;
-	pc->offset = inner;
-	if (!pc->arg->nderef && (pc->arg->src == PARG_SRC_COMM ||
-				 pc->arg->src == PARG_SRC_DATA))
-		return parg_fail(pc, pc->offset, PARG_ERR_COMM_CANT_DEREF);
-	ret = parg_push_deref(pc, off, user || pc->caps->user);
-	pc->last_type = NULL;	/* a raw offset loses the BTF type */
-	pc->pointee = NULL;
+	ctx->offset = inner;
+	if (!ctx->arg->nderef && (ctx->arg->src == PARG_SRC_COMM ||
+				 ctx->arg->src == PARG_SRC_DATA))
+		return parg_fail(ctx, ctx->offset, PARG_ERR_COMM_CANT_DEREF);
+	ret = parg_push_deref(ctx, off, user || ctx->caps->user);
+	ctx->last_type = NULL;	/* a raw offset loses the BTF type */
+	ctx->pointee = NULL;
 	return ret;
 }
 
@@ -361,7 +361,7 @@ static char *parg_close_paren(char *open)
 }
 
 /*
- * Casts, at @arg (a '('), at byte pc->offset of the definition:
+ * Casts, at @arg (a '('), at byte ctx->offset of the definition:
  *   (TYPE)FETCH->F...        FETCH read as a pointer to TYPE; the fields
  *   ((TYPE)FETCH)->F...      walk from there, '->' through pointers
  *   (TYPE,FIELD)FETCH->F...  FETCH points to FIELD of a TYPE: the fields
@@ -372,11 +372,11 @@ static char *parg_close_paren(char *open)
  * Without fields a pointer cast is the value itself; a container cast
  * needs them.
  */
-static int parg_parse_cast(struct parg_pc *pc, char *arg)
+static int parg_parse_cast(struct parg_ctx *ctx, char *arg)
 {
 	char *cast = arg + (arg[1] == '('), *close, *fetch, *end, *field;
 	const struct btf_type *target;
-	int base = pc->offset, ret;
+	int base = ctx->offset, ret;
 	bool container;
 	long adjust;
 	char saved;
@@ -384,9 +384,9 @@ static int parg_parse_cast(struct parg_pc *pc, char *arg)
 	close = strchr(cast, ')');
 	end = arg != cast ? parg_close_paren(arg) : NULL;
 	if (!close || (arg != cast && !end))
-		return parg_fail(pc, base + strlen(arg), PARG_ERR_CAST_NOT_CLOSED);
+		return parg_fail(ctx, base + strlen(arg), PARG_ERR_CAST_NOT_CLOSED);
 	*close = '\0';
-	target = parg_btf_cast_type(pc, cast + 1, base + (cast + 1 - arg),
+	target = parg_btf_cast_type(ctx, cast + 1, base + (cast + 1 - arg),
 				    &adjust, &container);
 	if (IS_ERR(target))
 		return PTR_ERR(target);
@@ -399,64 +399,64 @@ static int parg_parse_cast(struct parg_pc *pc, char *arg)
 		end = field;
 	}
 	if (*field && !str_has_prefix(field, "->"))
-		return parg_fail(pc, base + (field - arg), PARG_ERR_NOSUP_DAT_ARG);
+		return parg_fail(ctx, base + (field - arg), PARG_ERR_NOSUP_DAT_ARG);
 	saved = *end;
 	*end = '\0';
-	pc->offset = base + (fetch - arg);
-	ret = parg_parse_fetch(pc, fetch);
+	ctx->offset = base + (fetch - arg);
+	ret = parg_parse_fetch(ctx, fetch);
 	*end = saved;
 	if (ret)
 		return ret;
-	if (!parg_btf_castable(pc->last_type) ||
-	    (!pc->arg->nderef && (pc->arg->src == PARG_SRC_COMM ||
-				  pc->arg->src == PARG_SRC_DATA)))
-		return parg_fail(pc, base + (fetch - arg), PARG_ERR_CAST_NOT_PTR);
+	if (!parg_btf_castable(ctx->last_type) ||
+	    (!ctx->arg->nderef && (ctx->arg->src == PARG_SRC_COMM ||
+				  ctx->arg->src == PARG_SRC_DATA)))
+		return parg_fail(ctx, base + (fetch - arg), PARG_ERR_CAST_NOT_PTR);
 
-	pc->last_type = NULL;
+	ctx->last_type = NULL;
 	if (!*field && container)
-		return parg_fail(pc, base + (cast + 1 - arg), PARG_ERR_BAD_CAST);
+		return parg_fail(ctx, base + (cast + 1 - arg), PARG_ERR_BAD_CAST);
 	if (!*field) {
-		pc->pointee = target;	/* for :struct */
+		ctx->pointee = target;	/* for :struct */
 		return 0;
 	}
-	pc->offset = base + (field + 2 - arg);
-	return parg_btf_fields(pc, field + 2, target, true, adjust);
+	ctx->offset = base + (field + 2 - arg);
+	return parg_btf_fields(ctx, field + 2, target, true, adjust);
 }
 
 /* One fetch expression, without its type; recursive through derefs. */
-int parg_parse_fetch(struct parg_pc *pc, char *arg)
+int parg_parse_fetch(struct parg_ctx *ctx, char *arg)
 {
 	int reg;
 
 	switch (arg[0]) {
 	case '(':
-		if (pc->caps->user)
-			return parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG);
-		return parg_parse_cast(pc, arg);
+		if (ctx->caps->user)
+			return parg_fail(ctx, ctx->offset, PARG_ERR_NOSUP_BTFARG);
+		return parg_parse_cast(ctx, arg);
 	case '$':
-		return parg_parse_var(pc, arg);
+		return parg_parse_var(ctx, arg);
 	case '%':
-		if (pc->caps->no_regs || pc->caps->event)
-			return parg_fail(pc, pc->offset, PARG_ERR_BAD_VAR);
+		if (ctx->caps->no_regs || ctx->caps->event)
+			return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_VAR);
 		reg = regs_query_register_offset(arg + 1);
 		if (reg < 0)
-			return parg_fail(pc, pc->offset, PARG_ERR_BAD_REG_NAME);
-		parg_use_src(pc, PARG_SRC_REG, reg);
+			return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_REG_NAME);
+		parg_use_src(ctx, PARG_SRC_REG, reg);
 		return 0;
 	case '@':
-		return parg_parse_mem(pc, arg);
+		return parg_parse_mem(ctx, arg);
 	case '+':
 	case '-':
-		return parg_parse_deref(pc, arg);
+		return parg_parse_deref(ctx, arg);
 	case '\\':
-		return parg_parse_imm(pc, arg);
+		return parg_parse_imm(ctx, arg);
 	}
 	if (isalpha(arg[0]) || arg[0] == '_') {
-		if (!parg_at_kernel_func(pc))
-			return parg_fail(pc, pc->offset, PARG_ERR_NOSUP_BTFARG);
-		return parg_btf_var(pc, arg);
+		if (!parg_at_kernel_func(ctx))
+			return parg_fail(ctx, ctx->offset, PARG_ERR_NOSUP_BTFARG);
+		return parg_btf_var(ctx, arg);
 	}
-	return parg_fail(pc, pc->offset, PARG_ERR_BAD_FETCH_ARG);
+	return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_FETCH_ARG);
 }
 
 /* ------------------------------------------------------------- types */
@@ -465,22 +465,22 @@ int parg_parse_fetch(struct parg_pc *pc, char *arg)
  * The element count of "TYPE[N]": @lb is the text after the '[' of @arg.
  * It must be "N]" and end there, with 0 < N <= PARG_MAX_ARRAY_LEN.
  */
-static int parg_parse_count(struct parg_pc *pc, const char *arg, char *lb,
+static int parg_parse_count(struct parg_ctx *ctx, const char *arg, char *lb,
 			    unsigned int *count)
 {
-	int at = pc->offset + (lb - arg);
+	int at = ctx->offset + (lb - arg);
 	char *rb = strchr(lb, ']');
 
 	if (!rb)
-		return parg_fail(pc, at + strlen(lb), PARG_ERR_ARRAY_NO_CLOSE);
+		return parg_fail(ctx, at + strlen(lb), PARG_ERR_ARRAY_NO_CLOSE);
 	if (rb[1])
-		return parg_fail(pc, at + (rb + 1 - lb),
+		return parg_fail(ctx, at + (rb + 1 - lb),
 				 PARG_ERR_BAD_ARRAY_SUFFIX);
 	*rb = '\0';
 	if (kstrtouint(lb, 0, count) || !*count)
-		return parg_fail(pc, at, PARG_ERR_BAD_ARRAY_NUM);
+		return parg_fail(ctx, at, PARG_ERR_BAD_ARRAY_NUM);
 	if (*count > PARG_MAX_ARRAY_LEN)
-		return parg_fail(pc, at, PARG_ERR_ARRAY_TOO_BIG);
+		return parg_fail(ctx, at, PARG_ERR_ARRAY_TOO_BIG);
 	return 0;
 }
 
@@ -488,10 +488,10 @@ static int parg_parse_count(struct parg_pc *pc, const char *arg, char *lb,
  * Cut ":TYPE[N]" off @arg and find the type.  Returns the offset of the
  * type text in @arg (0 when there is none), or a negative errno.
  */
-static int parg_split_type(struct parg_pc *pc, char *arg, char **tname,
+static int parg_split_type(struct parg_ctx *ctx, char *arg, char **tname,
 			   unsigned int *count)
 {
-	struct parg_arg *a = pc->arg;
+	struct parg_arg *a = ctx->arg;
 	char *t = arg, *lb;
 	int toff, ret;
 
@@ -501,7 +501,7 @@ static int parg_split_type(struct parg_pc *pc, char *arg, char **tname,
 	if (lb)
 		strsep(&lb, "[");	/* lb: the count text, or NULL */
 	if (lb) {
-		ret = parg_parse_count(pc, arg, lb, count);
+		ret = parg_parse_count(ctx, arg, lb, count);
 		if (ret)
 			return ret;
 	}
@@ -513,68 +513,68 @@ static int parg_split_type(struct parg_pc *pc, char *arg, char **tname,
 	 * probe's record may have a field named comm, of its own type).
 	 */
 	if (((!strcmp(arg, "$comm") || !strcmp(arg, "$COMM")) &&
-	     !parg_event_field(pc, arg + 1)) || !strncmp(arg, "\\\"", 2)) {
+	     !parg_event_field(ctx, arg + 1)) || !strncmp(arg, "\\\"", 2)) {
 		if (*count || (t && strcmp(t, "string")))
-			return parg_fail(pc, pc->offset + toff,
+			return parg_fail(ctx, ctx->offset + toff,
 					 PARG_ERR_NEED_STRING_TYPE);
 		a->type = parg_find_type("string");
 	} else {
 		a->type = parg_find_type(t);
 	}
-	if (!a->type || (pc->caps->user && parg_type_is_kernel_only(a->type)))
-		return parg_fail(pc, pc->offset + toff, PARG_ERR_BAD_TYPE);
+	if (!a->type || (ctx->caps->user && parg_type_is_kernel_only(a->type)))
+		return parg_fail(ctx, ctx->offset + toff, PARG_ERR_BAD_TYPE);
 	return toff;
 }
 
 /* b<width>@<offset>/<size>, on top of the element already chosen */
-static int parg_parse_bitfield(struct parg_pc *pc, const char *t, int pos)
+static int parg_parse_bitfield(struct parg_ctx *ctx, const char *t, int pos)
 {
-	struct parg_arg *a = pc->arg;
+	struct parg_arg *a = ctx->arg;
 	unsigned long width, shift, bits;
 	char *tail;
 
 	width = simple_strtoul(t + 1, &tail, 0);
 	if (!width || *tail != '@')
-		return parg_fail(pc, pos, PARG_ERR_BAD_BITFIELD);
+		return parg_fail(ctx, pos, PARG_ERR_BAD_BITFIELD);
 	t = tail + 1;
 	shift = simple_strtoul(t, &tail, 0);
 	if (tail == t || *tail != '/')
-		return parg_fail(pc, pos, PARG_ERR_BAD_BITFIELD);
+		return parg_fail(ctx, pos, PARG_ERR_BAD_BITFIELD);
 	/* each on its own first, so that their sum cannot wrap */
 	bits = a->type->size * BITS_PER_BYTE;
-	if (++pc->steps >= PARG_MAX_STEPS || width > bits || shift >= bits ||
+	if (++ctx->steps >= PARG_MAX_STEPS || width > bits || shift >= bits ||
 	    width + shift > bits)
-		return parg_fail(pc, pos, PARG_ERR_BAD_BITFIELD);
+		return parg_fail(ctx, pos, PARG_ERR_BAD_BITFIELD);
 	a->lshift = 64 - (width + shift);
 	a->rshift = 64 - width;
 	return 0;
 }
 
 /* A bitfield that BTF found in the last field of the chain. */
-static int parg_btf_bitfield(struct parg_pc *pc)
+static int parg_btf_bitfield(struct parg_ctx *ctx)
 {
-	if (pc->last_bitsize % 8 == 0 && pc->last_bitoffs == 0)
+	if (ctx->last_bitsize % 8 == 0 && ctx->last_bitoffs == 0)
 		return 0;
 	/* a packed struct may place one across the 64-bit word read */
-	if (!pc->last_bitsize || pc->last_bitsize + pc->last_bitoffs > 64)
-		return parg_fail(pc, pc->offset, PARG_ERR_BAD_BITFIELD);
-	if (parg_take_step(pc))
+	if (!ctx->last_bitsize || ctx->last_bitsize + ctx->last_bitoffs > 64)
+		return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_BITFIELD);
+	if (parg_take_step(ctx))
 		return -EINVAL;
-	pc->arg->lshift = 64 - (pc->last_bitsize + pc->last_bitoffs);
-	pc->arg->rshift = 64 - pc->last_bitsize;
+	ctx->arg->lshift = 64 - (ctx->last_bitsize + ctx->last_bitoffs);
+	ctx->arg->rshift = 64 - ctx->last_bitsize;
 	return 0;
 }
 
 /* The last dereference of the chain becomes the store's own access. */
-static bool parg_pop_deref(struct parg_pc *pc)
+static bool parg_pop_deref(struct parg_ctx *ctx)
 {
-	struct parg_arg *a = pc->arg;
+	struct parg_arg *a = ctx->arg;
 	bool user;
 
 	a->nderef--;
-	a->off = pc->derefs[a->nderef];
-	user = pc->umask & BIT(a->nderef);
-	pc->umask &= ~BIT(a->nderef);
+	a->off = ctx->derefs[a->nderef];
+	user = ctx->user_derefs & BIT(a->nderef);
+	ctx->user_derefs &= ~BIT(a->nderef);
 	return user;
 }
 
@@ -587,25 +587,25 @@ static bool parg_src_is_value(const struct parg_arg *a)
 }
 
 /* string, ustring, symstr: which store reads them, and from where */
-static int parg_finish_string(struct parg_pc *pc, unsigned int count, int pos)
+static int parg_finish_string(struct parg_ctx *ctx, unsigned int count, int pos)
 {
-	struct parg_arg *a = pc->arg;
+	struct parg_arg *a = ctx->arg;
 	bool symstr = !strcmp(a->type->name, "symstr");
 	bool ustring = !strcmp(a->type->name, "ustring") ||
-		       (pc->caps->user && a->src != PARG_SRC_CURRENT);
+		       (ctx->caps->user && a->src != PARG_SRC_CURRENT);
 	bool deref = a->nderef > 0;
-	bool last_user = deref && (pc->umask & BIT(a->nderef - 1));
+	bool last_user = deref && (ctx->user_derefs & BIT(a->nderef - 1));
 
 	if (symstr) {
 		if (deref ? last_user : !parg_src_is_value(a))
-			return parg_fail(pc, pos, PARG_ERR_BAD_SYMSTRING);
+			return parg_fail(ctx, pos, PARG_ERR_BAD_SYMSTRING);
 	} else if (!deref && a->src != PARG_SRC_IMM &&
 		   a->src != PARG_SRC_COMM && a->src != PARG_SRC_DATA &&
 		   a->src != PARG_SRC_FIELD) {
-		return parg_fail(pc, pos, PARG_ERR_BAD_STRING);
+		return parg_fail(ctx, pos, PARG_ERR_BAD_STRING);
 	}
 	/* a store slot of its own unless it replaces the last dereference */
-	if ((symstr || !deref || count) && parg_take_step(pc))
+	if ((symstr || !deref || count) && parg_take_step(ctx))
 		return -EINVAL;
 
 	if (symstr) {
@@ -613,9 +613,9 @@ static int parg_finish_string(struct parg_pc *pc, unsigned int count, int pos)
 	} else if (count) {
 		a->store = PARG_ST_STRV;
 		a->ustr = ustring;
-		a->ustr_ptrs = deref && parg_pop_deref(pc);
+		a->ustr_ptrs = deref && parg_pop_deref(ctx);
 	} else if (deref) {
-		last_user = parg_pop_deref(pc);
+		last_user = parg_pop_deref(ctx);
 		a->store = ustring || last_user ? PARG_ST_USTR : PARG_ST_STR;
 	} else if (a->src == PARG_SRC_COMM) {
 		a->store = PARG_ST_COMM;
@@ -628,32 +628,32 @@ static int parg_finish_string(struct parg_pc *pc, unsigned int count, int pos)
 }
 
 /* Stage 5: store, bitfield and array of the argument. */
-static int parg_finish(struct parg_pc *pc, const char *tname, int tpos,
+static int parg_finish(struct parg_ctx *ctx, const char *tname, int tpos,
 		       unsigned int count)
 {
-	struct parg_arg *a = pc->arg;
+	struct parg_arg *a = ctx->arg;
 	int ret;
 
 	if (a->type->kind == PARG_K_STRING) {
-		ret = parg_finish_string(pc, count, tpos);
+		ret = parg_finish_string(ctx, count, tpos);
 		if (ret)
 			return ret;
 	} else if (a->nderef) {
-		a->store = parg_pop_deref(pc) ? PARG_ST_UMEM : PARG_ST_MEM;
+		a->store = parg_pop_deref(ctx) ? PARG_ST_UMEM : PARG_ST_MEM;
 	} else {
-		if (parg_take_step(pc))
+		if (parg_take_step(ctx))
 			return -E2BIG;
 		a->store = PARG_ST_RAW;
 	}
 
 	if (tname) {
 		if (tname[0] == 'b') {
-			ret = parg_parse_bitfield(pc, tname, tpos);
+			ret = parg_parse_bitfield(ctx, tname, tpos);
 			if (ret)
 				return ret;
 		}
-	} else if (pc->last_type) {
-		ret = parg_btf_bitfield(pc);
+	} else if (ctx->last_type) {
+		ret = parg_btf_bitfield(ctx);
 		if (ret)
 			return ret;
 	}
@@ -661,8 +661,8 @@ static int parg_finish(struct parg_pc *pc, const char *tname, int tpos,
 	if (count) {
 		if (a->store != PARG_ST_MEM && a->store != PARG_ST_UMEM &&
 		    a->store != PARG_ST_STRV)
-			return parg_fail(pc, tpos, PARG_ERR_BAD_STRING);
-		if (parg_take_step(pc))
+			return parg_fail(ctx, tpos, PARG_ERR_BAD_STRING);
+		if (parg_take_step(ctx))
 			return -E2BIG;
 	}
 	return 0;
@@ -670,17 +670,17 @@ static int parg_finish(struct parg_pc *pc, const char *tname, int tpos,
 
 /* ---------------------------------------------------------- one word */
 
-static int parg_layout(struct parg_pc *pc, unsigned int count)
+static int parg_layout(struct parg_ctx *ctx, unsigned int count)
 {
-	struct parg_set *set = pc->set;
-	struct parg_arg *a = pc->arg;
+	struct parg_set *set = ctx->set;
+	struct parg_arg *a = ctx->arg;
 
 	a->count = count ?: 1;
 	a->size = a->type->size;
 	a->dst = set->fixed;
 	set->fixed += a->size * a->count;
 	if (set->fixed > PARG_MAX_FIELDS_SIZE)
-		return parg_fail(pc, pc->offset, PARG_ERR_EVENT_TOO_BIG);
+		return parg_fail(ctx, ctx->offset, PARG_ERR_EVENT_TOO_BIG);
 	if (count) {
 		a->fmttype = kasprintf(GFP_KERNEL, "%s[%u]", a->type->fmttype,
 				       count);
@@ -690,10 +690,10 @@ static int parg_layout(struct parg_pc *pc, unsigned int count)
 	return 0;
 }
 
-/* FETCH[:TYPE] after the name; pc->offset is its position in the word. */
-static int parg_parse_body(struct parg_pc *pc, const char *body)
+/* FETCH[:TYPE] after the name; ctx->offset is its position in the word. */
+static int parg_parse_body(struct parg_ctx *ctx, const char *body)
 {
-	struct parg_arg *a = pc->arg;
+	struct parg_arg *a = ctx->arg;
 	char buf[PARG_MAX_TEXT_LEN + 1];
 	unsigned int count;
 	size_t len = strlen(body);
@@ -701,54 +701,54 @@ static int parg_parse_body(struct parg_pc *pc, const char *body)
 	int toff, tpos, ret;
 
 	if (len > PARG_MAX_TEXT_LEN)
-		return parg_fail(pc, pc->offset, PARG_ERR_ARG_TOO_LONG);
+		return parg_fail(ctx, ctx->offset, PARG_ERR_ARG_TOO_LONG);
 	if (!len)
-		return parg_fail(pc, pc->offset, PARG_ERR_NO_ARG_BODY);
+		return parg_fail(ctx, ctx->offset, PARG_ERR_NO_ARG_BODY);
 	memcpy(buf, body, len + 1);
 	a->text = kstrdup(body, GFP_KERNEL);
 	if (!a->text)
 		return -ENOMEM;
 
-	toff = parg_split_type(pc, buf, &tname, &count);
+	toff = parg_split_type(ctx, buf, &tname, &count);
 	if (toff < 0)
 		return toff;
-	/* parsing the fetch moves pc->offset into it: the type is here */
-	tpos = pc->offset + toff;
+	/* parsing the fetch moves ctx->offset into it: the type is here */
+	tpos = ctx->offset + toff;
 
-	pc->last_type = NULL;
-	pc->pointee = NULL;
-	pc->umask = 0;
-	ret = parg_parse_fetch(pc, buf);
+	ctx->last_type = NULL;
+	ctx->pointee = NULL;
+	ctx->user_derefs = 0;
+	ret = parg_parse_fetch(ctx, buf);
 	if (ret)
 		return ret;
 
 	if (a->type->kind == PARG_K_STRUCT) {
 		if (count)
-			return parg_fail(pc, tpos, PARG_ERR_BAD_TYPE);
-		pc->offset = tpos;
-		ret = parg_btf_view(pc, &count);
+			return parg_fail(ctx, tpos, PARG_ERR_BAD_TYPE);
+		ctx->offset = tpos;
+		ret = parg_btf_view(ctx, &count);
 		if (ret)
 			return ret;
 	}
 
-	if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) && pc->last_type) {
+	if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) && ctx->last_type) {
 		if (!tname)
-			a->type = parg_btf_type(pc) ?: parg_find_type(NULL);
+			a->type = parg_btf_type(ctx) ?: parg_find_type(NULL);
 		else if (strstr(tname, "string"))
-			ret = parg_btf_string(pc, tname);
+			ret = parg_btf_string(ctx, tname);
 		if (ret)
 			return ret;
 	}
-	ret = parg_layout(pc, count);
+	ret = parg_layout(ctx, count);
 	if (ret)
 		return ret;
-	ret = parg_finish(pc, tname, tpos, count);
+	ret = parg_finish(ctx, tname, tpos, count);
 	if (ret)
 		return ret;
 
-	a->umask = pc->umask;
+	a->user_derefs = ctx->user_derefs;
 	if (a->nderef) {
-		a->deref = kmemdup(pc->derefs, a->nderef * sizeof(long),
+		a->deref = kmemdup(ctx->derefs, a->nderef * sizeof(long),
 				   GFP_KERNEL);
 		if (!a->deref)
 			return -ENOMEM;
@@ -785,18 +785,18 @@ static char *parg_auto_name(const char *word, int idx)
 	return kasprintf(GFP_KERNEL, "arg%d", idx + 1);
 }
 
-int parg_parse_word(struct parg_pc *pc, int idx, const char *word)
+int parg_parse_word(struct parg_ctx *ctx, int idx, const char *word)
 {
-	struct parg_arg *a = &pc->set->args[idx];
+	struct parg_arg *a = &ctx->set->args[idx];
 	const char *eq = strchr(word, '=');
 	const char *body = word;
 
-	pc->arg = a;
+	ctx->arg = a;
 	if (eq) {
 		if (eq - word > PARG_MAX_NAME_LEN)
-			return parg_fail(pc, 0, PARG_ERR_ARG_NAME_TOO_LONG);
+			return parg_fail(ctx, 0, PARG_ERR_ARG_NAME_TOO_LONG);
 		if (eq == word)
-			return parg_fail(pc, 0, PARG_ERR_NO_ARG_NAME);
+			return parg_fail(ctx, 0, PARG_ERR_NO_ARG_NAME);
 		a->name = kmemdup_nul(word, eq - word, GFP_KERNEL);
 		body = eq + 1;
 	} else {
@@ -805,9 +805,9 @@ int parg_parse_word(struct parg_pc *pc, int idx, const char *word)
 	if (!a->name)
 		return -ENOMEM;
 	if (!is_good_name(a->name))
-		return parg_fail(pc, 0, PARG_ERR_BAD_ARG_NAME);
-	if (parg_name_taken(pc->set, idx, a->name))
-		return parg_fail(pc, 0, PARG_ERR_USED_ARG_NAME);
-	pc->offset = body - word;
-	return parg_parse_body(pc, body);
+		return parg_fail(ctx, 0, PARG_ERR_BAD_ARG_NAME);
+	if (parg_name_taken(ctx->set, idx, a->name))
+		return parg_fail(ctx, 0, PARG_ERR_USED_ARG_NAME);
+	ctx->offset = body - word;
+	return parg_parse_body(ctx, body);
 }

@@ -507,8 +507,8 @@ static noinline void parg_run_any(const struct parg_arg *a,
 
 	for (i = 0; i < a->nderef; i++) {
 		at = v + a->deref[i];
-		if (!parg_read_ptr(&v, at, a->umask & BIT(i))) {
-			parg_note_fault(r, at, sizeof(long), a->umask & BIT(i), false);
+		if (!parg_read_ptr(&v, at, a->user_derefs & BIT(i))) {
+			parg_note_fault(r, at, sizeof(long), a->user_derefs & BIT(i), false);
 			goto fault;
 		}
 	}

@@ -183,35 +183,35 @@ static void parg_err_unjoin(struct parg_err *err, const struct parg_words *j,
  * Find the $arg words: returns 1 if there are some (@star gets the index
  * of "$arg*", or -1), 0 if none, or a negative errno.
  */
-static int parg_scan_vararg(struct parg_pc *pc, int argc,
+static int parg_scan_vararg(struct parg_ctx *ctx, int argc,
 			    const char *const *argv, int *star)
 {
 	int i, found = 0;
 
 	*star = -1;
 	/* no $arg expansion: the words say what is wrong */
-	if (pc->caps->user || pc->caps->event)
+	if (ctx->caps->user || ctx->caps->event)
 		return 0;
 	for (i = 0; i < argc; i++) {
 		if (!str_has_prefix(argv[i], "$arg"))
 			continue;
-		pc->word = i;
-		if (!parg_at_kernel_func(pc))
-			return parg_fail(pc, 0, PARG_ERR_NOFENTRY_ARGS);
+		ctx->word = i;
+		if (!parg_at_kernel_func(ctx))
+			return parg_fail(ctx, 0, PARG_ERR_NOFENTRY_ARGS);
 		found = 1;
 		if (isdigit(argv[i][4]))
 			continue;
 		if (argv[i][4] != '*')
-			return parg_fail(pc, 0, PARG_ERR_BAD_VAR);
+			return parg_fail(ctx, 0, PARG_ERR_BAD_VAR);
 		if (*star >= 0)
-			return parg_fail(pc, 0, PARG_ERR_DOUBLE_ARGS);
+			return parg_fail(ctx, 0, PARG_ERR_DOUBLE_ARGS);
 		*star = i;
 	}
 	return found;
 }
 
 /* "$argN[:TYPE]" -> "NAME[:TYPE]" of the N-th BTF parameter */
-static int parg_expand_argn(struct parg_pc *pc, struct parg_words *w,
+static int parg_expand_argn(struct parg_ctx *ctx, struct parg_words *w,
 			    const char *word, int *used)
 {
 	const char *name, *type;
@@ -220,34 +220,34 @@ static int parg_expand_argn(struct parg_pc *pc, struct parg_words *w,
 
 	n = simple_strtoul(word + 4, (char **)&type, 10);
 	if (*type != ':' && *type != '\0')
-		return parg_fail(pc, 0, PARG_ERR_BAD_VAR);
+		return parg_fail(ctx, 0, PARG_ERR_BAD_VAR);
 	if (!n)
-		return parg_fail(pc, 0, PARG_ERR_BAD_ARG_NUM);
-	if (n > pc->nr_params)
-		return parg_fail(pc, 0, PARG_ERR_NO_BTFARG);
-	name = parg_btf_param_name(pc, n - 1);
+		return parg_fail(ctx, 0, PARG_ERR_BAD_ARG_NUM);
+	if (n > ctx->nr_params)
+		return parg_fail(ctx, 0, PARG_ERR_NO_BTFARG);
+	name = parg_btf_param_name(ctx, n - 1);
 	if (!name)
-		return parg_fail(pc, 0, PARG_ERR_NO_BTF_ENTRY);
+		return parg_fail(ctx, 0, PARG_ERR_NO_BTF_ENTRY);
 	text = kasprintf(GFP_KERNEL, "%s%s", name, type);
 	if (!text)
 		return -ENOMEM;
 	*used += strlen(text) + 1;
 	if (*used > PARG_MAX_BTF_TEXT) {
 		kfree(text);
-		return parg_fail(pc, 0, PARG_ERR_ARGS_2LONG);
+		return parg_fail(ctx, 0, PARG_ERR_ARGS_2LONG);
 	}
-	return parg_words_add(w, NULL, text, pc->word);
+	return parg_words_add(w, NULL, text, ctx->word);
 }
 
-static int parg_expand_star(struct parg_pc *pc, struct parg_words *w,
+static int parg_expand_star(struct parg_ctx *ctx, struct parg_words *w,
 			    int *used)
 {
 	char num[16];
 	int n, ret;
 
-	for (n = 1; n <= pc->nr_params; n++) {
+	for (n = 1; n <= ctx->nr_params; n++) {
 		snprintf(num, sizeof(num), "$arg%d", n);
-		ret = parg_expand_argn(pc, w, num, used);
+		ret = parg_expand_argn(ctx, w, num, used);
 		if (ret)
 			return ret;
 	}
@@ -255,16 +255,16 @@ static int parg_expand_star(struct parg_pc *pc, struct parg_words *w,
 }
 
 /* Stage 1a: $arg* and $argN through the BTF of the probed function. */
-static int parg_expand_btf(struct parg_pc *pc, int argc,
+static int parg_expand_btf(struct parg_ctx *ctx, int argc,
 			   const char *const *argv, struct parg_words *w)
 {
 	int i, star, used = 0, ret;
 
-	ret = parg_scan_vararg(pc, argc, argv, &star);
-	if (ret <= 0 || parg_btf_query(pc) < 0 || !pc->nr_params) {
+	ret = parg_scan_vararg(ctx, argc, argv, &star);
+	if (ret <= 0 || parg_btf_query(ctx) < 0 || !ctx->nr_params) {
 		if (ret > 0 && star >= 0) {
-			pc->word = star;
-			return parg_fail(pc, 0, PARG_ERR_NOSUP_BTFARG);
+			ctx->word = star;
+			return parg_fail(ctx, 0, PARG_ERR_NOSUP_BTFARG);
 		}
 		ret = min(ret, 0);
 		for (i = 0; !ret && i < argc; i++)
@@ -272,16 +272,16 @@ static int parg_expand_btf(struct parg_pc *pc, int argc,
 		return ret;
 	}
 	/* Only $arg* stands for every parameter; $argN is one argument. */
-	if (star >= 0 && argc + pc->nr_params - 1 > PARG_MAX_ARGS) {
-		pc->word = star;
-		return parg_fail(pc, 0, PARG_ERR_TOO_MANY_ARGS);
+	if (star >= 0 && argc + ctx->nr_params - 1 > PARG_MAX_ARGS) {
+		ctx->word = star;
+		return parg_fail(ctx, 0, PARG_ERR_TOO_MANY_ARGS);
 	}
 	for (i = 0; i < argc; i++) {
-		pc->word = i;
+		ctx->word = i;
 		if (i == star)
-			ret = parg_expand_star(pc, w, &used);
+			ret = parg_expand_star(ctx, w, &used);
 		else if (str_has_prefix(argv[i], "$arg"))
-			ret = parg_expand_argn(pc, w, argv[i], &used);
+			ret = parg_expand_argn(ctx, w, argv[i], &used);
 		else
 			ret = parg_words_add(w, argv[i], NULL, i);
 		if (ret)
@@ -294,7 +294,7 @@ static int parg_expand_btf(struct parg_pc *pc, int argc,
  * Stage 1b: "[NAME=]FETCH:%pd" and ":%pD" are dentry and file names, of
  * the kernel; a user probe has none, and finds the type unknown.
  */
-static int parg_expand_dentry(struct parg_pc *pc, struct parg_words *w)
+static int parg_expand_dentry(struct parg_ctx *ctx, struct parg_words *w)
 {
 	const size_t name = offsetof(struct dentry, d_name.name);
 	const size_t dentry = offsetof(struct file, f_path.dentry);
@@ -306,7 +306,7 @@ static int parg_expand_dentry(struct parg_pc *pc, struct parg_words *w)
 		word = w->word[i];
 		if (!glob_match("*:%p[dD]", word))
 			continue;
-		if (pc->caps->user)	/* no kernel names: an unknown type */
+		if (ctx->caps->user)	/* no kernel names: an unknown type */
 			continue;
 		eq = strchr(word, '=');
 		nlen = eq ? eq + 1 - word : 0;
@@ -479,24 +479,24 @@ static void parg_set_seal(struct parg_set *set)
 	set->size = set->fixed + set->fault_bytes;
 }
 
-static int parg_parse_words(struct parg_pc *pc, struct parg_words *w)
+static int parg_parse_words(struct parg_ctx *ctx, struct parg_words *w)
 {
 	int i, ret;
 
 	for (i = 0; i < w->n; i++) {
-		pc->word = w->origin[i];
-		ret = parg_parse_word(pc, i, w->word[i]);
+		ctx->word = w->origin[i];
+		ret = parg_parse_word(ctx, i, w->word[i]);
 		if (ret)
 			return ret;
 	}
-	parg_set_seal(pc->set);
+	parg_set_seal(ctx->set);
 	return 0;
 }
 
 struct parg_set *parg_set_parse(const struct parg_caps *caps, int argc,
 				const char *const *argv, struct parg_err *err)
 {
-	struct parg_pc pc = { .caps = caps, .err = err };
+	struct parg_ctx ctx = { .caps = caps, .err = err };
 	struct parg_words j = {}, w = {};
 	int ret;
 
@@ -505,41 +505,41 @@ struct parg_set *parg_set_parse(const struct parg_caps *caps, int argc,
 	if (ret)
 		goto out_free_words;
 	if (j.n > PARG_MAX_ARGS) {
-		pc.word = PARG_MAX_ARGS;
-		ret = parg_fail(&pc, 0, PARG_ERR_TOO_MANY_ARGS);
+		ctx.word = PARG_MAX_ARGS;
+		ret = parg_fail(&ctx, 0, PARG_ERR_TOO_MANY_ARGS);
 		goto out_free_words;
 	}
 	ret = parg_words_alloc(&w, PARG_MAX_ARGS);
 	if (ret)
 		goto out_free_words;
-	ret = parg_expand_btf(&pc, j.n, j.word, &w);
+	ret = parg_expand_btf(&ctx, j.n, j.word, &w);
 	if (ret)
 		goto out_free_words;
-	ret = parg_expand_dentry(&pc, &w);
+	ret = parg_expand_dentry(&ctx, &w);
 	if (ret)
 		goto out_free_words;
 	if (!w.n) {
-		pc.set = &parg_set_empty;
+		ctx.set = &parg_set_empty;
 		goto out_free_words;
 	}
-	pc.set = parg_set_alloc(w.n);
-	if (!pc.set) {
+	ctx.set = parg_set_alloc(w.n);
+	if (!ctx.set) {
 		ret = -ENOMEM;
 		goto out_free_words;
 	}
-	ret = parg_parse_words(&pc, &w);
+	ret = parg_parse_words(&ctx, &w);
 	if (!ret)
-		ret = parg_set_count_faults(pc.set);
+		ret = parg_set_count_faults(ctx.set);
 	if (ret) {
-		parg_set_free(pc.set);
-		pc.set = NULL;
+		parg_set_free(ctx.set);
+		ctx.set = NULL;
 	}
 out_free_words:
 	parg_err_unjoin(err, &j, argc, argv);
 	parg_words_free(&w);
 	parg_words_free(&j);
-	parg_btf_release(&pc);
-	return ret ? ERR_PTR(ret) : pc.set;
+	parg_btf_release(&ctx);
+	return ret ? ERR_PTR(ret) : ctx.set;
 }
 EXPORT_SYMBOL_IF_KUNIT(parg_set_parse);
 

@@ -3,6 +3,7 @@
  * probe_event.h - what the probe-event front ends (kprobe, uprobe, event
  * probe, fprobe/tracepoint probe) have in common above the argument
  * library.  probe_event.c has the design note.
+ * Prefixes: pev_ (probe event), with the front ends' tk_, tu_, tep_, tf_.
  *
  * Layering: front ends call this and probe_arg; this calls probe_arg and
  * the trace core, never a front end.

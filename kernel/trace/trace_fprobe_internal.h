@@ -2,6 +2,7 @@
 /*
  * trace_fprobe_internal.h - fprobe events (f:) and tracepoint probes (t:),
  * shared between the files of this layer.
+ * Prefixes: tf_ (trace fprobe: this layer), parg_, pev_ (the layers below).
  *
  * Terms (Documentation/trace/fprobetrace.rst has the user's view):
  *

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * trace_kprobe_internal.h - the kprobe event layer, shared between its files.
+ * Prefixes: tk_ (trace kprobe: this layer), parg_ (the argument library
+ * below it), pev_ (the shared probe-event layer), kprobe_ (the core).
  *
  * Terms (Documentation/trace/kprobetrace.rst has the user's view):
  *

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * trace_uprobe_internal.h - the uprobe event layer, shared between its files.
+ * Prefixes: tu_ (trace uprobe: this layer), parg_, pev_ (the layers below).
  *
  * Terms (Documentation/trace/uprobetracer.rst has the user's view):
  *

@@ -4,6 +4,8 @@
  * (decode.c) and the simulations (simulate.c), which serve kprobes and
  * uprobes, and the pt_regs state of the paths that take no exception
  * (ftrace.c, rethook.c).  See core.c for the kprobes BRK path.
+ * Prefixes: a64_ (arm64 probes, inside these files), arch_ (the hooks the
+ * generic core calls), kprobe_ (the core's, <linux/kprobes_arch.h>).
  */
 #ifndef _ARM64_KERNEL_PROBES_A64_H
 #define _ARM64_KERNEL_PROBES_A64_H

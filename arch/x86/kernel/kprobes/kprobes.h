@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Helpers shared by the x86 kprobes files; see core.c and decode.c. */
+/*
+ * Helpers shared by the x86 kprobes files; see core.c and decode.c.
+ * Prefixes: kpx86_ (kprobes on x86, inside these files), arch_ (the hooks
+ * the generic core calls), kprobe_ (the core's, <linux/kprobes_arch.h>).
+ */
 #ifndef _X86_KERNEL_KPROBES_KPROBES_H
 #define _X86_KERNEL_KPROBES_KPROBES_H
 
