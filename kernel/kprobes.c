@@ -197,6 +197,18 @@ int kprobe_on_func_entry(kprobe_opcode_t *addr, const char *sym, unsigned long o
 }
 EXPORT_SYMBOL_GPL(kprobe_on_func_entry);
 
+/**
+ * kprobe_insn_around() - the instructions around an address inside one
+ * @addr: a kernel text address that is no instruction's start
+ * @start: set to the start of the instruction that holds @addr
+ * @next: set to the start of the next instruction
+ *
+ * For the error message of a probe refused with -EILSEQ.
+ *
+ * Context: process; takes kprobe_mutex.
+ * Return: 0; -EINVAL when @addr is an instruction's start, -EFAULT when it
+ * is not kernel text, or another errno of the decoder.
+ */
 int kprobe_insn_around(unsigned long addr, unsigned long *start,
 		       unsigned long *next)
 {
@@ -668,6 +680,16 @@ int kprobe_defer_end(void)
 	return ret;
 }
 
+/**
+ * kprobe_batch_begin() - start arming and disarming in one batch
+ *
+ * Until kprobe_batch_end(), the registrations, unregistrations, enables
+ * and disables of the calling task switch no site; the end switches them
+ * all with one ftrace filter update and one text-patching batch.  Batches
+ * nest; one task at a time has one open, the others wait here.
+ *
+ * Context: process, may sleep.
+ */
 void kprobe_batch_begin(void)
 {
 	/* Only this task makes the owner this task: no lock needed to ask. */
@@ -683,6 +705,16 @@ void kprobe_batch_begin(void)
 }
 EXPORT_SYMBOL_GPL(kprobe_batch_begin);
 
+/**
+ * kprobe_batch_end() - end a batch: arm and disarm what it changed
+ *
+ * An inner end only counts down.  The outermost arms and disarms every
+ * site the batch changed.
+ *
+ * Context: process, may sleep.
+ * Return: 0, or the error of a site that could not be armed; the probes
+ * of that site are left disabled.
+ */
 int kprobe_batch_end(void)
 {
 	int ret;
@@ -784,6 +816,21 @@ out_unlock:
 	return ret;
 }
 
+/**
+ * register_kprobe() - place a probe
+ * @p: the probe: @p->addr, or @p->symbol_name and @p->offset, and its
+ *	handlers; see struct kprobe
+ *
+ * The probe is armed at once unless KPROBE_FLAG_DISABLED is set or a batch
+ * is open (kprobe_batch_begin()).  A failed probe is left as it was given
+ * and may be registered again.
+ *
+ * Context: process, may sleep.
+ * Return: 0; -EINVAL for an address that cannot be probed (blacklisted,
+ * not text, a reserved instruction), -EILSEQ inside an instruction,
+ * -ENOENT for an unknown symbol, -EEXIST if @p is registered already, or
+ * -ENOMEM.
+ */
 int register_kprobe(struct kprobe *p)
 {
 	struct kprobe_where w;
@@ -794,6 +841,16 @@ int register_kprobe(struct kprobe *p)
 }
 EXPORT_SYMBOL_GPL(register_kprobe);
 
+/**
+ * register_kprobes() - place several probes, all or none
+ * @kps: the probes
+ * @num: how many
+ *
+ * In one batch; if one fails, those already registered are unregistered.
+ *
+ * Context: process, may sleep.
+ * Return: 0, or the error of the first probe that failed.
+ */
 int register_kprobes(struct kprobe **kps, int num)
 {
 	int done, ret = num > 0 ? 0 : -EINVAL;
@@ -870,6 +927,16 @@ void kprobe_finish_detach(struct kprobe_site *dead)
 	}
 }
 
+/**
+ * unregister_kprobes() - take several probes away
+ * @kps: the probes; one that is not registered is passed over
+ * @num: how many
+ *
+ * On return no handler of these probes runs or will run, on any CPU, and
+ * their memory (and that of struct kprobe::cost) may be freed.
+ *
+ * Context: process, may sleep (it waits for an RCU grace period).
+ */
 void unregister_kprobes(struct kprobe **kps, int num)
 {
 	struct kprobe_site *dead = NULL;
@@ -889,6 +956,14 @@ void unregister_kprobes(struct kprobe **kps, int num)
 }
 EXPORT_SYMBOL_GPL(unregister_kprobes);
 
+/**
+ * unregister_kprobe() - take a probe away
+ * @p: the probe; one that is not registered is passed over
+ *
+ * As unregister_kprobes() for one probe.
+ *
+ * Context: process, may sleep.
+ */
 void unregister_kprobe(struct kprobe *p)
 {
 	unregister_kprobes(&p, 1);
@@ -901,6 +976,8 @@ EXPORT_SYMBOL_GPL(unregister_kprobe);
  *
  * For tests and debugging: the answer may change as soon as kprobe_mutex
  * is released.
+ *
+ * Return: the path, KPROBE_PATH_NONE for a probe not registered.
  */
 enum kprobe_hit_path kprobe_hit_path(struct kprobe *p)
 {
@@ -939,12 +1016,29 @@ static int kprobe_set_disabled(struct kprobe *kp, bool disabled)
 	return ret;
 }
 
+/**
+ * enable_kprobe() - let a registered probe's handlers run again
+ * @kp: the probe
+ *
+ * Context: process, may sleep.
+ * Return: 0, -EINVAL if @kp is not registered or its code is gone, or the
+ * error of arming its site (the probe then stays disabled).
+ */
 int enable_kprobe(struct kprobe *kp)
 {
 	return kprobe_set_disabled(kp, false);
 }
 EXPORT_SYMBOL_GPL(enable_kprobe);
 
+/**
+ * disable_kprobe() - keep a probe registered, but call none of its handlers
+ * @kp: the probe
+ *
+ * The site is disarmed when no enabled probe is left on it.
+ *
+ * Context: process, may sleep.
+ * Return: 0, or -EINVAL if @kp is not registered.
+ */
 int disable_kprobe(struct kprobe *kp)
 {
 	return kprobe_set_disabled(kp, true);

@@ -233,6 +233,8 @@ bool kprobe_blacklisted(unsigned long addr, unsigned long origin)
  * @addr: a text address
  *
  * A clone of a function inherits the verdict of the function.
+ *
+ * Return: true if it may not.
  */
 bool within_kprobe_blacklist(unsigned long addr)
 {
@@ -252,6 +254,8 @@ bool within_kprobe_blacklist(unsigned long addr)
  *
  * The same verdict without looking the symbol up, for a caller that walks
  * the symbols: a lookup of a module address scans the module's table.
+ *
+ * Return: true if @addr may not be probed.
  */
 bool within_kprobe_blacklist_sym(unsigned long addr, const char *name)
 {

@@ -131,6 +131,16 @@ void kprobe_cost_add_return(struct kprobe *p, u64 t0)
 }
 NOKPROBE_SYMBOL(kprobe_cost_add_return);
 
+/**
+ * kprobe_cost_per_hit() - what a hit of a probe costs, by its samples
+ * @cost: the probe's struct kprobe::cost
+ * @samples: set to the number of sampled entry hits
+ *
+ * Context: any; the sums of the CPUs are read without a lock, so a figure
+ * read while hits go on may miss the latest sample.
+ * Return: the mean time of a hit in ns: the entry's mean, plus the
+ * return's for a kretprobe; 0 while nothing was sampled.
+ */
 u64 kprobe_cost_per_hit(const struct kprobe_cost __percpu *cost, u64 *samples)
 {
 	u64 ns = 0, n = 0, ret_ns = 0, ret_n = 0, mean = 0;

@@ -218,10 +218,15 @@ static void kprobe_optimizer(struct work_struct *work)
 	mutex_unlock(&kprobe_mutex);
 }
 
-/*
- * Tests want to know the outcome of a registration: run the optimizer now
- * rather than after its delay.  A batch in progress has already left the
- * queue, so the work is flushed before the queue is looked at.
+/**
+ * wait_for_kprobe_optimizer() - wait until no site waits for its jump
+ *
+ * For tests, which want to know the outcome of a registration: the
+ * optimizer runs now rather than after its delay.  A batch in progress
+ * has already left the queue, so the work is flushed before the queue is
+ * looked at.
+ *
+ * Context: process, may sleep.
  */
 void wait_for_kprobe_optimizer(void)
 {

@@ -212,6 +212,7 @@ static struct kprobe_slot_pool kprobe_detour_pool =
  * kprobe_detour_alloc() - get a detour buffer, KPROBE_DETOUR_SIZE bytes
  *
  * Context: may sleep.
+ * Return: the buffer, or NULL when no memory is left.
  */
 kprobe_opcode_t *kprobe_detour_alloc(void)
 {
@@ -254,8 +255,9 @@ static int kprobe_detour_kallsym(unsigned int *symnum, unsigned long *value,
  * @type: its type ('t')
  * @sym: its name, KSYM_NAME_LEN bytes
  *
- * Each page of slots shows as one symbol.  Return: 0, or -ERANGE past the
- * end.
+ * Each page of slots shows as one symbol.
+ *
+ * Return: 0, or -ERANGE past the end.
  */
 int kprobe_get_kallsym(unsigned int symnum, unsigned long *value, char *type,
 		       char *sym)

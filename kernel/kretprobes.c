@@ -73,6 +73,17 @@ bool __weak arch_kretprobe_blacklisted(unsigned long func)
 	return false;
 }
 
+/**
+ * register_kretprobe() - probe the returns of a function
+ * @rp: the return probe: @rp->kp.addr or @rp->kp.symbol_name (a function
+ *	entry), the handlers, @rp->data_size and @rp->maxactive; see struct
+ *	kretprobe
+ *
+ * Context: process, may sleep.
+ * Return: 0; -EINVAL if the place is not a function entry or the function
+ * cannot have its return hooked, -E2BIG for too large a @data_size, or
+ * the errors of register_kprobe().
+ */
 int register_kretprobe(struct kretprobe *rp)
 {
 	struct kprobe_where w;
@@ -118,6 +129,14 @@ int register_kretprobe(struct kretprobe *rp)
 }
 EXPORT_SYMBOL_GPL(register_kretprobe);
 
+/**
+ * register_kretprobes() - several return probes, all or none
+ * @rps: the return probes
+ * @num: how many
+ *
+ * Context: process, may sleep.
+ * Return: 0, or the error of the first that failed.
+ */
 int register_kretprobes(struct kretprobe **rps, int num)
 {
 	int done, err, ret = num > 0 ? 0 : -EINVAL;
@@ -135,6 +154,16 @@ int register_kretprobes(struct kretprobe **rps, int num)
 }
 EXPORT_SYMBOL_GPL(register_kretprobes);
 
+/**
+ * unregister_kretprobes() - take several return probes away
+ * @rps: the return probes
+ * @num: how many
+ *
+ * On return no handler of theirs runs or will run: the calls still
+ * pending return without calling them.
+ *
+ * Context: process, may sleep.
+ */
 void unregister_kretprobes(struct kretprobe **rps, int num)
 {
 	struct kprobe_site *dead = NULL;
@@ -168,6 +197,14 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 }
 EXPORT_SYMBOL_GPL(unregister_kretprobes);
 
+/**
+ * unregister_kretprobe() - take a return probe away
+ * @rp: the return probe
+ *
+ * As unregister_kretprobes() for one.
+ *
+ * Context: process, may sleep.
+ */
 void unregister_kretprobe(struct kretprobe *rp)
 {
 	unregister_kretprobes(&rp, 1);

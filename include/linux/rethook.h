@@ -31,15 +31,16 @@ struct task_struct;
  * context of the returning task.  @data is rethook::data, @ret_addr the
  * real return address, @regs the registers at the return.
  */
-typedef void (*rethook_handler_t)(struct rethook_node *node, void *data,
-				  unsigned long ret_addr, struct pt_regs *regs);
+typedef void rethook_fn_t(struct rethook_node *node, void *data,
+			  unsigned long ret_addr, struct pt_regs *regs);
+typedef rethook_fn_t *rethook_handler_t;
 
 /**
  * struct rethook - one user of return hooking, with its pool of nodes
  * @data: the user's cookie, passed to @handler; constant after allocation.
  * @handler: the return callback, or NULL once rethook_stop() was called.
  *	Read under RCU (sched) by the trampoline; written by the owner.
- *	Same type as rethook_handler_t, spelled out for the __rcu marker.
+ *	A rethook_handler_t, marked __rcu.
  * @pool: the free nodes.  A node belongs either to the pool or to exactly
  *	one task's list.
  * @rcu: frees the pool after the last reader is gone.
@@ -49,8 +50,7 @@ typedef void (*rethook_handler_t)(struct rethook_node *node, void *data,
  */
 struct rethook {
 	void			*data;
-	void (__rcu *handler)(struct rethook_node *, void *, unsigned long,
-			      struct pt_regs *);
+	rethook_fn_t __rcu	*handler;
 	struct objpool_head	pool;
 	struct rcu_head		rcu;
 };
@@ -110,6 +110,8 @@ void arch_rethook_fixup_return(struct pt_regs *regs, unsigned long correct_ret_a
 /**
  * is_rethook_trampoline() - is @addr the return trampoline?
  * @addr: an address found where a return address is expected
+ *
+ * Return: true if it is: the real return address is in a rethook node.
  */
 static inline bool is_rethook_trampoline(unsigned long addr)
 {

@@ -27,12 +27,12 @@
  * A data_loc word is (length << 16 | offset from ent), as for __string
  * fields of static events.  Length 0 means the fetch faulted.
  *
- * The fixed block is the fields, packed as the base ABI packs them, then a
+ * The fixed block is the fields, packed as the ABI packs them, then a
  * fault map of parg_set_size() minus the fields' bytes: one bit for each
  * argument that stores memory as a scalar (+8(%di):u32, @sym, arrays...).
  * A fault zeroes such a field and sets its bit; parg_set_print() then
- * prints "(fault)".  No field describes the map, so the format file is the
- * base's; a set without such arguments has no map at all.
+ * prints "(fault)".  No field describes the map, so the format file shows
+ * only the fields; a set without such arguments has no map at all.
  *
  * Lifetime and locking: a set is built and freed in process context
  * (it may sleep) under the front end's own locking; once published it
@@ -51,7 +51,7 @@ struct trace_seq;
 struct trace_event_call;
 struct parg_set;
 
-/* Limits of the language (kept equal to the base kernel's ABI). */
+/* Limits of the language (part of the ABI). */
 #define PARG_MAX_ARGS		128	/* arguments per probe */
 #define PARG_MAX_NAME_LEN	32	/* argument name, with its NUL */
 #define PARG_MAX_TEXT_LEN	63	/* argument expression */
@@ -169,7 +169,6 @@ bool parg_set_same_text(const struct parg_set *a, const struct parg_set *b);
 /*
  * Whether @argv[0..@argc-1] ("NAME=TEXT" words, as listed) are the first
  * @argc arguments of @set: "-:EVENT ARGS" removes only matching probes.
- * (Added: the event layer needs it for delete-by-arguments.)
  */
 bool parg_set_match_words(const struct parg_set *set, int argc,
 			  const char *const *argv);
@@ -198,7 +197,7 @@ int parg_set_print_fmt(const struct parg_set *set, char *fmt, size_t fmt_len,
 
 /*
  * The bytes parg_set_print_fmt() appends to @fmt and to @args, without
- * the NULs, to size the buffers.  (Added.)
+ * the NULs, to size the buffers.
  */
 void parg_set_print_fmt_len(const struct parg_set *set, size_t *fmt_len,
 			    size_t *args_len);

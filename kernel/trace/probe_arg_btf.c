@@ -18,7 +18,7 @@
  *
  * Every step stays within the struct parg_ctx of the definition: the BTF of
  * the function is looked up once (parg_btf_query()) and released with
- * parg_btf_release().  Error positions follow the base ABI.  Process
+ * parg_btf_release().  Error positions are ABI, as in the parser.  Process
  * context only.
  */
 #include <linux/btf.h>

@@ -34,7 +34,7 @@ static const struct parg_type parg_types[] = {
 	{ "char", "u8", "'%c'", 1, PARG_K_CHAR,     false },
 	{ "symbol", BITS_PER_LONG == 64 ? "u64" : "u32", "%pS",
 	  sizeof(long), PARG_K_SYMBOL, false },
-	/* a u32 data_loc word each; "signed" as the base ABI says */
+	/* a u32 data_loc word each; "signed" as the ABI says */
 	{ "string",  "__data_loc char[]", PARG_STRING_FMT, 4, PARG_K_STRING, true },
 	{ "ustring", "__data_loc char[]", PARG_STRING_FMT, 4, PARG_K_STRING, true },
 	{ "symstr",  "__data_loc char[]", PARG_STRING_FMT, 4, PARG_K_STRING, true },
@@ -117,7 +117,7 @@ const struct parg_type *parg_find_type(const char *name)
 	return NULL;
 }
 
-/* One more slot of the argument's program; the base ABI allows 15. */
+/* One more slot of the argument's program; the ABI allows 15. */
 int parg_take_step(struct parg_ctx *ctx)
 {
 	if (++ctx->steps >= PARG_MAX_STEPS)

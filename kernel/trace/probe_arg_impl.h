@@ -191,7 +191,7 @@ static inline bool parg_arg_is_string(const struct parg_arg *a)
  * A compiled argument set.  The fixed block is laid out as
  *
  *   0 ................. fixed ............... fixed + fault_bytes = size
- *   | fields, packed as the base ABI does    | fault map (may be empty) |
+ *   | fields, packed as the ABI says         | fault map (may be empty) |
  *
  * The fault map has one bit per argument that stores kernel or user memory
  * as a scalar (parg_arg_can_fault()); a set of registers, stack slots and
@@ -212,7 +212,7 @@ struct parg_set {
 	struct parg_arg args[] __counted_by(nargs);
 };
 
-/* Most dereferences one argument may nest, as the base ABI allows. */
+/* Most dereferences one argument may nest, as the ABI allows. */
 #define PARG_MAX_STEPS		15
 
 /*
@@ -225,7 +225,7 @@ struct parg_ctx {
 	struct parg_set *set;
 	int word;		/* word being parsed (index in the caller's argv) */
 	int offset;		/* byte position of the token being parsed */
-	int steps;		/* slots used, counted as the base ABI counts */
+	int steps;		/* slots used, counted as the ABI counts */
 
 	/* the argument being parsed */
 	struct parg_arg *arg;
@@ -247,7 +247,7 @@ struct parg_ctx {
 
 /*
  * $argN needs the arch to say where function arguments live; both
- * architectures the series supports do.
+ * architectures with kprobes (x86_64, arm64) do.
  */
 #ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
 static inline bool parg_have_arg_access(void)

@@ -973,7 +973,7 @@ static void parg_test_user_faults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, uf.at[0].addr, 16);
 	/*
 	 * The page reads as zeroes now.  An empty user string stores length
-	 * 0, which prints "(fault)" as the base ABI has it; @uf says that
+	 * 0, which prints "(fault)"; @uf says that
 	 * only the read at 16 faulted.
 	 */
 	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r),

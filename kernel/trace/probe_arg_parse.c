@@ -31,8 +31,8 @@
  *
  * Error positions.  Users read the caret of error_log, and the selftests
  * check it, so the position of every error and the limit on nesting
- * (PARG_MAX_STEPS slots, counted the way the base ABI counts them) follow
- * the base kernel exactly, quirks included: ctx->offset moves into a
+ * (PARG_MAX_STEPS slots, counted as the ABI counts them) are part of
+ * the ABI, quirks included: ctx->offset moves into a
  * dereference and stays at the innermost level that completed.
  *
  * Everything here runs in process context under the front end's lock and
@@ -290,7 +290,7 @@ static int parg_parse_imm(struct parg_ctx *ctx, char *arg)
 
 /*
  * [+|-][u]OFFS(FETCH).  The position arithmetic, including its slip by one
- * for the 'u' form, is the base ABI's.
+ * for the 'u' form, is the ABI's.
  */
 static int parg_parse_deref(struct parg_ctx *ctx, char *arg)
 {

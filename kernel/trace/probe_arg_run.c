@@ -13,7 +13,7 @@
  * caller learns the record's length from the return value.
  *
  * Faults.  A string whose address or text faults gets a data_loc of length
- * 0, which prints "(fault)" as the base ABI does.  A scalar that reads
+ * 0, which prints "(fault)".  A scalar that reads
  * memory (parg_arg_can_fault()) has a bit in the fault map after the
  * fields: a fault zeroes the field and sets the bit, and the printer says
  * "(fault)" instead of a value.  Sets with no such argument have no map.
@@ -56,7 +56,7 @@ struct parg_run {
 /* ---------------------------------------------------------- memory */
 
 /*
- * Where user and kernel addresses cannot be confused (x86), the base ABI
+ * Where user and kernel addresses cannot be confused (x86), the ABI
  * reads a "kernel" address below TASK_SIZE as user memory: +0(%si):string
  * works on a user pointer.  Elsewhere kernel reads stay kernel reads.
  * TASK_SIZE_MAX, a constant, stands for TASK_SIZE: above a compat task's

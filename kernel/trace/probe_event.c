@@ -18,10 +18,11 @@
  *     past the end when the word is missing;
  *   - the drop rule of the hit paths (pev_record_wanted(), inline in
  *     probe_event.h so that a hit makes no extra call);
- *   - the first column of the stat files the series adds
+ *   - the first column of the stat files
  *     (uprobe_misses, fprobe_profile, eprobe_profile): GROUP/EVENT in 44
  *     columns after two blanks, and their file operations.
- *     kprobe_profile and uprobe_profile keep the base's layout.
+ *     kprobe_profile and uprobe_profile keep their older layout, which
+ *     tools parse.
  *
  * Invariants:
  *   - Nothing here knows a front end: it sees a trace_event_call, a

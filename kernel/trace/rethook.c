@@ -149,8 +149,8 @@ NOKPROBE_SYMBOL(rethook_recycle);
  * rethook_try_get() - take a free node of @rh
  * @rh: the rethook
  *
- * Call with preemption disabled.  Return: a node, or NULL when the pool is
- * empty or @rh is being freed.
+ * Context: preemption disabled.
+ * Return: a node, or NULL when the pool is empty or @rh is being freed.
  */
 struct rethook_node *rethook_try_get(struct rethook *rh)
 {

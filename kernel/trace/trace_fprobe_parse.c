@@ -17,8 +17,8 @@
  *                  %return, a t: probe must not read it
  *
  * The checks run in that order, so that when a line has several faults
- * error_log names the one the base kernel names, with the caret at the
- * same byte: the ftrace selftests compare both.  Subsystem
+ * error_log names the same one every time, with the caret at the same
+ * byte: the ftrace selftests compare both.  Subsystem
  * "trace_fprobe" for both kinds.
  *
  * Context: process, under dyn_event_ops_mutex.  May sleep.

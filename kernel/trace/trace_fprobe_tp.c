@@ -20,8 +20,8 @@
  * Locking: event_mutex for the attachment list and every probe change.
  * The module notifiers take it.  tf_tp_find() takes the tracepoint
  * core's module list lock, which the core holds while it calls the
- * tracepoint module notifiers, and those may take event_mutex (the
- * base's fprobe events do): so the lookup runs before event_mutex,
+ * tracepoint module notifiers, and those may take event_mutex: so the
+ * lookup runs before event_mutex,
  * never under it, and that lock order is never inverted.  That leaves
  * a window between the lookup and the moment the new probe is on the
  * list under event_mutex, and two interleavings to rule out:

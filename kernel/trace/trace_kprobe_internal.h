@@ -262,7 +262,7 @@ struct tk_many {
  * change while the kprobe is registered (@registered aside: event_mutex,
  * read with an acquire by BPF's link info).  A definition over many
  * functions is one probe with many places: @rp and then @many->more.
- * 256 bytes on 64-bit: a kmalloc-256 object, as the base's trace_kprobe.
+ * 256 bytes on 64-bit: one kmalloc-256 object.
  */
 struct tk_probe {
 	struct kretprobe rp;		/* rp.kp is the probe of both kinds */

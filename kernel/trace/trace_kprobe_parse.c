@@ -260,8 +260,8 @@ static int tk_split_offset(char *symbol, unsigned long *offset)
 /*
  * MOD of "MOD:SYM" must be a name some module could have: kbuild makes
  * module names of letters, digits and '_' only ('-' in a file name
- * becomes '_').  The base kernel takes any text there and leaves the
- * probe waiting for a module that can never load; refuse it instead.
+ * becomes '_').  Any other text would leave the probe waiting for a
+ * module that can never load: refuse it.
  * Returns the position of the first bad byte, or -1 if the name is good.
  */
 static int tk_bad_module_name(const char *name, size_t len)

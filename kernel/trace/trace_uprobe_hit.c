@@ -39,7 +39,7 @@
  *
  * A hit whose record a ring buffer or perf refuses is counted in
  * tu_counts::dropped (uprobe_misses shows it); uprobe_profile counts
- * hits, entry hits only for return probes as the base ABI does.
+ * hits, entry hits only for return probes, as it always has.
  */
 #include <linux/bpf.h>
 #include <linux/filter.h>

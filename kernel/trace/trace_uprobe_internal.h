@@ -50,7 +50,7 @@
 
 #define TU_DEFAULT_GROUP	"uprobes"
 #define TU_NAME_LEN		MAX_EVENT_NAME_LEN
-/* Largest record: one page, as the base ABI allows. */
+/* Largest record: one page, as the ABI allows. */
 #define TU_RECORD_MAX		PAGE_SIZE
 
 /* Record heads. */

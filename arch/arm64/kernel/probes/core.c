@@ -185,7 +185,8 @@ NOKPROBE_SYMBOL(kprobe_ss_brk_handler);
  * up, if the instruction has an exception-table entry) as if there were
  * no probe.  Faults in handlers are left to the normal fixups.
  *
- * Context: exception, preemption disabled.  Return: 0 (not consumed).
+ * Context: exception, preemption disabled.
+ * Return: 0 (not consumed).
  */
 int kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr)
 {

@@ -79,6 +79,8 @@ static const struct a64_rule a64_rules[] = {
  * a64_classify() - may a probe sit on @insn, and how is it carried out?
  * @insn: the instruction
  * @simulate: set to the simulation for A64_SIMULATE, else to NULL
+ *
+ * Return: the verdict: refused, simulated or stepped out of line.
  */
 enum a64_verdict a64_classify(u32 insn, probes_handler_t **simulate)
 {
@@ -113,6 +115,8 @@ static bool a64_is_store_exclusive(u32 insn)
  * Looks back for a load-exclusive not yet closed by a store-exclusive.
  * Sequences are short (the architecture only guarantees progress for a
  * few instructions), so a small window is enough.
+ *
+ * Return: true if it does: a probe there would break the sequence.
  */
 bool a64_in_exclusive_sequence(const u32 *at, unsigned int before)
 {
