@@ -4,11 +4,11 @@
 DRIVE := driver/drive
 export ARCH BASE ICOUNT FLAVOR TESTS ONDEMAND JOBS BENCH_TREES BENCH_ICOUNT BENCH_LOOPS BENCH_KEYS FUZZ_COUNT FUZZ_SEED
 
-.PHONY: all deps source kernel initramfs run check check-debug check-tools demo bench fuzz series series-check check-all clean distclean
+.PHONY: all deps source kernel initramfs run check check-debug check-tools demo bench fuzz docs series series-check check-all clean distclean
 
 all: check
 
-deps source kernel initramfs run check check-debug check-tools demo bench fuzz series series-check:
+deps source kernel initramfs run check check-debug check-tools demo bench fuzz docs series series-check:
 	@$(DRIVE) $@
 
 # The whole suite on x86_64, then on arm64 (cross-built, booted under TCG);
