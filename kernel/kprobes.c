@@ -712,8 +712,9 @@ EXPORT_SYMBOL_GPL(kprobe_batch_begin);
  * site the batch changed.
  *
  * Context: process, may sleep.
- * Return: 0, or the error of a site that could not be armed; the probes
- * of that site are left disabled.
+ * Return: 0, or the error of a site that could not be armed (the probes
+ * of that site are left disabled); -EINVAL if the caller has no batch
+ * open.
  */
 int kprobe_batch_end(void)
 {
@@ -827,9 +828,10 @@ out_unlock:
  *
  * Context: process, may sleep.
  * Return: 0; -EINVAL for an address that cannot be probed (blacklisted,
- * not text, a reserved instruction), -EILSEQ inside an instruction,
- * -ENOENT for an unknown symbol, -EEXIST if @p is registered already, or
- * -ENOMEM.
+ * not text), or when @p is registered already (with a warning);
+ * -EILSEQ inside an instruction; -EOPNOTSUPP for an instruction that
+ * cannot be probed; -ENOENT for an unknown symbol, or one whose module
+ * is going away; -ENOMEM.
  */
 int register_kprobe(struct kprobe *p)
 {
@@ -1037,7 +1039,8 @@ EXPORT_SYMBOL_GPL(enable_kprobe);
  * The site is disarmed when no enabled probe is left on it.
  *
  * Context: process, may sleep.
- * Return: 0, or -EINVAL if @kp is not registered.
+ * Return: 0; -EINVAL if @kp is not registered; or the error of
+ * disarming its site, the probe then staying enabled.
  */
 int disable_kprobe(struct kprobe *kp)
 {

@@ -30,7 +30,9 @@
 #include <linux/sched/clock.h>
 #include <kunit/visibility.h>
 
-unsigned int kprobe_cost_every = KPROBE_COST_EVERY;
+#include "kprobes_internal.h"
+
+static unsigned int kprobe_cost_every = KPROBE_COST_EVERY;
 
 /*
  * Set N (debugfs kprobes/cost_every, and the KUnit tests, which time
@@ -39,11 +41,23 @@ unsigned int kprobe_cost_every = KPROBE_COST_EVERY;
  */
 int kprobe_cost_set_every(unsigned int every)
 {
+	unsigned int old;
+	int cpu;
+
 	if (every > KPROBE_COST_EVERY_MAX)
 		return -ERANGE;
-	return xchg(&kprobe_cost_every, every);
+	old = xchg(&kprobe_cost_every, every);
+	/* each CPU's next hit draws a gap of the new N (a race costs a count) */
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu(kprobe_ctlblk, cpu).cost_left, 0);
+	return old;
 }
 EXPORT_SYMBOL_IF_KUNIT(kprobe_cost_set_every);
+
+unsigned int kprobe_cost_get_every(void)
+{
+	return READ_ONCE(kprobe_cost_every);
+}
 
 static u64 kprobe_cost_clock(void)
 {
@@ -58,8 +72,8 @@ static u64 kprobe_cost_clock(void)
 NOKPROBE_SYMBOL(kprobe_cost_clock);
 
 /* The next gap: N/2 to 3N/2 hits, N on average, never 0. */
-static unsigned int kprobe_cost_gap(struct kprobe_ctlblk *kcb,
-				    unsigned int every)
+static nokprobe_inline unsigned int kprobe_cost_gap(struct kprobe_ctlblk *kcb,
+						    unsigned int every)
 {
 	/* a linear congruence breaks a rhythm well enough, and is NMI-safe */
 	if (!kcb->cost_rand)
@@ -83,10 +97,7 @@ u64 kprobe_cost_start(bool wanted)
 		return 0;
 	}
 	kcb->cost_left = kprobe_cost_gap(kcb, every);
-	if (!wanted)
-		return 0;
-	kcb->cost_stop = NULL;
-	return kprobe_cost_clock();
+	return wanted ? kprobe_cost_clock() : 0;
 }
 NOKPROBE_SYMBOL(kprobe_cost_start);
 
@@ -97,19 +108,34 @@ static nokprobe_inline u64 kprobe_cost_since(u64 t0)
 	return t > t0 ? t - t0 : 0;
 }
 
-/*
- * A sampled hit of @s ends: charge it to the probes that want it, up to
- * the one whose pre handler redirected the CPU, if one did (the others'
- * handlers did not run: kprobe_site_skip_after()).
- */
-void kprobe_cost_add(struct kprobe_site *s, u64 t0)
+/* Did the pre handlers of @s reach @stop (still on the site)? */
+static nokprobe_inline bool kprobe_cost_stop_found(struct kprobe_site *s,
+						   struct kprobe *stop)
 {
-	struct kprobe *stop = __this_cpu_read(kprobe_ctlblk.cost_stop);
+	struct kprobe *p;
+
+	list_for_each_entry_rcu(p, &s->probes, list, true)
+		if (p == stop)
+			return true;
+	return false;
+}
+
+/*
+ * A sampled hit of @s ends: charge it to the probes that want it and whose
+ * handlers ran.  When the pre handler of @stop redirected the CPU, those
+ * after it were skipped (kprobe_site_skip_after()), and so were every
+ * post handler; a @stop gone from the list meanwhile (unregistered on
+ * another CPU) leaves no way to tell: the sample is dropped.
+ */
+void kprobe_cost_add(struct kprobe_site *s, u64 t0, struct kprobe *stop)
+{
 	u64 d = kprobe_cost_since(t0);
 	struct kprobe *p;
 
+	if (stop && !kprobe_cost_stop_found(s, stop))
+		return;
 	list_for_each_entry_rcu(p, &s->probes, list, true) {
-		if (!kprobe_disabled(p) && p->cost) {
+		if (!kprobe_disabled(p) && p->cost && (!stop || p->pre_handler)) {
 			this_cpu_add(p->cost->ns, d);
 			this_cpu_inc(p->cost->n);
 		}

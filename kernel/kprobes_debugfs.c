@@ -120,7 +120,7 @@ DEFINE_SHOW_ATTRIBUTE(kprobe_switches);
 /* cost_every: sample one hit in N on each CPU; 0 stops sampling. */
 static int kprobe_cost_every_get(void *data, u64 *val)
 {
-	*val = READ_ONCE(kprobe_cost_every);
+	*val = kprobe_cost_get_every();
 	return 0;
 }
 

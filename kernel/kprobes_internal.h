@@ -5,8 +5,9 @@
  * kprobe_opt_ (jump optimization), arch_ (what the arch code provides).
  *
  * Calls go one way: kretprobes.c and kprobes_debugfs.c use kprobes.c,
- * which uses the blacklist, slots, ftrace, jump optimization and cost
- * files; none of these calls back up.  kprobe_mutex and the site table
+ * which uses the blacklist, ftrace and jump optimization files (the
+ * slots and cost files serve the arch code); none of these calls back
+ * up.  kprobe_mutex and the site table
  * are the state all of them share.
  *
  * The files:
@@ -96,6 +97,11 @@ static inline int kprobe_ftrace_disarm(struct kprobe_site **sites,
 	return -ENODEV;
 }
 #endif
+
+/* kprobes_cost.c: debugfs kprobes/cost_every, and the KUnit tests */
+#define KPROBE_COST_EVERY_MAX	(1U << 20)
+int kprobe_cost_set_every(unsigned int every);
+unsigned int kprobe_cost_get_every(void);
 
 /* kprobes_opt.c: jump optimization of breakpoint sites */
 #ifdef CONFIG_OPTPROBES

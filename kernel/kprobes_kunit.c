@@ -16,13 +16,15 @@
 #include <linux/fs.h>
 #include <linux/hardirq.h>
 #include <linux/kallsyms.h>
-#include <linux/kprobes_arch.h>
+#include <linux/kprobes.h>
 #include <linux/math.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/objtool.h>
 #include <linux/linkage.h>
 #include <asm/ibt.h>
+
+#include "kprobes_internal.h"
 
 /*
  * kpt_walk(x, twice) = (x + 3 + kpt_bias) * (twice ? 2 : 1), one

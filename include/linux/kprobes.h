@@ -38,29 +38,23 @@ struct task_struct;
 
 /**
  * struct kprobe - a probe on one kernel address
- *
- * Filled in by the caller before register_kprobe():
- * @symbol_name: the probed symbol, or NULL to give @addr instead.
+ * @symbol_name: the probed symbol, or NULL to give @addr instead.  Set by
+ *	the caller, as are the fields up to @cost.
  * @offset: offset into @symbol_name (or from @addr).
  * @addr: the probed address; registration sets it when @symbol_name is
  *	given.
- * @pre_handler: called before the probed instruction runs; regs->ip is
- *	@addr + the breakpoint size.  Returning non-zero says the handler
- *	redirected regs->ip itself: the probed instruction is then skipped,
+ * @pre_handler: called before the probed instruction runs, with the
+ *	instruction pointer after the breakpoint (x86: @addr + 1) or at
+ *	@addr (arm64).  Returning non-zero says the handler redirected the
+ *	instruction pointer itself: the probed instruction is then skipped,
  *	and so are the post handlers.
- * @post_handler: called after it ran, regs->ip pointing after it.
+ * @post_handler: called after it ran, the instruction pointer after it.
  * @cost: where the core adds the time of the sampled hits of this probe
  *	(struct kprobe_cost), or NULL.  Per CPU, owned by the caller; it must
  *	not change while the probe is registered, and must stay valid until
  *	unregister_kprobe() returns.
- *
- * Handlers run with preemption disabled, in the context that hit the probe
- * (any context, NMI included), and must not sleep.
  * @flags: KPROBE_FLAG_*; only KPROBE_FLAG_DISABLED and KPROBE_FLAG_ALL_REGS
- *	may be passed in.
- *	kprobe_mutex once registered.
- *
- * Kept by the core:
+ *	may be passed in.  kprobe_mutex once registered.
  * @list: link in the list of probes of the same address while registered;
  *	a registered probe never has an empty @list.  kprobe_mutex.
  * @nmissed: hits on which the handlers were not called: the CPU was
@@ -72,6 +66,10 @@ struct task_struct;
  * @nmissed_off: of those, hits while the path that calls the handlers
  *	was shut down (ftrace, after a fatal error of its own).
  * @hlist: not used; kept for callers that initialise it.  Stays unhashed.
+ *
+ * The fields from @list on are the core's.  Handlers run with preemption
+ * disabled, in the context that hit the probe (any context, NMI
+ * included), and must not sleep.
  */
 struct kprobe {
 	const char *symbol_name;

@@ -109,15 +109,13 @@ struct kprobe_step {
 
 /*
  * @cost_left: hits on this CPU until the next one is sampled; @cost_rand
- * draws the gaps; @cost_stop is the probe whose pre handler redirected the
- * CPU last, after which the others were skipped (see kprobes_cost.c).
+ * draws the gaps (see kprobes_cost.c).
  */
 #define KPROBE_STEP_DEPTH	3
 struct kprobe_ctlblk {
 	unsigned int		depth;
 	int			cost_left;
 	u32			cost_rand;
-	struct kprobe		*cost_stop;
 	struct kprobe_step	steps[KPROBE_STEP_DEPTH];
 };
 
@@ -145,6 +143,20 @@ static nokprobe_inline void kprobe_step_push(struct kprobe_ctlblk *kcb,
 		__this_cpu_write(current_kprobe, &kprobe_busy);
 }
 
+/*
+ * End the innermost step of this CPU: a copy of it, taken before the
+ * slot is given back, since an NMI may start a step of its own in the
+ * slot as soon as @depth is lowered.
+ */
+static nokprobe_inline struct kprobe_step kprobe_step_pop(struct kprobe_ctlblk *kcb)
+{
+	struct kprobe_step st = kcb->steps[kcb->depth - 1];
+
+	barrier();
+	kcb->depth--;
+	return st;
+}
+
 /* The live site at @addr, or NULL.  Call under RCU (sched). */
 static nokprobe_inline struct kprobe_site *kprobe_site_lookup(void *addr)
 {
@@ -162,7 +174,6 @@ static nokprobe_inline struct kprobe_site *kprobe_site_lookup(void *addr)
 static nokprobe_inline void kprobe_site_skip_after(struct kprobe_site *s,
 						   struct kprobe *p)
 {
-	__this_cpu_write(kprobe_ctlblk.cost_stop, p);	/* the last one charged */
 	list_for_each_entry_continue_rcu(p, &s->probes, list) {
 		if (kprobe_disabled(p) || !p->pre_handler)
 			continue;
@@ -173,12 +184,13 @@ static nokprobe_inline void kprobe_site_skip_after(struct kprobe_site *s,
 
 /*
  * Call the pre (@post false) or post handlers of the enabled probes of @s,
- * with current_kprobe naming the probe whose handler runs.  Returns true
- * if a pre handler redirected regs->ip: the rest are not called then.
- * @post is a constant at every call, so each use compiles to one loop.
+ * with current_kprobe naming the probe whose handler runs.  Returns the
+ * probe whose pre handler redirected regs->ip, if one did: the rest are
+ * not called then.  @post is a constant at every call, so each use
+ * compiles to one loop.
  */
-static nokprobe_inline bool kprobe_site_call(struct kprobe_site *s,
-					     struct pt_regs *regs, bool post)
+static nokprobe_inline struct kprobe *kprobe_site_call(struct kprobe_site *s,
+						       struct pt_regs *regs, bool post)
 {
 	struct kprobe *p;
 
@@ -190,14 +202,15 @@ static nokprobe_inline bool kprobe_site_call(struct kprobe_site *s,
 			p->post_handler(p, regs, 0);
 		} else if (p->pre_handler(p, regs)) {
 			kprobe_site_skip_after(s, p);
-			return true;
+			return p;
 		}
 	}
-	return false;
+	return NULL;
 }
 
-static nokprobe_inline bool kprobe_site_call_pre(struct kprobe_site *s,
-						 struct pt_regs *regs)
+/* The probe whose pre handler redirected the CPU, or NULL. */
+static nokprobe_inline struct kprobe *kprobe_site_call_pre(struct kprobe_site *s,
+							   struct pt_regs *regs)
 {
 	return kprobe_site_call(s, regs, false);
 }
@@ -244,17 +257,15 @@ static nokprobe_inline void kprobe_site_missed_off(struct kprobe_site *s)
  * Cost sampling (see KPROBE_COST_EVERY).  The arch's hit paths call
  * kprobe_cost_begin() when a hit of @s will call handlers, before the
  * first, and hand what it returned to kprobe_cost_end() where the hit
- * ends (a step carries it in between, and a fault of the step ends it);
- * the return of a kretprobe goes from kprobe_cost_begin_return() to
+ * ends (a step carries it in between, and a fault of the step ends it),
+ * with the probe that redirected the CPU if one did; the return of a
+ * kretprobe goes from kprobe_cost_begin_return() to
  * kprobe_cost_end_return().  0 means the hit is not sampled: not its
  * turn, or no probe there wants it timed.  Call both ends with
  * preemption disabled, on the same CPU.
  */
-#define KPROBE_COST_EVERY_MAX	(1U << 20)
-extern unsigned int kprobe_cost_every;	/* 0 (off) to KPROBE_COST_EVERY_MAX */
-int kprobe_cost_set_every(unsigned int every);
 u64 kprobe_cost_start(bool wanted);
-void kprobe_cost_add(struct kprobe_site *s, u64 t0);
+void kprobe_cost_add(struct kprobe_site *s, u64 t0, struct kprobe *stop);
 void kprobe_cost_add_return(struct kprobe *p, u64 t0);
 
 /* Count the hit down; true when it is the one to sample. */
@@ -268,10 +279,11 @@ static nokprobe_inline u64 kprobe_cost_begin(struct kprobe_site *s)
 	return kprobe_cost_due() ? kprobe_cost_start(READ_ONCE(s->has_cost)) : 0;
 }
 
-static nokprobe_inline void kprobe_cost_end(struct kprobe_site *s, u64 t0)
+static nokprobe_inline void kprobe_cost_end(struct kprobe_site *s, u64 t0,
+					    struct kprobe *stop)
 {
 	if (unlikely(t0))
-		kprobe_cost_add(s, t0);
+		kprobe_cost_add(s, t0, stop);
 }
 
 static nokprobe_inline u64 kprobe_cost_begin_return(struct kprobe *p)

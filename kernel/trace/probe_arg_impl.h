@@ -4,10 +4,12 @@
  * Prefixes: parg_ (probe argument), PARG_ (its constants).
  *
  * Nothing outside kernel/trace/probe_arg*.c includes this; the event layer sees
- * only probe_arg.h.  The library has four stages, one file each:
+ * only probe_arg.h.  The library has four stages, one file each, and a
+ * file of the building steps two of them share:
  *
  *   probe_arg_set.c     words -> struct parg_set     (process context, may sleep)
  *   probe_arg_parse.c   text -> struct parg_arg      (ditto)
+ *   probe_arg_build.c   types, errors, sources, dereferences (ditto)
  *   probe_arg_btf.c     BTF names, fields and types  (ditto; optional)
  *   probe_arg_run.c     struct parg_arg -> record    (probe hit: any context)
  *   probe_arg_event.c   record -> text, format file  (process context)

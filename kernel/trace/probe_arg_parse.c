@@ -381,6 +381,9 @@ static int parg_parse_cast(struct parg_ctx *ctx, char *arg)
 	long adjust;
 	char saved;
 
+	/* a cast names a type: without BTF, the caret stays at the cast */
+	if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
+		return parg_fail(ctx, base, PARG_ERR_NOSUP_BTFARG);
 	close = strchr(cast, ')');
 	end = arg != cast ? parg_close_paren(arg) : NULL;
 	if (!close || (arg != cast && !end))

@@ -619,6 +619,18 @@ static int tep_parse_filter(const struct tep_parse *p, struct tep_def *def)
 	return 0;
 }
 
+#ifdef CONFIG_MODULES
+static bool tep_module_live(struct module *mod)
+{
+	return module_is_live(mod);
+}
+#else
+static bool tep_module_live(struct module *mod)
+{
+	return true;	/* no module events without modules */
+}
+#endif
+
 /*
  * The event SYS/NAME an eprobe may attach to, with a reference taken, or
  * NULL.  Not kprobe, uprobe or event probe events, nor events users
@@ -645,7 +657,7 @@ static struct trace_event_call *tep_get_target(const char *sys,
 			continue;
 		/* user events have no flag: their groups are user_events* */
 		if (str_has_prefix(sys, "user_events") ||
-		    (call->module && !module_is_live(call->module)))
+		    (call->module && !tep_module_live(call->module)))
 			return NULL;
 		return trace_event_try_get_ref(call) ? call : NULL;
 	}

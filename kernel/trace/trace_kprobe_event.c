@@ -231,7 +231,7 @@ static struct pev_link *tk_event_find_link(struct tk_event *ev,
 }
 
 /* A new user: a trace file, or perf when @file is NULL. */
-int tk_event_enable(struct tk_event *ev, struct trace_event_file *file)
+static int tk_event_enable(struct tk_event *ev, struct trace_event_file *file)
 {
 	unsigned int was = ev->flags;
 	struct pev_link *link = NULL;
@@ -261,7 +261,7 @@ int tk_event_enable(struct tk_event *ev, struct trace_event_file *file)
 }
 
 /* A user leaves; the last one turns the probes off. */
-int tk_event_disable(struct tk_event *ev, struct trace_event_file *file)
+static int tk_event_disable(struct tk_event *ev, struct trace_event_file *file)
 {
 	unsigned int flags = ev->flags;
 	struct pev_link *link;

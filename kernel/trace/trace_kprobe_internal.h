@@ -28,7 +28,8 @@
  *   trace_kprobe_event.c  the trace_event_call: fields, format, output,
  *                         enable/disable
  *   trace_kprobe_hit.c    the hit path: dispatchers and trace records
- *   trace_kprobe_perf.c   perf and BPF (CONFIG_PERF_EVENTS)
+ *   trace_kprobe_perf.c   perf and BPF attachment (CONFIG_PERF_EVENTS)
+ *   trace_kprobe_perf_hit.c  a hit, for perf and BPF (CONFIG_PERF_EVENTS)
  *   trace_kprobe_gen.c    the in-kernel generation API, kprobe_event=
  *
  * Locking: event_mutex serializes every change to probes and events and
@@ -122,8 +123,9 @@ void tk_found_release(struct tk_found *f);
 /* Zeroed memory for place arrays and names, freed with kvfree(). */
 void *tk_places_alloc(size_t size);
 /*
- * Would probing the function at @addr recurse into ftrace?  @size (of the function starting at @addr) and @name are what
- * the caller knows of it: 0 and NULL are looked up.
+ * Would probing the function at @addr recurse into ftrace?  @size (of
+ * the function starting at @addr) and @name are what the caller knows
+ * of it: 0 and NULL are looked up.
  */
 bool tk_notrace_sym(unsigned long addr, unsigned long size, const char *name);
 
@@ -348,7 +350,7 @@ int tk_place_ret_hit(struct kretprobe_instance *ri, struct pt_regs *regs);
 int tk_place_ret_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
 int tk_scratch_reserve(void);
 
-/* trace_kprobe_perf.c */
+/* trace_kprobe_perf_hit.c */
 #ifdef CONFIG_PERF_EVENTS
 int tk_perf_hit(struct tk_probe *tp, unsigned long addr, struct pt_regs *regs);
 void tk_perf_ret_hit(struct tk_probe *tp, unsigned long addr,
@@ -366,9 +368,5 @@ static inline void tk_perf_ret_hit(struct tk_probe *tp, unsigned long addr,
 {
 }
 #endif
-
-/* trace_kprobe_event.c, for perf */
-int tk_event_enable(struct tk_event *ev, struct trace_event_file *file);
-int tk_event_disable(struct tk_event *ev, struct trace_event_file *file);
 
 #endif /* _KERNEL_TRACE_TRACE_KPROBE_INTERNAL_H */

@@ -61,12 +61,12 @@ static void a64_step_begin(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
 NOKPROBE_SYMBOL(a64_step_begin);
 
 /* Leave the innermost step, at @pc, with the probed context's DAIF. */
-static struct kprobe_step *a64_step_end(struct kprobe_ctlblk *kcb,
-					struct pt_regs *regs, unsigned long pc)
+static struct kprobe_step a64_step_end(struct kprobe_ctlblk *kcb,
+				       struct pt_regs *regs, unsigned long pc)
 {
-	struct kprobe_step *st = &kcb->steps[--kcb->depth];
+	struct kprobe_step st = kprobe_step_pop(kcb);
 
-	regs->pstate = (regs->pstate & ~A64_DAIF) | st->saved;
+	regs->pstate = (regs->pstate & ~A64_DAIF) | st.saved;
 	a64_set_pc(regs, pc);
 	return st;
 }
@@ -94,7 +94,9 @@ NOKPROBE_SYMBOL(a64_stepping_at);
 static void a64_hit(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
 		    struct pt_regs *regs, u64 cost_t0)
 {
-	if (kprobe_site_call_pre(s, regs)) {
+	struct kprobe *redirect = kprobe_site_call_pre(s, regs);
+
+	if (redirect) {
 		/* A handler sent the CPU elsewhere: the instruction is skipped. */
 		__this_cpu_write(current_kprobe, NULL);
 	} else if (!s->arch.simulate) {
@@ -104,7 +106,7 @@ static void a64_hit(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
 		a64_simulate(s, regs);
 		kprobe_site_done(s, regs);
 	}
-	kprobe_cost_end(s, cost_t0);
+	kprobe_cost_end(s, cost_t0, redirect);
 }
 NOKPROBE_SYMBOL(a64_hit);
 
@@ -159,7 +161,7 @@ int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 {
 	struct kprobe_ctlblk *kcb = this_cpu_ptr(&kprobe_ctlblk);
 	struct kprobe_site *s = a64_stepping_at(kcb, regs, 1);
-	struct kprobe_step *st;
+	struct kprobe_step st;
 	unsigned long next;
 
 	if (user_mode(regs) || !s)
@@ -167,9 +169,9 @@ int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 
 	next = (unsigned long)s->addr + AARCH64_INSN_SIZE;
 	st = a64_step_end(kcb, regs, next);
-	if (!st->quiet) {
+	if (!st.quiet) {
 		kprobe_site_done(s, regs);
-		kprobe_cost_end(s, st->cost_t0);
+		kprobe_cost_end(s, st.cost_t0, NULL);
 	}
 	return DBG_HOOK_HANDLED;
 }
@@ -192,15 +194,15 @@ int kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr)
 {
 	struct kprobe_ctlblk *kcb = this_cpu_ptr(&kprobe_ctlblk);
 	struct kprobe_site *s = a64_stepping_at(kcb, regs, 0);
-	struct kprobe_step *st;
+	struct kprobe_step st;
 
 	if (!s)
 		return 0;
 	st = a64_step_end(kcb, regs, (unsigned long)s->addr);
-	if (!st->quiet) {
+	if (!st.quiet) {
 		__this_cpu_write(current_kprobe, NULL);
 		/* the hit ends here; the instruction's rerun is a hit of its own */
-		kprobe_cost_end(s, st->cost_t0);
+		kprobe_cost_end(s, st.cost_t0, NULL);
 	}
 	return 0;
 }

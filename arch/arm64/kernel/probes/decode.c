@@ -28,7 +28,7 @@
  * encoding").
  */
 #include <linux/kernel.h>
-#include <linux/kprobes_arch.h>
+#include <linux/kprobes.h>
 
 #include "a64.h"
 #include "decode-insn.h"

@@ -72,6 +72,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	struct kprobe_site *s;
 	/* Zeroed once, and only on a hit, by a64_ftrace_regs_in(). */
 	struct pt_regs regs __uninitialized;
+	struct kprobe *redirect;
 	u64 cost_t0;
 
 	preempt_disable_notrace();
@@ -81,7 +82,8 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 
 	cost_t0 = kprobe_cost_begin(s);
 	a64_ftrace_regs_in(&regs, fr, ip);
-	if (kprobe_site_call_pre(s, &regs)) {
+	redirect = kprobe_site_call_pre(s, &regs);
+	if (redirect) {
 		/*
 		 * A handler chose where the function goes on.  Back to the bl
 		 * would skip "mov x9, x30" and lose the return address: the
@@ -95,7 +97,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	}
 	a64_ftrace_regs_out(fr, &regs);
 	__this_cpu_write(current_kprobe, NULL);
-	kprobe_cost_end(s, cost_t0);
+	kprobe_cost_end(s, cost_t0, redirect);
 out:
 	preempt_enable_notrace();
 }

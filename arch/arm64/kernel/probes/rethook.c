@@ -10,7 +10,7 @@
  * unwinder holds when it meets the trampoline address in a frame record
  * (kretprobe_find_ret_addr()), so stack traces see the real caller.
  */
-#include <linux/kprobes_arch.h>
+#include <linux/kprobes.h>
 #include <linux/rethook.h>
 #include <asm/debug-monitors.h>
 

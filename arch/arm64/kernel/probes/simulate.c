@@ -10,7 +10,7 @@
  * get_user()).  Register 31 is the zero register in every form handled
  * here.  Field layouts are those of the Arm ARM, C4.1.
  */
-#include <linux/kprobes_arch.h>
+#include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
 

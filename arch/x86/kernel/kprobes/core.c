@@ -224,15 +224,15 @@ enum kprobe_hit_path arch_kprobe_site_path(struct kprobe_site *s)
 /* The copy ran: go on after the original instruction. */
 static void kpx86_step_done(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 {
-	struct kprobe_step *st = &kcb->steps[--kcb->depth];
-	struct kprobe_site *s = st->site;
+	struct kprobe_step st = kprobe_step_pop(kcb);
+	struct kprobe_site *s = st.site;
 
 	regs->ip = (unsigned long)s->addr + s->arch.len;
-	regs->flags |= st->saved;
-	if (st->quiet)
+	regs->flags |= st.saved;
+	if (st.quiet)
 		return;
 	kprobe_site_done(s, regs);
-	kprobe_cost_end(s, st->cost_t0);
+	kprobe_cost_end(s, st.cost_t0, NULL);
 }
 NOKPROBE_SYMBOL(kpx86_step_done);
 
@@ -243,7 +243,9 @@ NOKPROBE_SYMBOL(kpx86_step_done);
 static void kpx86_hit(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
 		      struct pt_regs *regs, u64 cost_t0)
 {
-	if (kprobe_site_call_pre(s, regs)) {
+	struct kprobe *redirect = kprobe_site_call_pre(s, regs);
+
+	if (redirect) {
 		/* A handler sent the CPU elsewhere: the instruction is skipped. */
 		__this_cpu_write(current_kprobe, NULL);
 	} else if (unlikely(READ_ONCE(s->arch.via_detour))) {
@@ -259,7 +261,7 @@ static void kpx86_hit(struct kprobe_site *s, struct kprobe_ctlblk *kcb,
 		kpx86_step_begin(s, kcb, regs, false, cost_t0);
 		return;
 	}
-	kprobe_cost_end(s, cost_t0);
+	kprobe_cost_end(s, cost_t0, redirect);
 }
 NOKPROBE_SYMBOL(kpx86_hit);
 
@@ -360,21 +362,19 @@ NOKPROBE_SYMBOL(kprobe_int3_handler);
 int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 {
 	struct kprobe_ctlblk *kcb = this_cpu_ptr(&kprobe_ctlblk);
-	struct kprobe_step *st;
+	struct kprobe_step st;
 
-	if (!kcb->depth)
-		return 0;
-	st = &kcb->steps[kcb->depth - 1];
-	if (regs->ip != (unsigned long)st->site->arch.slot)
+	if (!kcb->depth ||
+	    regs->ip != (unsigned long)kcb->steps[kcb->depth - 1].site->arch.slot)
 		return 0;
 
-	regs->ip = (unsigned long)st->site->addr;
-	regs->flags |= st->saved;
-	kcb->depth--;
-	if (!st->quiet) {
+	st = kprobe_step_pop(kcb);
+	regs->ip = (unsigned long)st.site->addr;
+	regs->flags |= st.saved;
+	if (!st.quiet) {
 		__this_cpu_write(current_kprobe, NULL);
 		/* the hit ends here; the instruction's rerun is a hit of its own */
-		kprobe_cost_end(st->site, st->cost_t0);
+		kprobe_cost_end(st.site, st.cost_t0, NULL);
 	}
 	return 0;
 }

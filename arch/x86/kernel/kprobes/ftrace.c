@@ -20,6 +20,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 	struct kprobe_site *s;
+	struct kprobe *redirect;
 	unsigned long resume_ip;
 	u64 cost_t0;
 
@@ -31,7 +32,8 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	cost_t0 = kprobe_cost_begin(s);
 	resume_ip = regs->ip;
 	regs->ip = ip + INT3_INSN_SIZE;
-	if (!kprobe_site_call_pre(s, regs)) {
+	redirect = kprobe_site_call_pre(s, regs);
+	if (!redirect) {
 		regs->ip = ip + MCOUNT_INSN_SIZE;
 		if (unlikely(READ_ONCE(s->has_post)))
 			kprobe_site_call_post(s, regs);
@@ -39,7 +41,7 @@ void kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	}
 	/* Otherwise a handler chose where the function goes on. */
 	__this_cpu_write(current_kprobe, NULL);
-	kprobe_cost_end(s, cost_t0);
+	kprobe_cost_end(s, cost_t0, redirect);
 out:
 	preempt_enable_notrace();
 }

@@ -82,7 +82,7 @@ __visible void kpx86_detour_hit(struct kprobe_site *s, struct pt_regs *regs)
 		u64 cost_t0 = kprobe_cost_begin(s);
 
 		kpx86_detour_handlers(s, regs);
-		kprobe_cost_end(s, cost_t0);
+		kprobe_cost_end(s, cost_t0, NULL);	/* no redirect is followed */
 	}
 	preempt_enable_notrace();
 }

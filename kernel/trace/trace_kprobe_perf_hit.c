@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace_kprobe_perf_hit.c - the perf and BPF side of a kprobe event hit.
+ *
+ * On a hit, BPF programs attached to the event run first; a program may
+ * drop the record, or (entry probes) change the return address, in which
+ * case the probed instruction is skipped.  Then the record goes to the
+ * perf events of this CPU.  trace_kprobe_hit.c calls in here; the perf
+ * and BPF attachment itself is trace_kprobe_perf.c's.
+ *
+ * Context: the kprobe handler: preemption off, maybe NMI.  Nothing here
+ * allocates or sleeps.
+ */
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+
+#include "trace_kprobe_internal.h"
+
+/* Perf records are padded so that size + the u32 length word is 8-aligned. */
+static __always_inline unsigned int tk_perf_size(unsigned int size)
+{
+	return ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
+}
+
+/*
+ * Build the record in a perf buffer and hand it to this CPU's perf
+ * events.  A record with strings is fetched with the whole buffer as its
+ * room and then cut to the size it took.
+ */
+static __always_inline void tk_perf_record(struct tk_probe *tp,
+					   unsigned long addr,
+					   struct pt_regs *regs,
+					   struct kretprobe_instance *ri,
+					   struct hlist_head *head)
+{
+	struct trace_event_call *call = &tp->event->call;
+	unsigned int size = tp->rec_size, padded;
+	void *ent;
+	int rctx;
+
+	padded = tk_perf_size(tp->dynamic ? PERF_MAX_TRACE_SIZE - sizeof(u64) :
+					    size);
+	ent = perf_trace_buf_alloc(padded, NULL, &rctx);
+	if (!ent) {		/* perf nested too deep on this CPU */
+		raw_cpu_inc(tp->counts->dropped);
+		return;
+	}
+	if (ri) {
+		struct kretprobe_trace_entry_head *h = ent;
+
+		h->func = addr;
+		h->ret_ip = get_kretprobe_retaddr(ri);
+	} else {
+		((struct kprobe_trace_entry_head *)ent)->ip = addr;
+	}
+	if (tp->has_args)
+		size = parg_set_fetch(tp->args, regs, ri ? ri->data : NULL,
+				      ent, tp->event->head_size,
+				      tp->dynamic ? padded : size);
+	if (tp->dynamic) {
+		padded = tk_perf_size(size);
+		memset(ent + size, 0, padded - size);	/* no stale bytes out */
+	}
+	perf_trace_buf_submit(ent, padded, rctx, call->event.type, 1, regs,
+			      head, NULL);
+}
+
+/*
+ * Entry probe.  Returns 1 when a BPF program moved the instruction
+ * pointer, which tells the kprobes core not to run the probed instruction.
+ */
+int tk_perf_hit(struct tk_probe *tp, unsigned long addr, struct pt_regs *regs)
+{
+	struct trace_event_call *call = &tp->event->call;
+	struct hlist_head *head;
+
+	if (bpf_prog_array_valid(call)) {
+		unsigned long ip = instruction_pointer(regs);
+		unsigned int keep = trace_call_bpf(call, regs);
+
+		if (ip != instruction_pointer(regs))
+			return 1;
+		if (!keep)
+			return 0;
+	}
+	head = this_cpu_ptr(call->perf_events);
+	if (!hlist_empty(head))
+		tk_perf_record(tp, addr, regs, NULL, head);
+	return 0;
+}
+NOKPROBE_SYMBOL(tk_perf_hit);
+
+void tk_perf_ret_hit(struct tk_probe *tp, unsigned long addr,
+		     struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct trace_event_call *call = &tp->event->call;
+	struct hlist_head *head;
+
+	if (bpf_prog_array_valid(call) && !trace_call_bpf(call, regs))
+		return;
+	head = this_cpu_ptr(call->perf_events);
+	if (!hlist_empty(head))
+		tk_perf_record(tp, addr, regs, ri, head);
+}
+NOKPROBE_SYMBOL(tk_perf_ret_hit);
