@@ -510,16 +510,6 @@ static bool tk_probe_module_pending(const struct tk_probe *tp)
 	return !tk_module_loaded(name);
 }
 
-/* Is @tp placed by name in @mod ("MOD:SYM")? */
-static bool tk_probe_names_module(const struct tk_probe *tp,
-				  const struct module *mod)
-{
-	size_t len = strlen(mod->name);
-
-	return tk_probe_symbol(tp) && !strncmp(tk_probe_symbol(tp), mod->name, len) &&
-	       tk_probe_symbol(tp)[len] == ':';
-}
-
 /* -------------------------------------------------------------- events */
 
 static struct tk_event *tk_find_event(const char *group, const char *name)
@@ -1276,6 +1266,18 @@ static const struct seq_operations tk_cost_seq_ops = {
 
 /* ------------------------------------------------------------- modules */
 
+#ifdef CONFIG_MODULES
+/* Is @tp placed by name in @mod ("MOD:SYM")? */
+static bool tk_probe_names_module(const struct tk_probe *tp,
+				  const struct module *mod)
+{
+	size_t len = strlen(mod->name);
+
+	return tk_probe_symbol(tp) && !strncmp(tk_probe_symbol(tp), mod->name, len) &&
+	       tk_probe_symbol(tp)[len] == ':';
+}
+
+
 /*
  * Arm the probes that name @mod as it comes in, before its code runs.
  * The symbol must be unique in the module, as for a loaded one.
@@ -1382,6 +1384,20 @@ static struct notifier_block tk_module_going_nb = {
 	.priority = 2,
 };
 
+static __init int tk_modules_init(void)
+{
+	if (register_module_notifier(&tk_module_coming_nb) ||
+	    register_module_notifier(&tk_module_going_nb))
+		return -EINVAL;
+	return 0;
+}
+#else
+static __init int tk_modules_init(void)
+{
+	return 0;
+}
+#endif
+
 /* --------------------------------------------------- for BPF and perf */
 
 bool trace_kprobe_on_func_entry(struct trace_event_call *call)
@@ -1445,11 +1461,7 @@ static __init int tk_init_early(void)
 
 	if (ret)
 		return ret;
-	if (IS_ENABLED(CONFIG_MODULES) &&
-	    (register_module_notifier(&tk_module_coming_nb) ||
-	     register_module_notifier(&tk_module_going_nb)))
-		return -EINVAL;
-	return 0;
+	return tk_modules_init();
 }
 core_initcall(tk_init_early);
 
