@@ -20,8 +20,10 @@
 #include <linux/math.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 #include <linux/objtool.h>
 #include <linux/linkage.h>
+#include <asm/asm.h>
 #include <asm/ibt.h>
 
 #include "kprobes_internal.h"
@@ -39,6 +41,9 @@ enum {
 long kpt_walk(long x, long twice);
 extern char *const kpt_walk_at[W_NR];
 extern char kpt_double[], kpt_ud2[], kpt_int3[];
+/* kpt_load(p) = *p, or -EFAULT when the load faults (an exception fixup) */
+long kpt_load(const long *p);
+extern char *const kpt_load_at[1];
 long kpt_bias = 100;
 
 /* A probed instruction is no jump target: ANNOTATE_NOENDBR. */
@@ -46,7 +51,7 @@ long kpt_bias = 100;
 
 asm(
 	"	.pushsection .text, \"ax\"\n"
-	"	.globl kpt_walk, kpt_double, kpt_ud2, kpt_int3\n"
+	"	.globl kpt_walk, kpt_double, kpt_ud2, kpt_int3, kpt_load\n"
 	"	.type kpt_walk, @function\n"
 	"kpt_walk:\n"
 	ASM_ENDBR
@@ -75,12 +80,24 @@ asm(
 	"kpt_int3:" ANNOTATE_NOENDBR "int3\n"
 	"	" ASM_RET
 	"	.size kpt_int3, .-kpt_int3\n"
+	"	.type kpt_load, @function\n"
+	"kpt_load:\n"
+	ASM_ENDBR
+	KPT_INSN(".Lkpt_load", "movq (%rdi), %rax")
+	"	" ASM_RET
+	".Lkpt_load_fixup:\n"
+	"	movq $-14, %rax\n"
+	"	" ASM_RET
+	"	.size kpt_load, .-kpt_load\n"
+	_ASM_EXTABLE(.Lkpt_load, .Lkpt_load_fixup)
 	"	.popsection\n"
 	"	.pushsection .rodata, \"a\"\n"
 	"	.balign 8\n"
 	"kpt_walk_at:\n"
 	"	.quad .Lkpt_mov, .Lkpt_add, .Lkpt_rip, .Lkpt_test, .Lkpt_jz\n"
 	"	.quad .Lkpt_call, .Lkpt_jmp, .Lkpt_pushf, .Lkpt_popf, .Lkpt_ret\n"
+	"kpt_load_at:\n"
+	"	.quad .Lkpt_load\n"
 	"	.popsection\n");
 
 static long kpt_walk_expect(long x, long twice)
@@ -592,6 +609,55 @@ out:
 }
 
 /*
+ * A stepped load that faults: the page fault puts the CPU back on the
+ * probed instruction, whose exception fixup returns -EFAULT.  The hit
+ * ends at the fault (kprobe_fault_handler()), so each call is one sample
+ * and no post handler runs.  A fault path that left the sample open would
+ * show none.
+ */
+static void kpt_test_cost_fault(struct kunit *test)
+{
+	struct kprobe_cost __percpu *cost = alloc_percpu(struct kprobe_cost);
+	struct kprobe kp = { .addr = (kprobe_opcode_t *)kpt_load_at[0],
+			     .cost = cost, .pre_handler = kpt_pre,
+			     .post_handler = kpt_post };
+	int every = kprobe_cost_set_every(1);
+	char *page = vmalloc(PAGE_SIZE);	/* a guard page follows it */
+	long good = 7, bad = 0, ok = 0;
+	u64 samples, mean;
+	int i, cpu;
+
+	if (!cost || !page || register_kprobe(&kp)) {
+		KUNIT_FAIL(test, "allocation or registration failed");
+		goto out;
+	}
+	KUNIT_EXPECT_EQ(test, kprobe_hit_path(&kp), KPROBE_PATH_STEP);
+	migrate_disable();
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(cost, cpu), 0, sizeof(struct kprobe_cost));
+	kpt_reset();
+	for (i = 0; i < 50; i++) {
+		ok += kpt_load(&good) == 7;
+		bad += kpt_load((long *)(page + PAGE_SIZE)) == -EFAULT;
+	}
+	migrate_enable();
+	unregister_kprobe(&kp);
+
+	mean = kprobe_cost_per_hit(cost, &samples);
+	KUNIT_EXPECT_EQ(test, ok, 50);
+	KUNIT_EXPECT_EQ(test, bad, 50);
+	KUNIT_EXPECT_EQ(test, seen[0].pre, 100);
+	KUNIT_EXPECT_EQ(test, seen[0].post, 50);
+	KUNIT_EXPECT_EQ(test, samples, 100);
+	KUNIT_EXPECT_GT(test, mean, 0);
+	kunit_info(test, "%llu samples, %llu ns a hit", samples, mean);
+out:
+	kprobe_cost_set_every(every);
+	vfree(page);
+	free_percpu(cost);
+}
+
+/*
  * The instruction walk again, on real kernel functions: for each kind of
  * instruction that needs care out of line (a %rip operand, a conditional
  * branch, a call), the first candidate whose code has one is picked at
@@ -878,6 +944,7 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_test_recursion),
 	KUNIT_CASE(kpt_test_kretprobe),
 	KUNIT_CASE(kpt_test_cost),
+	KUNIT_CASE(kpt_test_cost_fault),
 	{}
 };
 
