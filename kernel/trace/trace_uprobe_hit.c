@@ -194,6 +194,7 @@ out_drop:
 }
 
 /* The BPF programs on the event; false when they drop the record. */
+#ifdef CONFIG_BPF_EVENTS
 static bool tu_run_bpf(struct tu_probe *tp, struct pt_regs *regs)
 {
 	struct trace_event_call *call = &tp->event->call;
@@ -208,6 +209,12 @@ static bool tu_run_bpf(struct tu_probe *tp, struct pt_regs *regs)
 	rcu_read_unlock_trace();
 	return keep;
 }
+#else
+static bool tu_run_bpf(struct tu_probe *tp, struct pt_regs *regs)
+{
+	return true;	/* no BPF programs without BPF events */
+}
+#endif
 
 /* ----------------------------------------------------------- the hit */
 
