@@ -130,19 +130,30 @@ static int kprobe_cost_every_set(void *data, u64 val)
 
 	return old < 0 ? old : 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(kprobe_cost_every_fops, kprobe_cost_every_get,
-			 kprobe_cost_every_set, "%llu\n");
+DEFINE_SIMPLE_ATTRIBUTE(kprobe_cost_every_fops, kprobe_cost_every_get,
+			kprobe_cost_every_set, "%llu\n");
+
+/* The files of <debugfs>/kprobes/, as the header comment lists them. */
+static const struct kprobe_debugfs_file {
+	const char *name;
+	umode_t mode;
+	const struct file_operations *fops;
+} kprobe_debugfs_files[] __initconst = {
+	{ "list",	0400, &kprobe_list_fops },
+	{ "enabled",	0600, &kprobe_enabled_fops },
+	{ "blacklist",	0400, &kprobe_blacklist_fops },
+	{ "switches",	0400, &kprobe_switches_fops },
+	{ "cost_every",	0600, &kprobe_cost_every_fops },
+};
 
 static int __init kprobe_debugfs_init(void)
 {
 	struct dentry *dir = debugfs_create_dir("kprobes", NULL);
+	const struct kprobe_debugfs_file *f;
 
-	debugfs_create_file("list", 0400, dir, NULL, &kprobe_list_fops);
-	debugfs_create_file("enabled", 0600, dir, NULL, &kprobe_enabled_fops);
-	debugfs_create_file("blacklist", 0400, dir, NULL, &kprobe_blacklist_fops);
-	debugfs_create_file("switches", 0400, dir, NULL, &kprobe_switches_fops);
-	debugfs_create_file_unsafe("cost_every", 0600, dir, NULL,
-				   &kprobe_cost_every_fops);
+	for (f = kprobe_debugfs_files;
+	     f < kprobe_debugfs_files + ARRAY_SIZE(kprobe_debugfs_files); f++)
+		debugfs_create_file(f->name, f->mode, dir, NULL, f->fops);
 	return 0;
 }
 late_initcall(kprobe_debugfs_init);
