@@ -36,20 +36,20 @@ MODULE_PARM_DESC(kpa_race_secs, "seconds of the unregister race test");
 
 static u64 kpa_cell;
 
-static noinline int kpa_target(int x)
+static noinline __noclone int kpa_target(int x)
 {
 	WRITE_ONCE(kpa_cell, READ_ONCE(kpa_cell) + x);
 	return x + 1;
 }
 
 /* Where the redirecting handler sends the CPU: same arguments, same return. */
-static noinline int kpa_alt(int x)
+static noinline __noclone int kpa_alt(int x)
 {
 	WRITE_ONCE(kpa_cell, READ_ONCE(kpa_cell) ^ x);
 	return x + 100;
 }
 
-static noinline int kpa_nokprobe(int x)
+static noinline __noclone int kpa_nokprobe(int x)
 {
 	return x * 2;
 }
@@ -206,7 +206,7 @@ static void kpa_test_batch_all_or_nothing(struct kunit *test)
 /* ------------------------------------------------------------------ */
 /* Unregistering under fire                                            */
 
-static noinline int kpa_hot(int x)
+static noinline __noclone int kpa_hot(int x)
 {
 	WRITE_ONCE(kpa_cell, READ_ONCE(kpa_cell) + 1);
 	return x ^ 1;
