@@ -120,9 +120,9 @@ static nokprobe_inline bool kpx86_loop_taken(const struct arch_kprobe_site *a,
 /* pushf and popf move the flags; cli and sti set IF to bit 0 of the opcode. */
 static nokprobe_inline void kpx86_emulate_if(u8 opcode, struct pt_regs *regs)
 {
-	if (opcode == 0x9c)
+	if (opcode == KPX86_OP_PUSHF)
 		int3_emulate_push(regs, regs->flags);
-	else if (opcode == 0x9d)
+	else if (opcode == KPX86_OP_POPF)
 		regs->flags = int3_emulate_pop(regs);
 	else if (opcode & 1)
 		regs->flags |= X86_EFLAGS_IF;

@@ -142,12 +142,13 @@ bool kpx86_is_trap(struct insn *insn)
 {
 	u8 op = insn->opcode.bytes[0];
 
-	if (op == 0x0f) {
+	if (op == KPX86_OP_TWOBYTE) {
 		op = insn->opcode.bytes[1];
-		return op == 0x0b || op == 0xb9 || op == 0xff;	/* ud2 ud1 ud0 */
+		return op == KPX86_OP0F_UD2 || op == KPX86_OP0F_UD1 ||
+		       op == KPX86_OP0F_UD0;
 	}
-	return op == INT3_INSN_OPCODE || op == 0xcd ||		/* int3, int n */
-	       op == 0xce || op == 0xf1;			/* into, int1 */
+	return op == INT3_INSN_OPCODE || op == KPX86_OP_INT_N ||
+	       op == KPX86_OP_INTO || op == KPX86_OP_INT1;
 }
 
 /* Decode a relative branch displacement, whatever its width. */
@@ -170,14 +171,14 @@ static int kpx86_classify_grp5(struct arch_kprobe_site *a, struct insn *insn)
 	int off;
 
 	switch (X86_MODRM_REG(modrm)) {
-	case 2:
+	case KPX86_MODRM_REG_CALL:
 		a->op = KPX86_CALL_REG;
 		break;
-	case 4:
+	case KPX86_MODRM_REG_JMP:
 		a->op = KPX86_JMP_REG;
 		break;
-	case 3:
-	case 5:		/* far call/jmp */
+	case KPX86_MODRM_REG_CALLF:
+	case KPX86_MODRM_REG_JMPF:
 		return -EOPNOTSUPP;
 	default:
 		return 0;
@@ -198,11 +199,11 @@ static int kpx86_classify_0f(struct arch_kprobe_site *a, struct insn *insn)
 	u8 op = insn->opcode.bytes[1];
 	u8 modrm = insn->modrm.bytes[0];
 
-	if ((op & 0xf0) == 0x80) {
+	if ((op & KPX86_OP0F_JCC32_MASK) == KPX86_OP0F_JCC32) {
 		a->op = KPX86_JCC;
 		a->cond = op & 0xf;
 		a->disp = kpx86_rel(insn);
-	} else if (op == 0x01 && X86_MODRM_MOD(modrm) == 3 &&
+	} else if (op == KPX86_OP0F_GRP7 && X86_MODRM_MOD(modrm) == 3 &&
 		   X86_MODRM_REG(modrm) == 0) {
 		return -EOPNOTSUPP;
 	}
@@ -216,47 +217,47 @@ int kpx86_classify(struct arch_kprobe_site *a, struct insn *insn)
 
 	a->op = KPX86_STEP;
 	switch (op) {
-	case 0x0f:
+	case KPX86_OP_TWOBYTE:
 		return kpx86_classify_0f(a, insn);
-	case 0x70 ... 0x7f:
+	case KPX86_OP_JCC8_FIRST ... KPX86_OP_JCC8_LAST:
 		a->op = KPX86_JCC;
 		a->cond = op & 0xf;
 		a->disp = kpx86_rel(insn);
 		break;
-	case 0xe0 ... 0xe3:
+	case KPX86_OP_LOOP_FIRST ... KPX86_OP_LOOP_LAST:
 		a->op = KPX86_LOOP;
 		a->cond = op & 0x3;
 		a->asize = insn->addr_bytes * 8;
 		a->disp = kpx86_rel(insn);
 		break;
-	case 0xe8:
+	case CALL_INSN_OPCODE:
 		a->op = KPX86_CALL;
 		a->disp = kpx86_rel(insn);
 		break;
-	case 0xe9:
-	case 0xeb:
+	case JMP32_INSN_OPCODE:
+	case JMP8_INSN_OPCODE:
 		a->op = KPX86_JMP;
 		a->disp = kpx86_rel(insn);
 		break;
-	case 0xc2:
-	case 0xc3:
+	case KPX86_OP_RET_IMM16:
+	case RET_INSN_OPCODE:
 		a->op = KPX86_RET;
-		a->disp = op == 0xc2 ? (u16)insn->immediate.value : 0;
+		a->disp = op == KPX86_OP_RET_IMM16 ? (u16)insn->immediate.value : 0;
 		break;
-	case 0xfa:
-	case 0xfb:
-	case 0x9c:
-	case 0x9d:
+	case KPX86_OP_CLI:
+	case KPX86_OP_STI:
+	case KPX86_OP_PUSHF:
+	case KPX86_OP_POPF:
 		a->op = KPX86_IF;
 		a->cond = op;
 		break;
-	case 0xff:
+	case KPX86_OP_GRP5:
 		return kpx86_classify_grp5(a, insn);
-	case 0x9a:
-	case 0xea:		/* far call/jmp */
-	case 0xca:
-	case 0xcb:		/* far ret */
-	case 0xcf:		/* iret */
+	case KPX86_OP_FAR_CALL:
+	case KPX86_OP_FAR_JMP:
+	case KPX86_OP_FAR_RET_IMM16:
+	case KPX86_OP_FAR_RET:
+	case KPX86_OP_IRET:
 		return -EOPNOTSUPP;
 	}
 	return 0;

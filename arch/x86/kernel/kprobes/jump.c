@@ -117,9 +117,12 @@ static unsigned long kpx86_branch_target(struct insn *insn, unsigned long pos)
 {
 	u8 op = insn->opcode.bytes[0];
 
-	if ((op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3) ||
-	    op == 0xe8 || op == 0xe9 || op == 0xeb ||
-	    (op == 0x0f && (insn->opcode.bytes[1] & 0xf0) == 0x80))
+	if ((op >= KPX86_OP_JCC8_FIRST && op <= KPX86_OP_JCC8_LAST) ||
+	    (op >= KPX86_OP_LOOP_FIRST && op <= KPX86_OP_LOOP_LAST) ||
+	    op == CALL_INSN_OPCODE || op == JMP32_INSN_OPCODE ||
+	    op == JMP8_INSN_OPCODE ||
+	    (op == KPX86_OP_TWOBYTE &&
+	     (insn->opcode.bytes[1] & KPX86_OP0F_JCC32_MASK) == KPX86_OP0F_JCC32))
 		return pos + insn->length + insn->immediate.value;
 	return 0;
 }
@@ -138,15 +141,16 @@ static int kpx86_check_function(unsigned long start, unsigned long end,
 	for (pos = start; pos < end; pos += insn.length) {
 		if (kpx86_decode_at(pos, buf, &insn))
 			return -EILSEQ;
-		if (insn.opcode.bytes[0] == 0xff &&
-		    (X86_MODRM_REG(insn.modrm.value) == 4 ||
-		     X86_MODRM_REG(insn.modrm.value) == 5))
+		if (insn.opcode.bytes[0] == KPX86_OP_GRP5 &&
+		    (X86_MODRM_REG(insn.modrm.value) == KPX86_MODRM_REG_JMP ||
+		     X86_MODRM_REG(insn.modrm.value) == KPX86_MODRM_REG_JMPF))
 			return -EBUSY;		/* jump tables may go anywhere */
 		target = kpx86_branch_target(&insn, pos);
 		if (target > addr && target < addr + len)
 			return -EBUSY;
 		if (target && (target < start || target >= end) &&
-		    insn.opcode.bytes[0] != 0xe8 && kpx86_jumps_indirect(target))
+		    insn.opcode.bytes[0] != CALL_INSN_OPCODE &&
+		    kpx86_jumps_indirect(target))
 			return -EBUSY;
 		target = kpx86_fixup_of(pos);
 		if (target > addr && target < addr + len)
