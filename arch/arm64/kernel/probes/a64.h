@@ -10,6 +10,7 @@
 #ifndef _ARM64_KERNEL_PROBES_A64_H
 #define _ARM64_KERNEL_PROBES_A64_H
 
+#include <linux/bitops.h>
 #include <linux/bits.h>
 #include <asm/cpufeature.h>
 #include <asm/probes.h>
@@ -45,9 +46,7 @@ static inline u32 a64_field(u32 insn, unsigned int hi, unsigned int lo)
 
 static inline s64 a64_sfield(u32 insn, unsigned int hi, unsigned int lo)
 {
-	unsigned int width = hi - lo + 1;
-
-	return (s64)((u64)a64_field(insn, hi, lo) << (64 - width)) >> (64 - width);
+	return sign_extend64(a64_field(insn, hi, lo), hi - lo);
 }
 
 /*

@@ -29,51 +29,77 @@
  */
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <asm/insn.h>
 
 #include "a64.h"
 #include "decode-insn.h"
 
+/*
+ * A rule matches by the kernel's aarch64_insn_is_*() predicate where
+ * <asm/insn.h> has one, else by a mask and value of its own.
+ */
 struct a64_rule {
+	bool			(*is)(u32 insn);
 	u32			mask;
 	u32			value;
 	enum a64_verdict	verdict;
 	probes_handler_t	*simulate;
 };
 
-#define SIM(m, v, fn)	{ .mask = m, .value = v, .verdict = A64_SIMULATE, .simulate = fn }
-#define REFUSE(m, v)	{ .mask = m, .value = v, .verdict = A64_REFUSE }
+#define SIM(pred, fn)		{ .is = pred, .verdict = A64_SIMULATE, .simulate = fn }
+#define REFUSE(pred)		{ .is = pred, .verdict = A64_REFUSE }
+#define REFUSE_MASK(m, v)	{ .mask = m, .value = v, .verdict = A64_REFUSE }
+
+static bool a64_is_nop(u32 insn)
+{
+	return insn == aarch64_insn_gen_nop();
+}
 
 static const struct a64_rule a64_rules[] = {
 	/* op0 0000 (UDF and reserved), 0001 and 0011 (unallocated) */
-	REFUSE(0x1e000000, 0x00000000),
-	REFUSE(0x1e000000, 0x02000000),
-	REFUSE(0x1e000000, 0x06000000),
+	REFUSE_MASK(0x1e000000, 0x00000000),
+	REFUSE_MASK(0x1e000000, 0x02000000),
+	REFUSE_MASK(0x1e000000, 0x06000000),
 	/* PC-relative addressing */
-	SIM(0x1f000000, 0x10000000, a64_sim_adr),
+	SIM(aarch64_insn_is_adr_adrp, a64_sim_adr),
 	/* literal loads: LDR Wt/Xt, LDRSW, PRFM; into SIMD registers refused */
-	SIM(0x3f000000, 0x18000000, a64_sim_ldr_lit),
-	REFUSE(0x3f000000, 0x1c000000),
+	SIM(aarch64_insn_is_ldr_lit, a64_sim_ldr_lit),
+	SIM(aarch64_insn_is_ldrsw_lit, a64_sim_ldr_lit),
+	SIM(aarch64_insn_is_prfm_lit, a64_sim_ldr_lit),
+	REFUSE_MASK(0x3f000000, 0x1c000000),
 	/* immediate branches */
-	SIM(0x7c000000, 0x14000000, a64_sim_b),
-	SIM(0xff000000, 0x54000000, a64_sim_bcond),
-	SIM(0x7e000000, 0x34000000, a64_sim_cbz),
-	SIM(0x7e000000, 0x36000000, a64_sim_tbz),
+	SIM(aarch64_insn_is_b, a64_sim_b),
+	SIM(aarch64_insn_is_bl, a64_sim_b),
+	SIM(aarch64_insn_is_bcond, a64_sim_bcond),
+	SIM(aarch64_insn_is_cbz, a64_sim_cbz),
+	SIM(aarch64_insn_is_cbnz, a64_sim_cbz),
+	SIM(aarch64_insn_is_tbz, a64_sim_tbz),
+	SIM(aarch64_insn_is_tbnz, a64_sim_tbz),
 	/* register branches: BR, BLR, RET; every other form refused */
-	SIM(0xffdffc1f, 0xd61f0000, a64_sim_br),
-	SIM(0xfffffc1f, 0xd65f0000, a64_sim_br),
-	REFUSE(0xfe000000, 0xd6000000),
+	SIM(aarch64_insn_is_br, a64_sim_br),
+	SIM(aarch64_insn_is_blr, a64_sim_br),
+	SIM(aarch64_insn_is_ret, a64_sim_br),
+	REFUSE_MASK(0xfe000000, 0xd6000000),
 	/* exception generation */
-	REFUSE(0xff000000, 0xd4000000),
+	REFUSE(aarch64_insn_is_exception),
 	/* NOP needs no slot */
-	SIM(0xffffffff, 0xd503201f, a64_sim_nop),
+	SIM(a64_is_nop, a64_sim_nop),
 	/* MSR (immediate): PSTATE fields, DAIFSet/DAIFClr among them */
-	REFUSE(0xfff8f01f, 0xd500401f),
+	REFUSE(aarch64_insn_is_msr_imm),
 	/* MSR (register), and MRS Xt, DAIF */
-	REFUSE(0xfff00000, 0xd5100000),
-	REFUSE(0xffffffe0, 0xd53b4220),
-	/* load/store exclusive: LDXR, STXR, LDAXR, STLXR and the pairs */
-	REFUSE(0x3f800000, 0x08000000),
+	REFUSE(aarch64_insn_is_msr_reg),
+	REFUSE_MASK(0xffffffe0, 0xd53b4220),
+	/*
+	 * load/store exclusive: LDXR, STXR, LDAXR, STLXR and the pairs (o2,
+	 * bit 23, clear: aarch64_insn_is_load_ex() would take LDAR too)
+	 */
+	REFUSE_MASK(0x3f800000, 0x08000000),
 };
+
+static bool a64_rule_matches(const struct a64_rule *r, u32 insn)
+{
+	return r->is ? r->is(insn) : (insn & r->mask) == r->value;
+}
 
 /**
  * a64_classify() - may a probe sit on @insn, and how is it carried out?
@@ -88,7 +114,7 @@ enum a64_verdict a64_classify(u32 insn, probes_handler_t **simulate)
 
 	*simulate = NULL;
 	for (r = a64_rules; r < a64_rules + ARRAY_SIZE(a64_rules); r++) {
-		if ((insn & r->mask) != r->value)
+		if (!a64_rule_matches(r, insn))
 			continue;
 		*simulate = r->simulate;
 		return r->verdict;
