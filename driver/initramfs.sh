@@ -4,7 +4,8 @@
 # It holds a static busybox, the guest scripts of driver/guest, the modules
 # of the build, the ftrace selftests (the base kernel's, with this repo's
 # test.d on top, for both trees so BASE=1 runs our tests too) and the
-# static test programs built from driver/guest/*.c.
+# static programs built from driver/guest/*.c and
+# tools/testing/selftests/kprobes/*.c.
 set -euo pipefail
 SRC=$1 OBJ=$2 ROOT=$3 KARCH=$4
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,10 +38,11 @@ echo "root:x:0:0:root:/root:/bin/sh" >"$ROOT/etc/passwd"
 echo "root:x:0:" >"$ROOT/etc/group"
 echo tkguest >"$ROOT/etc/hostname"
 
-# static test programs
-for c in "$TOP"/driver/guest/*.c; do
+# static programs: the guest's helpers, and the kselftest_harness tests
+for c in "$TOP"/driver/guest/*.c "$TOP"/tools/testing/selftests/kprobes/*.c; do
 	[ -e "$c" ] || continue
-	"${CROSS}gcc" -static -O2 -Wall -o "$ROOT/guest/$(basename "$c" .c)" "$c"
+	"${CROSS}gcc" -static -O2 -Wall -I "$BASESRC/tools/testing/selftests" \
+		-o "$ROOT/guest/$(basename "$c" .c)" "$c"
 done
 
 # kernel modules (already stripped by modules_install)

@@ -147,18 +147,21 @@ run_prog() { # name args...
 	(cd /tmp && run_bounded /tmp/progout /guest/$n "$@")
 	rc=$?
 	out=$(cat /tmp/progout)
-	# A program may report its own cases as @@RESULT lines; its exit
-	# status then only says whether it ran to the end.
-	if echo "$out" | grep -q '^@@RESULT'; then
-		echo "$out" | grep '^@@RESULT'
-		[ $rc = 0 ] || result FAIL "prog:$n (exit $rc)"
+	# A kselftest_harness program reports its tests in TAP; its exit
+	# status then says no more than they do, unless none failed.
+	if echo "$out" | grep -q '^TAP version'; then
+		tap=$(echo "$out" | sh /guest/tap.sh "prog:$n")
+		echo "$tap"
+		if [ $rc != 0 ] && ! echo "$tap" | grep -q '^@@RESULT FAIL'; then
+			result FAIL "prog:$n (exit $rc)"
+		fi
 	elif [ $rc = 0 ]; then
 		result PASS "prog:$n"
 	else
 		result FAIL "prog:$n (exit $rc)"
 	fi
 	echo "--- output of prog:$n (exit $rc)"
-	echo "$out" | grep -v '^@@RESULT' | tail -n 80
+	echo "$out" | tail -n 80
 	echo "--- end"
 }
 

@@ -59,9 +59,11 @@
  * belong to the generic dynamic event code).  Prints one line per failure
  * (first 20) and a summary: the counts, the hit work (calls made, hits,
  * trace bytes read, joins tried and accepted), where the time went and
- * the rate.  Exits 1 if any rejected write left no error_log entry; with
- * TK_BASE=1 in the environment (the unmodified base kernel, which leaves
- * some rejections unlogged) those are only counted.
+ * the rate, as "# kpfuzz:" lines.  A kselftest_harness program: its one
+ * test, fuzz.definitions, fails if any rejected write left no error_log
+ * entry; with TK_BASE=1 in the environment (the unmodified base kernel,
+ * which leaves some rejections unlogged) those are only counted.  The
+ * options above are kpfuzz's own; the rest go to the harness.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -76,6 +78,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "kselftest_harness.h"
 
 #define TR "/sys/kernel/tracing/"
 #define LINE_MAX_LEN 1024
@@ -1037,7 +1041,7 @@ static void report_unlogged(const struct pending *p, int err, int entries)
 {
 	unlogged++;
 	if (!quiet && unlogged <= 20)
-		printf("%d error_log entries (want 1, with a caret) after %s for %s: '%s'\n",
+		printf("# %d error_log entries (want 1, with a caret) after %s for %s: '%s'\n",
 		       entries, strerror(-err), p->file + strlen(TR), p->b.s);
 }
 
@@ -1102,7 +1106,7 @@ static void rejected_line(void)
 static void trace_error(const char *path, int err)
 {
 	if (++st.trace_errors <= 5 && !quiet)
-		printf("kpfuzz: reading %s: %s\n", path + strlen(TR), strerror(err));
+		printf("# kpfuzz: reading %s: %s\n", path + strlen(TR), strerror(err));
 }
 
 /* @path to its end, or to TRACE_READ_MAX bytes; returns the bytes read */
@@ -1220,7 +1224,7 @@ static void hit_cycle(const struct hitdef *h)
 		drive(j.t);
 	err = write_file(path, "0", 1, 1);
 	if (err && !quiet)
-		printf("kpfuzz: disabling fz/h%u: %s\n", h->event, strerror(-err));
+		printf("# kpfuzz: disabling fz/h%u: %s\n", h->event, strerror(-err));
 	hits = profile_hits(h->event) - hits;
 	st.hits += hits;
 	st.hitless += !hits;
@@ -1292,46 +1296,46 @@ static void summary(unsigned long count, double start)
 {
 	double t = now() - start;
 
-	printf("kpfuzz: %lu accepted, %lu rejected, %lu rejected without an error_log entry (%lu batches replayed); hits driven %lu, trace bytes read %lu, joins tried %lu, accepted %lu\n",
+	printf("# kpfuzz: %lu accepted, %lu rejected, %lu rejected without an error_log entry (%lu batches replayed); hits driven %lu, trace bytes read %lu, joins tried %lu, accepted %lu\n",
 	       accepted, rejected, unlogged, replayed, st.hits, st.trace_bytes,
 	       st.joins, st.joins_accepted);
-	printf("kpfuzz: hit definitions %lu, accepted %lu, enabled %lu (%lu failed to enable, %lu without a hit), %lu calls; %lu reads of trace and trace_pipe (%lu cycles with latency-format, %lu read errors)\n",
+	printf("# kpfuzz: hit definitions %lu, accepted %lu, enabled %lu (%lu failed to enable, %lu without a hit), %lu calls; %lu reads of trace and trace_pipe (%lu cycles with latency-format, %lu read errors)\n",
 	       st.defs, st.accepted, st.enabled, st.enable_failed, st.hitless,
 	       st.calls, st.trace_reads, st.latency_reads, st.trace_errors);
-	printf("kpfuzz: %.0f s, %.1f definitions/s; seconds in accepted writes %.0f, rejected writes %.0f, error_log checks %.0f, deletes %.0f, hit cycles %.0f, trace reads %.0f\n",
+	printf("# kpfuzz: %.0f s, %.1f definitions/s; seconds in accepted writes %.0f, rejected writes %.0f, error_log checks %.0f, deletes %.0f, hit cycles %.0f, trace reads %.0f\n",
 	       t, count / t, spent[T_ACCEPT], spent[T_REJECT], spent[T_CHECK],
 	       spent[T_DELETE], spent[T_HIT], spent[T_TRACE]);
 	for (int i = 0; i < SLOWEST && slow[i].t > 0; i++)
-		printf("kpfuzz: slow write %.1f ms (%s): '%s'\n", slow[i].t * 1e3,
+		printf("# kpfuzz: slow write %.1f ms (%s): '%s'\n", slow[i].t * 1e3,
 		       slow[i].err ? strerror(-slow[i].err) : "accepted", slow[i].line);
 }
 
-int main(int argc, char **argv)
-{
-	unsigned long count = 10000, hit_every = 20, i;
-	double start = now();
-	int opt;
+static unsigned long count = 10000, hit_every = 20;
 
-	while ((opt = getopt(argc, argv, "n:s:H:q")) != -1) {
-		if (opt == 'n')
-			count = strtoul(optarg, NULL, 0);
-		else if (opt == 's')
-			rng_state = strtoull(optarg, NULL, 0) | 1;
-		else if (opt == 'H')
-			hit_every = strtoul(optarg, NULL, 0);
-		else
-			quiet = 1;
-	}
-	printf("kpfuzz: %lu definitions, one in %lu a hit definition, seed %#llx\n",
-	       count, hit_every, (unsigned long long)rng_state);
-	if (umem_init()) {
-		printf("kpfuzz: cannot map the memory the calls use: %s\n", strerror(errno));
-		return 1;
-	}
+FIXTURE(fuzz) {
+};
+
+FIXTURE_SETUP(fuzz)
+{
+	ASSERT_EQ(0, umem_init()) TH_LOG("cannot map the memory the calls use: %s",
+					 strerror(errno));
 	delete_all();
+}
+
+FIXTURE_TEARDOWN(fuzz)
+{
+	delete_all();
+}
+
+/* A million definitions take hours in a TCG guest: a day's timeout. */
+TEST_F_TIMEOUT(fuzz, definitions, 24 * 3600)
+{
+	double start = now();
+	unsigned long i;
+
 	for (i = 0; i < count; i++) {
 		if (i && i % 50000 == 0 && !quiet)
-			printf("kpfuzz: %lu definitions in %.0f s, %lu rejected without an error_log entry, %lu hits\n",
+			printf("# kpfuzz: %lu definitions in %.0f s, %lu rejected without an error_log entry, %lu hits\n",
 			       i, now() - start, unlogged, st.hits);
 		if (hit_every && pick(hit_every) == 0)
 			hit_definition();
@@ -1341,8 +1345,37 @@ int main(int argc, char **argv)
 	delete_all();
 	summary(count, start);
 	if (unlogged && getenv("TK_BASE") && !strcmp(getenv("TK_BASE"), "1")) {
-		printf("kpfuzz: base kernel: unlogged rejections counted, not failed\n");
-		return 0;
+		printf("# kpfuzz: base kernel: unlogged rejections counted, not failed\n");
+		return;
 	}
-	return unlogged ? 1 : 0;
+	EXPECT_EQ(0, unlogged) TH_LOG("rejected writes without an error_log entry");
+}
+
+/* Takes kpfuzz's own options out of argv; the harness gets the rest. */
+int main(int argc, char **argv)
+{
+	char **rest = calloc(argc + 1, sizeof(*rest));
+	int i, n = 0;
+
+	if (!rest)
+		return KSFT_FAIL;
+	rest[n++] = argv[0];
+	for (i = 1; i < argc; i++) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(argv[i], "-n") && v)
+			count = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "-s") && v)
+			rng_state = strtoull(argv[++i], NULL, 0) | 1;
+		else if (!strcmp(argv[i], "-H") && v)
+			hit_every = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "-q"))
+			quiet = 1;
+		else
+			rest[n++] = argv[i];
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("# kpfuzz: %lu definitions, one in %lu a hit definition, seed %#llx\n",
+	       count, hit_every, (unsigned long long)rng_state);
+	return test_harness_run(n, rest);
 }

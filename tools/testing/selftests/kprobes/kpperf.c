@@ -2,23 +2,26 @@
 /*
  * kpperf - kprobe events through perf's kprobe PMU, and BPF through them.
  *
- *   kpperf            normal boot: each check must work
- *   kpperf lockdown   lockdown=confidentiality boot: every probe must be
- *                     refused with EPERM
- *
- * Checks, each a "@@RESULT PASS|FAIL|SKIP perf:NAME" line:
- *   entry     perf_event_open(kprobe PMU, kprobe_func=do_sys_openat2)
- *             counts the opens this program makes;
- *   return    the same with the PMU's retprobe bit;
- *   local     such events are local: they never show in kprobe_events;
- *   sample    a sampled record of the entry event carries the raw kprobe
- *             record: this pid, and the probed address;
- *   bpf       a BPF kprobe program attached to the entry event through
- *             PERF_EVENT_IOC_SET_BPF counts the same opens in a map;
- *   bpf-drop  as the program returns 0, perf itself counts nothing;
- *   bpf-query BPF_TASK_FD_QUERY names the kprobe, its symbol and offset;
- *   tracefs   a kprobe event of tracefs opened by its id counts the opens,
- *             cannot be deleted while perf holds it, and can after.
+ * A kselftest_harness program (TAP on stdout).  Tests:
+ *   entry       perf_event_open(kprobe PMU, kprobe_func=do_sys_openat2)
+ *               counts the opens this program makes;
+ *   ret         the same with the PMU's retprobe bit;
+ *   local       such events are local: they never show in kprobe_events;
+ *   sample      a sampled record of the entry event carries the raw kprobe
+ *               record: this pid, and the probed address;
+ *   bpf.count   a BPF kprobe program attached to the entry event through
+ *               PERF_EVENT_IOC_SET_BPF counts the same opens in a map;
+ *   bpf.drop    as the program returns 0, perf itself counts nothing;
+ *   bpf.query   BPF_TASK_FD_QUERY names the kprobe, its symbol and offset;
+ *   tracefs     a kprobe event of tracefs opened by its id counts the opens,
+ *               cannot be deleted while perf holds it, and can after;
+ *   lockdown_entry, lockdown_ret
+ *               under lockdown=confidentiality every probe is refused with
+ *               EPERM.
+ * The lockdown tests skip on a kernel that is not locked down, and the
+ * others skip on one that is.  Run one set with -t/-T, as the harness
+ * allows: the suite runs "kpperf -T lockdown_entry -T lockdown_ret" and the
+ * locked-down boot "kpperf -t lockdown_entry -t lockdown_ret".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,19 +37,30 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "kselftest_harness.h"
+
 #define PMU "/sys/bus/event_source/devices/kprobe/"
 #define TRACEFS "/sys/kernel/tracing/"
 #define OPENS 10
 
-static int failures;
-
-static void result(int ok, const char *name, const char *why)
+/* Whether the kernel is locked down against reading its memory. */
+static int locked_down(void)
 {
-	printf("@@RESULT %s perf:%s%s%s%s\n", ok ? "PASS" : "FAIL", name,
-	       why ? " (" : "", why ? why : "", why ? ")" : "");
-	if (!ok)
-		failures++;
+	char buf[128] = "";
+	FILE *f = fopen("/sys/kernel/security/lockdown", "r");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	return strstr(buf, "[confidentiality]") != NULL;
 }
+
+#define NEED_UNLOCKED() do { \
+	if (locked_down()) \
+		SKIP(return, "the kernel is locked down"); \
+} while (0)
 
 static long read_long(const char *path, const char *prefix)
 {
@@ -116,65 +130,63 @@ static int64_t count_opens(int fd)
 	return count;
 }
 
-static void check_count(const char *name, int retprobe)
+static void expect_counted(struct __test_metadata *_metadata, int retprobe)
 {
-	int64_t count = 0;
-	char why[64];
 	int fd = open_kprobe(retprobe);
+	int64_t count;
 
-	if (fd < 0) {
-		snprintf(why, sizeof(why), "perf_event_open: %s", strerror(errno));
-		result(0, name, why);
-		return;
-	}
+	ASSERT_LE(0, fd) TH_LOG("perf_event_open: %s", strerror(errno));
 	count = count_opens(fd);
-	snprintf(why, sizeof(why), "%lld hits for %d opens", (long long)count, OPENS);
-	result(count >= OPENS, name, why);
 	close(fd);
+	EXPECT_LE(OPENS, count) TH_LOG("%lld hits for %d opens", (long long)count, OPENS);
 }
 
-static void check_local(void)
+TEST(entry)
 {
-	int fd = open_kprobe(0), found = 0;
+	NEED_UNLOCKED();
+	expect_counted(_metadata, 0);
+}
+
+TEST(ret)
+{
+	NEED_UNLOCKED();
+	expect_counted(_metadata, 1);
+}
+
+TEST(local)
+{
+	int fd, found = 0;
 	char line[512];
 	FILE *f;
 
-	if (fd < 0) {
-		result(0, "local", strerror(errno));
-		return;
-	}
+	NEED_UNLOCKED();
+	fd = open_kprobe(0);
+	ASSERT_LE(0, fd) TH_LOG("perf_event_open: %s", strerror(errno));
 	f = fopen("/sys/kernel/tracing/kprobe_events", "r");
 	while (f && fgets(line, sizeof(line), f))
 		found |= strstr(line, "do_sys_openat2") != NULL;
 	if (f)
 		fclose(f);
 	close(fd);
-	result(!found, "local", found ? "listed in kprobe_events" : NULL);
+	EXPECT_EQ(0, found) TH_LOG("a perf kprobe is listed in kprobe_events");
 }
 
 /* The first sample's raw record: trace_entry (pid at 4), then __probe_ip. */
-static void check_sample(void)
+TEST(sample)
 {
 	size_t page = sysconf(_SC_PAGESIZE), len = 9 * page;
 	struct perf_event_mmap_page *meta;
 	struct perf_event_header *hdr;
 	uint32_t raw_size = 0;
 	uint64_t ip = 0;
-	int fd, pid = 0;
-	char why[80];
 	unsigned char *raw;
+	int fd, pid = 0;
 
+	NEED_UNLOCKED();
 	fd = open_kprobe_attr(0, 1);
-	if (fd < 0) {
-		result(0, "sample", strerror(errno));
-		return;
-	}
+	ASSERT_LE(0, fd) TH_LOG("perf_event_open: %s", strerror(errno));
 	meta = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (meta == MAP_FAILED) {
-		result(0, "sample", "mmap of the perf ring failed");
-		close(fd);
-		return;
-	}
+	ASSERT_NE(MAP_FAILED, meta) TH_LOG("mmap of the perf ring: %s", strerror(errno));
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	close(open("/proc/self/stat", O_RDONLY));
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -185,11 +197,11 @@ static void check_sample(void)
 		memcpy(&pid, raw + 4, sizeof(pid));
 		memcpy(&ip, raw + 8, sizeof(ip));
 	}
-	snprintf(why, sizeof(why), "raw size %u, pid %d (ours %d), ip %s",
-		 raw_size, pid, getpid(), ip ? "set" : "0");
-	result(raw_size >= 16 && pid == getpid() && ip, "sample", why);
 	munmap(meta, len);
 	close(fd);
+	EXPECT_LE(16, raw_size) TH_LOG("raw record of %u bytes", raw_size);
+	EXPECT_EQ(getpid(), pid);
+	EXPECT_NE(0, ip) TH_LOG("no probed address in the record");
 }
 
 static long sys_bpf(int cmd, union bpf_attr *attr)
@@ -233,72 +245,78 @@ static int load_counter(int map)
 	return sys_bpf(BPF_PROG_LOAD, &attr);
 }
 
-/* BPF_TASK_FD_QUERY on the perf event @fd that has a program attached. */
-static void check_bpf_query(int fd)
-{
-	char buf[128] = "", why[160];
-	union bpf_attr attr;
-	int ok;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.task_fd_query.pid = getpid();
-	attr.task_fd_query.fd = fd;
-	attr.task_fd_query.buf = (uint64_t)(unsigned long)buf;
-	attr.task_fd_query.buf_len = sizeof(buf);
-	if (sys_bpf(BPF_TASK_FD_QUERY, &attr) < 0) {
-		result(0, "bpf-query", strerror(errno));
-		return;
-	}
-	ok = attr.task_fd_query.fd_type == BPF_FD_TYPE_KPROBE &&
-	     !strcmp(buf, "do_sys_openat2") && !attr.task_fd_query.probe_offset;
-	snprintf(why, sizeof(why), "type %u, symbol \"%s\", offset %llu",
-		 attr.task_fd_query.fd_type, buf,
-		 (unsigned long long)attr.task_fd_query.probe_offset);
-	result(ok, "bpf-query", why);
-}
-
-static void check_bpf(void)
-{
-	union bpf_attr attr;
-	uint64_t value = 0;
-	int64_t count = 0;
-	uint32_t key = 0;
+/* A counting BPF program attached to an entry event of the kprobe PMU. */
+FIXTURE(bpf) {
 	int map, prog, fd;
-	char why[80];
+};
 
+FIXTURE_SETUP(bpf)
+{
+	union bpf_attr attr;
+
+	self->map = self->prog = self->fd = -1;
+	NEED_UNLOCKED();
 	memset(&attr, 0, sizeof(attr));
 	attr.map_type = BPF_MAP_TYPE_ARRAY;
 	attr.key_size = 4;
 	attr.value_size = 8;
 	attr.max_entries = 1;
-	map = sys_bpf(BPF_MAP_CREATE, &attr);
-	prog = map < 0 ? -1 : load_counter(map);
-	fd = open_kprobe(0);
-	if (map < 0 || prog < 0 || fd < 0) {
-		snprintf(why, sizeof(why), "setup (map %d, prog %d, event %d): %s",
-			 map, prog, fd, strerror(errno));
-		result(0, "bpf", why);
-		return;
-	}
-	if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog) < 0) {
-		result(0, "bpf", "PERF_EVENT_IOC_SET_BPF failed");
-		return;
-	}
-	count = count_opens(fd);
-	snprintf(why, sizeof(why), "perf counted %lld", (long long)count);
-	result(count == 0, "bpf-drop", why);
-	check_bpf_query(fd);
+	self->map = sys_bpf(BPF_MAP_CREATE, &attr);
+	ASSERT_LE(0, self->map) TH_LOG("BPF_MAP_CREATE: %s", strerror(errno));
+	self->prog = load_counter(self->map);
+	ASSERT_LE(0, self->prog) TH_LOG("BPF_PROG_LOAD: %s", strerror(errno));
+	self->fd = open_kprobe(0);
+	ASSERT_LE(0, self->fd) TH_LOG("perf_event_open: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_SET_BPF, self->prog))
+		TH_LOG("PERF_EVENT_IOC_SET_BPF: %s", strerror(errno));
+}
+
+FIXTURE_TEARDOWN(bpf)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->prog >= 0)
+		close(self->prog);
+	if (self->map >= 0)
+		close(self->map);
+}
+
+TEST_F(bpf, count)
+{
+	union bpf_attr attr;
+	uint64_t value = 0;
+	uint32_t key = 0;
+
+	count_opens(self->fd);
 	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = map;
+	attr.map_fd = self->map;
 	attr.key = (uint64_t)(unsigned long)&key;
 	attr.value = (uint64_t)(unsigned long)&value;
-	sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr);
-	snprintf(why, sizeof(why), "map counted %llu for %d opens",
-		 (unsigned long long)value, OPENS);
-	result(value >= OPENS, "bpf", why);
-	close(fd);
-	close(prog);
-	close(map);
+	ASSERT_EQ(0, sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr));
+	EXPECT_LE(OPENS, value) TH_LOG("the map counted %llu for %d opens",
+				       (unsigned long long)value, OPENS);
+}
+
+TEST_F(bpf, drop)
+{
+	EXPECT_EQ(0, count_opens(self->fd));
+}
+
+TEST_F(bpf, query)
+{
+	union bpf_attr attr;
+	char buf[128] = "";
+
+	memset(&attr, 0, sizeof(attr));
+	attr.task_fd_query.pid = getpid();
+	attr.task_fd_query.fd = self->fd;
+	attr.task_fd_query.buf = (uint64_t)(unsigned long)buf;
+	attr.task_fd_query.buf_len = sizeof(buf);
+	ASSERT_EQ(0, sys_bpf(BPF_TASK_FD_QUERY, &attr))
+		TH_LOG("BPF_TASK_FD_QUERY: %s", strerror(errno));
+	EXPECT_EQ(BPF_FD_TYPE_KPROBE, attr.task_fd_query.fd_type);
+	EXPECT_STREQ("do_sys_openat2", buf);
+	EXPECT_EQ(0, attr.task_fd_query.probe_offset);
 }
 
 static int write_events(const char *s)
@@ -327,18 +345,15 @@ static int listed(const char *word)
 }
 
 /* The tracefs event kpperf/opens, through perf by its id. */
-static void check_tracefs(void)
+TEST(tracefs)
 {
 	struct perf_event_attr attr;
-	int64_t count = 0;
-	char why[96];
-	long id;
+	int64_t count;
 	int fd, busy;
+	long id;
 
-	if (write_events("p:kpperf/opens do_sys_openat2\n")) {
-		result(0, "tracefs", "cannot define kpperf/opens");
-		return;
-	}
+	NEED_UNLOCKED();
+	ASSERT_EQ(0, write_events("p:kpperf/opens do_sys_openat2\n"));
 	id = read_long(TRACEFS "events/kpperf/opens/id", NULL);
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
@@ -346,50 +361,40 @@ static void check_tracefs(void)
 	attr.config = id;
 	attr.disabled = 1;
 	fd = id < 0 ? -1 : syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
-	if (fd < 0) {
-		result(0, "tracefs", "perf_event_open by id failed");
+	if (fd < 0)
 		write_events("-:kpperf/opens\n");
-		return;
-	}
+	ASSERT_LE(0, fd) TH_LOG("perf_event_open of event id %ld: %s", id, strerror(errno));
 	count = count_opens(fd);
-	busy = write_events("-:kpperf/opens\n") == -EBUSY;
+	busy = write_events("-:kpperf/opens\n");
 	close(fd);
 	write_events("-:kpperf/opens\n");
-	snprintf(why, sizeof(why), "%lld hits for %d opens, %s while held, %s after",
-		 (long long)count, OPENS, busy ? "EBUSY" : "not EBUSY",
-		 listed("kpperf/opens") ? "still listed" : "deleted");
-	result(count >= OPENS && busy && !listed("kpperf/opens"), "tracefs", why);
+	EXPECT_LE(OPENS, count) TH_LOG("%lld hits for %d opens", (long long)count, OPENS);
+	EXPECT_EQ(-EBUSY, busy) TH_LOG("deleting an event perf holds");
+	EXPECT_EQ(0, listed("kpperf/opens")) TH_LOG("still listed after perf let go");
 }
 
-static void check_locked_down(void)
+static void expect_refused(struct __test_metadata *_metadata, int retprobe)
 {
-	char why[64];
-	int fd;
+	int fd, err;
 
-	fd = open_kprobe(0);
-	snprintf(why, sizeof(why), "%s", fd < 0 ? strerror(errno) : "probe created");
-	result(fd < 0 && errno == EPERM, "lockdown-entry", why);
+	if (!locked_down())
+		SKIP(return, "the kernel is not locked down");
+	fd = open_kprobe(retprobe);
+	err = errno;
 	if (fd >= 0)
 		close(fd);
-	fd = open_kprobe(1);
-	snprintf(why, sizeof(why), "%s", fd < 0 ? strerror(errno) : "probe created");
-	result(fd < 0 && errno == EPERM, "lockdown-return", why);
-	if (fd >= 0)
-		close(fd);
+	EXPECT_EQ(-1, fd) TH_LOG("a probe was created under lockdown");
+	EXPECT_EQ(EPERM, err) TH_LOG("refused with %s", strerror(err));
 }
 
-int main(int argc, char **argv)
+TEST(lockdown_entry)
 {
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc > 1 && !strcmp(argv[1], "lockdown")) {
-		check_locked_down();
-	} else {
-		check_count("entry", 0);
-		check_count("return", 1);
-		check_local();
-		check_sample();
-		check_bpf();
-		check_tracefs();
-	}
-	return failures ? 1 : 0;
+	expect_refused(_metadata, 0);
 }
+
+TEST(lockdown_ret)
+{
+	expect_refused(_metadata, 1);
+}
+
+TEST_HARNESS_MAIN
