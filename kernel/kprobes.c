@@ -1,24 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * Kernel probes: the generic core.
  *
  * A probe user registers a struct kprobe on an address.  The core keeps one
  * struct kprobe_site per probed address; every probe on that address hangs
  * on the site, which owns the breakpoint (or the ftrace hook) and the
- * out-of-line copy of the instruction:
+ * out-of-line copy of the instruction::
  *
- *	kprobe_table[hash(addr)] -> site(addr) -> kp1 -> kp2 -> ...
- *	kprobe_gone_sites         -> site whose module was unloaded -> kp ...
+ *      kprobe_table[hash(addr)] -> site(addr) -> kp1 -> kp2 -> ...
+ *      kprobe_gone_sites         -> site whose module was unloaded -> kp ...
  *
- * Invariants (all under kprobe_mutex):
- *  - a site is on kprobe_table iff its code exists; it is then armed iff
- *    kprobes are globally enabled and one of its probes is enabled;
- *  - a site always has at least one probe; the last unregister frees it,
- *    after an RCU grace period (the hit path reads sites under RCU);
- *  - a probe is registered iff it is on the probe list of a site, so its
- *    ::list is never empty while registered;
- *  - sites at fentry calls are hooked through ftrace, never with a
- *    breakpoint (KPROBE_SITE_FTRACE).
+ * Invariants (all under kprobe_mutex)::
+ *
+ *   - a site is on kprobe_table iff its code exists; it is then armed iff
+ *     kprobes are globally enabled and one of its probes is enabled;
+ *   - a site always has at least one probe; the last unregister frees it,
+ *     after an RCU grace period (the hit path reads sites under RCU);
+ *   - a probe is registered iff it is on the probe list of a site, so its
+ *     ::list is never empty while registered;
+ *   - sites at fentry calls are hooked through ftrace, never with a
+ *     breakpoint (KPROBE_SITE_FTRACE).
  *
  * Locking order: kprobe_mutex, cpus_read_lock, jump_label_lock, text_mutex.
  * The hit paths take no lock at all: see arch/<arch>/kernel/kprobes/.

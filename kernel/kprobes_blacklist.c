@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * The kprobes blacklist: code that must never be probed, because the probe
  * machinery itself runs through it (a probe there would recurse) or
  * because nothing may trap there (entry code, noinstr).
  *
- * Sources:
- *  - the _kprobe_blacklist section, filled by NOKPROBE_SYMBOL(fn);
- *  - every function in .kprobes.text (__kprobes) and .noinstr.text;
- *  - what the architecture adds (arch_populate_kprobe_blacklist());
- *  - the same three sections of each loaded module.
+ * Sources::
+ *
+ *   - the _kprobe_blacklist section, filled by NOKPROBE_SYMBOL(fn);
+ *   - every function in .kprobes.text (__kprobes) and .noinstr.text;
+ *   - what the architecture adds (arch_populate_kprobe_blacklist());
+ *   - the same three sections of each loaded module.
  *
  * Each entry is the extent of one function.  The built-in entries are an
  * array sorted by address, built once at boot and searched by bisection;

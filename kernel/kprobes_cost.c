@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * Kernel probes: what hits cost, sampled (KPROBE_COST_EVERY in
  * <linux/kprobes.h> says what is timed).
  *

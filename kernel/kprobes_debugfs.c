@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
- * <debugfs>/kprobes/:
+/**
+ * DOC: Design notes
+ *
+ * <debugfs>/kprobes/::
  *
  *   list       one line per registered probe:
  *              "ADDR  TYPE  SYMBOL+OFFSET  MODULE [GONE][DISABLED][OPTIMIZED][FTRACE]"

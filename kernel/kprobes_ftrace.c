@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * Arming of kprobe sites that sit on a function's fentry call.
  *
  * Such a site is not patched with a breakpoint: it is added to the filter

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
+/**
+ * DOC: Design notes
+ *
  * Internal interfaces between the files of the kprobes core.
- * Prefixes: kprobe_ (the core), kprobe_site_ (one probed address),
- * kprobe_opt_ (jump optimization), arch_ (what the arch code provides).
+ * Prefixes: ``kprobe_`` (the core), ``kprobe_site_`` (one probed address),
+ * ``kprobe_opt_`` (jump optimization), ``arch_`` (what the arch code provides).
  *
  * Calls go one way: kretprobes.c and kprobes_debugfs.c use kprobes.c,
  * which uses the blacklist, ftrace and jump optimization files (the
@@ -10,17 +12,17 @@
  * up.  kprobe_mutex and the site table
  * are the state all of them share.
  *
- * The files:
+ * The files::
  *
- *	kprobes.c		sites, registration, arming, module life
- *	kprobes_blacklist.c	addresses that must never be probed
- *	kprobes_slots.c		executable pages for out-of-line copies
- *	kprobes_ftrace.c	arming sites that sit on an fentry call
- *	kprobes_opt.c		jump optimization of breakpoint sites
- *	kretprobes.c		return probes on top of rethook
- *	kprobes_cost.c		sampling what hits cost
- *	kprobes_debugfs.c	<debugfs>/kprobes/{list,enabled,blacklist,
- *				switches,cost_every}
+ *      kprobes.c               sites, registration, arming, module life
+ *      kprobes_blacklist.c     addresses that must never be probed
+ *      kprobes_slots.c         executable pages for out-of-line copies
+ *      kprobes_ftrace.c        arming sites that sit on an fentry call
+ *      kprobes_opt.c           jump optimization of breakpoint sites
+ *      kretprobes.c            return probes on top of rethook
+ *      kprobes_cost.c          sampling what hits cost
+ *      kprobes_debugfs.c       <debugfs>/kprobes/{list,enabled,blacklist,
+ *                              switches,cost_every}
  *
  * Everything here is called with kprobe_mutex held unless said otherwise.
  */

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * Jump optimization of probe sites.
  *
  * An armed breakpoint site costs a trap per hit.  Where the code allows it
@@ -11,18 +13,18 @@
  * The jump covers more than the probed instruction, so it may only be
  * written once no task can be inside the covered instructions: one that
  * was interrupted or preempted there would resume in the middle of the
- * jump.  Hence the states of a site (kprobe_site::opt, kprobe_mutex):
+ * jump.  Hence the states of a site (kprobe_site::opt, kprobe_mutex)::
  *
- *	KPROBE_OPT_NONE		breakpoint only
- *	   | prepare: detour built, breakpoint hits already leave through
- *	   v the detour's copy, so no new task enters the covered bytes
- *	KPROBE_OPT_QUEUED	on kprobe_opt_queue; its probes show
- *	   |			[OPTIMIZED] from here on (kprobes/list tells
- *	   |			the decision, as it always has, not the
- *	   |			moment the jump lands)
- *	   | the optimizer: an RCU-tasks grace period, then the jump
- *	   v
- *	KPROBE_OPT_DONE		jump written
+ *      KPROBE_OPT_NONE         breakpoint only
+ *         | prepare: detour built, breakpoint hits already leave through
+ *         v the detour's copy, so no new task enters the covered bytes
+ *      KPROBE_OPT_QUEUED       on kprobe_opt_queue; its probes show
+ *         |                    [OPTIMIZED] from here on (kprobes/list tells
+ *         |                    the decision, as it always has, not the
+ *         |                    moment the jump lands)
+ *         | the optimizer: an RCU-tasks grace period, then the jump
+ *         v
+ *      KPROBE_OPT_DONE         jump written
  *
  * Any change that makes the site unfit (a post handler, a probe inside the
  * covered bytes, disarming, debug.kprobes-optimization=0) takes it back to

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * Executable slots for the code kprobes generates: the out-of-line copies
  * of probed instructions, and the detour buffers of optimized sites.
  *

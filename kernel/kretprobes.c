@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * Return probes (kretprobes) on top of rethook.
  *
  * A kretprobe is a kprobe at a function entry whose pre handler takes a
  * kretprobe_instance from the kretprobe's rethook pool, lets the user's
  * entry_handler fill its data, and hooks the function's return.  On
  * return, the rethook trampoline calls kretprobe_on_return(), which runs
- * the user's handler with the same instance:
+ * the user's handler with the same instance::
  *
  *   entry:  kprobe hit -> kretprobe_on_entry -> entry_handler(ri)
  *                                            -> rethook_hook(ri)

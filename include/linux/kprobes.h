@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
+/**
+ * DOC: Design notes
+ *
  * Kernel probes: call a handler when the CPU reaches a kernel address, and
  * (kretprobes) when the function entered there returns.
  *

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
+/**
+ * DOC: Design notes
+ *
  * Kernel probes: the interface between the generic core (kernel/kprobes*.c)
  * and the architecture code (arch/x86/kernel/kprobes/, arch/arm64/kernel/
  * probes/).  Probe users include <linux/kprobes.h> only; this header is

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
+ * DOC: Design notes
+ *
  * rethook: run a callback when a hooked function returns.
  *
  * A user (kretprobes, fprobe) owns one struct rethook and a pool of

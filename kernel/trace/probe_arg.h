@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
+ * DOC: Design notes
+ *
  * probe_arg.h - the arguments of probe events: parse, compile, run, print.
  *
  * One library for every probe kind: kprobe and kretprobe events
  * (trace_kprobe*), uprobe events (trace_uprobe*), event probes
  * (trace_eprobe.c), fprobe and tracepoint probe events (trace_fprobe*).
- * Its symbols begin with parg_ (PARG_ for constants); the front ends'
- * with tk_, tu_, tep_ and tf_.
+ * Its symbols begin with ``parg_`` (``PARG_`` for constants); the front ends'
+ * with ``tk_``, ``tu_``, ``tep_`` and ``tf_``.
  *
  * The library turns the argument words of a probe definition
  * ("dfd=%di", "name=+0(%si):ustring", "$arg*", ...) into a compiled
@@ -17,7 +19,7 @@
  * (uprobetracer.rst, eprobetrace.rst and fprobetrace.rst for what each
  * kind adds to it or leaves out).
  *
- * Record layout produced by parg_set_fetch(), after the caller's head:
+ * Record layout produced by parg_set_fetch(), after the caller's head::
  *
  *   ent                     ent + args_off            ent + args_off + size
  *   | caller's head        | fixed argument block    | dynamic data ...     |

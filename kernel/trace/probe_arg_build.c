@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * probe_arg_build.c - the steps that build one argument: the types of the
  * language, the first error of a definition, where the probe is, and the
  * source and the dereferences of the fetch being compiled.

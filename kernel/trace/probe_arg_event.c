@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * probe_arg_event.c - what an argument set looks like from outside: the fields
  * of the format file, the print_fmt, the trace output, the kprobe_events
  * listing, and the comparisons multiprobe events need.

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
+ * DOC: Design notes
+ *
  * probe_arg_impl.h - what the files of the probe argument library share.
- * Prefixes: parg_ (probe argument), PARG_ (its constants).
+ * Prefixes: ``parg_`` (probe argument), ``PARG_`` (its constants).
  *
  * Nothing outside kernel/trace/probe_arg*.c includes this; the event layer sees
  * only probe_arg.h.  The library has four stages, one file each, and a
- * file of the building steps two of them share:
+ * file of the building steps two of them share::
  *
  *   probe_arg_set.c     words -> struct parg_set     (process context, may sleep)
  *   probe_arg_parse.c   text -> struct parg_arg      (ditto)
@@ -17,10 +19,12 @@
  * A compiled argument is one flat struct parg_arg, not a list of
  * instructions: every argument of the language has the shape
  *
- *	value = SOURCE;                         (register, stack, $argN, ...)
- *	repeat nderef times:
- *		value = *(unsigned long *)(value + deref[i]);   (kernel or user)
- *	STORE count elements of value           (raw, memory, string, ...)
+ * ::
+ *
+ *      value = SOURCE;                         (register, stack, $argN, ...)
+ *      repeat nderef times:
+ *              value = *(unsigned long *)(value + deref[i]);   (kernel or user)
+ *      STORE count elements of value           (raw, memory, string, ...)
  *
  * so the interpreter in probe_arg_run.c is one switch for the source, a short
  * loop, and one switch for the store.  The common arguments (a register,

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * probe_arg_parse.c - parse the fetch arguments of a probe definition and
  * compile each one into a struct parg_arg.
  *
- * Grammar of one argument word (Documentation/trace/kprobetrace.rst):
+ * Grammar of one argument word (Documentation/trace/kprobetrace.rst)::
  *
  *   WORD   := [NAME=]FETCH[:TYPE]  |  $arg*
  *   FETCH  := %REG | @ADDR | @SYM[+|-offs] | $stackN | $stack | $argN
@@ -17,7 +19,7 @@
  *           | ustring | symstr | b<width>@<bit-offset>/<container-bits>
  *           | %pd | %pD | struct | TYPE[N]
  *
- * Stages of one definition, in order (0 and 1 are in probe_arg_set.c):
+ * Stages of one definition, in order (0 and 1 are in probe_arg_set.c)::
  *
  *   0. join     the words of a cast the front end split at its blanks.
  *   1. expand   $arg* and $argN become BTF parameter names; %pd/%pD become

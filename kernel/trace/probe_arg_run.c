@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * probe_arg_run.c - run a compiled argument set on a probe hit.
  *
  * This is the hit path: it runs in whatever context the probe fires in

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * probe_event.c - the layer every probe-event front end stands on, above
- * the argument library (probe_arg) and below kprobe events (tk_), uprobe
- * events (tu_), event probes (tep_) and fprobe/tracepoint probe events
- * (tf_).  What is here is the logic those four had each written once;
+ * the argument library (probe_arg) and below kprobe events (``tk_``), uprobe
+ * events (``tu_``), event probes (``tep_``) and fprobe/tracepoint probe events
+ * (``tf_``).  What is here is the logic those four had each written once;
  * a front end keeps what differs: its grammar, its probe object, its
  * hit path and its listing.
  *
- * What it owns:
+ * What it owns::
+ *
  *   - the trace_event_call of a probe event: names, the head fields
  *     (__probe_ip, or __probe_func and __probe_ret_ip) and the print_fmt
  *     around the layout's arguments, publication in tracefs with the
@@ -24,7 +27,8 @@
  *     kprobe_profile and uprobe_profile keep their older layout, which
  *     tools parse.
  *
- * Invariants:
+ * Invariants::
+ *
  *   - Nothing here knows a front end: it sees a trace_event_call, a
  *     parg_set, words and codes.  Error codes are the caller's: a name
  *     error is returned as an enum pev_name_err, which the caller maps

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
+ * DOC: Design notes
+ *
  * probe_event.h - what the probe-event front ends (kprobe, uprobe, event
  * probe, fprobe/tracepoint probe) have in common above the argument
  * library.  probe_event.c has the design note.
- * Prefixes: pev_ (probe event), with the front ends' tk_, tu_, tep_, tf_.
+ * Prefixes: ``pev_`` (probe event), with the front ends' ``tk_``, ``tu_``, ``tep_``, ``tf_``.
  *
  * Layering: front ends call this and probe_arg; this calls probe_arg and
  * the trace core, never a front end.

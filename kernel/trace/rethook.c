@@ -1,25 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * rethook: return hooking on a per-task shadow stack.
  *
- * Design (see include/linux/rethook.h and Documentation/trace/kprobes.rst):
+ * Design (see include/linux/rethook.h and Documentation/trace/kprobes.rst)::
  *
- *  - Each task has a singly linked list of the returns hooked in it,
- *    task_struct::rethooks, newest first.  Only the task itself pushes and
- *    pops (from function entry and from the return trampoline, both with
- *    preemption disabled), so the list needs no lock.  Another task may
- *    only read it while the owner is not running (stack traces of sleeping
- *    tasks), and rethook_flush_task() empties it after the task is dead.
+ *   - Each task has a singly linked list of the returns hooked in it,
+ *     task_struct::rethooks, newest first.  Only the task itself pushes and
+ *     pops (from function entry and from the return trampoline, both with
+ *     preemption disabled), so the list needs no lock.  Another task may
+ *     only read it while the owner is not running (stack traces of sleeping
+ *     tasks), and rethook_flush_task() empties it after the task is dead.
  *
- *  - Several hooks may be planted on the same call (a kretprobe and an
- *    fprobe on one function).  Their nodes carry the same @frame and sit
- *    next to each other on the list; only the oldest holds the real return
- *    address, the newer ones hold the trampoline address.
+ * ::
  *
- *  - Nodes come from the owner's objpool and go back to it after the
- *    handler ran.  rethook_free() clears the handler and drops the pool;
- *    nodes still in flight are then freed one by one after an RCU grace
- *    period, and the last one frees the pool and the struct rethook.
+ *   - Several hooks may be planted on the same call (a kretprobe and an
+ *     fprobe on one function).  Their nodes carry the same @frame and sit
+ *     next to each other on the list; only the oldest holds the real return
+ *     address, the newer ones hold the trampoline address.
+ *
+ * ::
+ *
+ *   - Nodes come from the owner's objpool and go back to it after the
+ *     handler ran.  rethook_free() clears the handler and drops the pool;
+ *     nodes still in flight are then freed one by one after an RCU grace
+ *     period, and the last one frees the pool and the struct rethook.
  *
  * Invariant on return: the trampoline writes the real return address back
  * into the frame before any handler runs and unlinks the nodes of the

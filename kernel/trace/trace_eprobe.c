@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_eprobe.c - event probes: an event made of the fields of another.
+ *
+ * ::
  *
  *   e[:[GROUP/][EVENT]] SYS.EVENT|SYS/EVENT [ARGS] [if FILTER]
  *

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_fprobe.c - fprobe events (f:) and tracepoint probes (t:): their
  * probes, registration with the fprobe core, creation and deletion
  * through dynamic_events, and fprobe_profile.
@@ -7,7 +9,7 @@
  * User's guide: Documentation/trace/fprobetrace.rst.  Terms and the map
  * of this layer's files: trace_fprobe_internal.h.
  *
- * Life of a probe:
+ * Life of a probe::
  *
  *   definition --parse--> tf_def + parg_set --> tf_probe
  *        |                                          |
@@ -19,7 +21,8 @@
  *                                   is off; a t: probe whose module is
  *                                   not loaded waits for it
  *
- * Invariants:
+ * Invariants::
+ *
  *   - Every probe on the dyn_event list belongs to a published event, and
  *     every event has at least one probe, all of one kind (f: entry,
  *     f: exit, t:) and one argument layout.

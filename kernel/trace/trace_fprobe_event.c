@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_fprobe_event.c - the trace_event_call behind each fprobe or
  * tracepoint probe event: fields, format, output, on and off.
  *
- * Record layout (the event's "format" file):
+ * Record layout (the event's "format" file)::
  *
  *   entry, t:   | trace_entry | __probe_ip                   | args ... |
  *   exit        | trace_entry | __probe_func | __probe_ret_ip | args ... |
  *                                                            ^ head_size
  *
- * Output lines:
+ * Output lines::
+ *
  *   EVENT: (SYM+OFFS/SIZE) NAME=VALUE ...              entry, tracepoint
  *   EVENT: (CALLER+OFFS/SIZE <- FUNC) NAME=VALUE ...   exit
  *

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_fprobe_hit.c - what runs when an fprobe event's function (or a
  * tracepoint probe's stub) is entered or returns.
+ *
+ * ::
  *
  *   ftrace (function entry)                 rethook (function return)
  *          |                                         |

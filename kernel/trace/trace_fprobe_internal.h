@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_fprobe_internal.h - fprobe events (f:) and tracepoint probes (t:),
  * shared between the files of this layer.
- * Prefixes: tf_ (trace fprobe: this layer), parg_, pev_ (the layers below).
+ * Prefixes: ``tf_`` (trace fprobe: this layer), ``parg_``, ``pev_`` (the layers below).
  *
- * Terms (Documentation/trace/fprobetrace.rst has the user's view):
+ * Terms (Documentation/trace/fprobetrace.rst has the user's view)::
  *
  *   definition  one line written to dynamic_events:
  *                 f[MAXACTIVE][:[GRP/][EVENT]] SYM[%return] [ARGS]
@@ -24,7 +26,8 @@
  *               attachment serves every t: probe on that tracepoint
  *               (struct tf_tpoint, refcounted).
  *
- * The files:
+ * The files::
+ *
  *   trace_fprobe.c        probe lifetime, fprobe registration, dyn_event
  *                         ops, creation and removal, fprobe_profile
  *   trace_fprobe_parse.c  the grammar of a definition and error_log

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_fprobe_tp.c - tracepoint probes (t:): finding the tracepoint,
  * attaching its stub, and following the modules that bring tracepoints.
  *
  * A t: probe is an fprobe on the tracepoint's stub function
- * "__probestub_<tp>(void *data, <tp args>)".  For the stub to run, it is
+ * ``__probestub_<tp>(void *data, <tp args>)``.  For the stub to run, it is
  * attached to the tracepoint as one of its probes (data NULL).  The
  * tracepoint core refuses the same probe/data pair twice, so one
  * attachment (struct tf_tpoint) serves every t: probe on the tracepoint:
@@ -24,7 +26,7 @@
  * lookup runs before event_mutex,
  * never under it, and that lock order is never inverted.  That leaves
  * a window between the lookup and the moment the new probe is on the
- * list under event_mutex, and two interleavings to rule out:
+ * list under event_mutex, and two interleavings to rule out::
  *
  *   creating t:TP                      module M (has TP) loading
  *   lookup: TP not found
@@ -32,6 +34,8 @@
  *                                      ours, under event_mutex, attaches
  *                                      the waiting probes (not this one)
  *   event_mutex: probe added, waiting  -> waits forever for M
+ *
+ * ::
  *
  *   lookup: TP found in M (COMING)
  *                                      M's init fails: GOING; ours, under

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_kprobe.c - kprobe-based trace events: probes, their registration
  * with the kprobes core, and the files that define and list them.
  *
@@ -7,7 +9,7 @@
  * event, record) and the map of the other files of this layer are in
  * trace_kprobe_internal.h.
  *
- * Life of a probe:
+ * Life of a probe::
  *
  *   definition --parse--> tk_def + parg_set --> tk_probe
  *        |                                         |
@@ -20,7 +22,8 @@
  *                                        enabled; or pending while its
  *                                        module is not loaded
  *
- * Invariants:
+ * Invariants::
+ *
  *   - Every probe on the dyn_event list belongs to a published event, and
  *     every event has at least one probe.  Local (perf) probes are on no
  *     list and their event is never published.

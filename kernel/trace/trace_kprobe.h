@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_kprobe.h - what the rest of the kernel calls in the kprobe event
  * layer.
  *

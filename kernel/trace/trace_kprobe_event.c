@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_kprobe_event.c - the trace_event_call behind each kprobe event:
  * its fields, format and output, and turning it on and off.
  *
- * Record layout (the event's "format" file shows it):
+ * Record layout (the event's "format" file shows it)::
  *
  *   entry probe   | trace_entry | __probe_ip             | arguments ... |
  *   return probe  | trace_entry | __probe_func | __probe_ret_ip | args ... |
@@ -13,7 +15,8 @@
  * multiprobe event has arguments of the same names and types, so the
  * block of any of them is read with the event's layout set.
  *
- * Output lines:
+ * Output lines::
+ *
  *   EVENT: (SYM+OFFS/SIZE) NAME=VALUE ...              entry probe
  *   EVENT: (CALLER+OFFS/SIZE <- FUNC) NAME=VALUE ...   return probe
  *

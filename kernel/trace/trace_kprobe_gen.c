@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_kprobe_gen.c - kprobe events made by the kernel itself: the
  * in-kernel generation API (<linux/trace_events.h>, see
  * kernel/trace/kprobe_event_gen_test.c) and the kprobe_event= boot option.
@@ -7,6 +9,8 @@
  * Both build definition lines in the kprobe_events syntax and run them
  * through the same path as a write to kprobe_events, so they get the same
  * checks and the same error_log entries.
+ *
+ * ::
  *
  *   kprobe_event=DEF[;DEF...]   commas stand for blanks in each DEF;
  *                               the events are enabled at once in the

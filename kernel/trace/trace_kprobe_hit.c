@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_kprobe_hit.c - what runs when a kprobe event's probe is hit.
+ *
+ * ::
  *
  *   kprobes core (int3, ftrace, jump)        rethook trampoline
  *            |                                       |

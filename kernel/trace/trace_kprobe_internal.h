@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * trace_kprobe_internal.h - the kprobe event layer, shared between its files.
- * Prefixes: tk_ (trace kprobe: this layer), parg_ (the argument library
- * below it), pev_ (the shared probe-event layer), kprobe_ (the core).
+/**
+ * DOC: Design notes
  *
- * Terms (Documentation/trace/kprobetrace.rst has the user's view):
+ * trace_kprobe_internal.h - the kprobe event layer, shared between its files.
+ * Prefixes: ``tk_`` (trace kprobe: this layer), ``parg_`` (the argument library
+ * below it), ``pev_`` (the shared probe-event layer), ``kprobe_`` (the core).
+ *
+ * Terms (Documentation/trace/kprobetrace.rst has the user's view)::
  *
  *   definition  one line written to kprobe_events or dynamic_events,
  *               "p:grp/name place args..." or "-:grp/name".
@@ -20,7 +22,8 @@
  *               address or the function and return addresses) followed
  *               by the argument block the argument library fills.
  *
- * The files:
+ * The files::
+ *
  *   trace_kprobe.c        probe and event lifetime, registration with the
  *                         kprobes core, dyn_event ops, kprobe_events,
  *                         kprobe_profile, modules, deleting in batches

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_kprobe_parse.c - the grammar of a kprobe event definition, up to
  * its argument words (the argument library parses those), and error_log.
  *
- * A definition is a line cut into words at blanks:
+ * A definition is a line cut into words at blanks::
  *
  *   word 0  head   p[:NAME]            entry probe
  *                  r[MAXACTIVE][:NAME] return probe, MAXACTIVE in 1..4096

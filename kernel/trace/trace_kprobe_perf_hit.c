@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_kprobe_perf_hit.c - the perf and BPF side of a kprobe event hit.
  *
  * On a hit, BPF programs attached to the event run first; a program may

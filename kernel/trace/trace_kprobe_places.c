@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_kprobe_places.c - the functions a place word names.
  *
- * A place word may name many functions at once, for one event:
+ * A place word may name many functions at once, for one event::
  *
  *   [MOD:]ITEM[,ITEM...][%return]
  *   ITEM  GLOB   the functions whose names match (glob_match(): * ? [...])

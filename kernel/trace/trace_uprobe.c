@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_uprobe.c - uprobe events: definitions, their lifetime, and the
  * tracefs files uprobe_events, uprobe_profile and uprobe_misses.
  *
- * A definition is a line cut into words at blanks:
+ * A definition is a line cut into words at blanks::
  *
  *   word 0  head   p[:NAME]  entry probe
  *                  r[:NAME]  return probe

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_uprobe.h - what the rest of the kernel calls in the uprobe event
  * layer.
  *

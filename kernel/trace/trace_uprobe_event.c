@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
+ * DOC: Design notes
+ *
  * trace_uprobe_event.c - the trace_event_call behind each uprobe event:
  * its fields, format and output, and turning it on and off.
  *
- * Record layout (the event's "format" file shows it):
+ * Record layout (the event's "format" file shows it)::
  *
  *   entry probe   | trace_entry | __probe_ip                | arguments |
  *   return probe  | trace_entry | __probe_func | __probe_ret_ip | args  |
  *                                                     ^ head_size (16/24)
  *
- * Output lines:
+ * Output lines::
+ *
  *   EVENT: (0xADDR) NAME=VALUE ...               entry probe
  *   EVENT: (0xRET_ADDR <- 0xFUNC) NAME=VALUE ... return probe
  *

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * trace_uprobe_internal.h - the uprobe event layer, shared between its files.
- * Prefixes: tu_ (trace uprobe: this layer), parg_, pev_ (the layers below).
+/**
+ * DOC: Design notes
  *
- * Terms (Documentation/trace/uprobetracer.rst has the user's view):
+ * trace_uprobe_internal.h - the uprobe event layer, shared between its files.
+ * Prefixes: ``tu_`` (trace uprobe: this layer), ``parg_``, ``pev_`` (the layers below).
+ *
+ * Terms (Documentation/trace/uprobetracer.rst has the user's view)::
  *
  *   definition  one line written to uprobe_events or dynamic_events,
  *               "p:grp/name PATH:OFFS[(REFCTR)] args..." or "-:grp/name".
@@ -17,7 +19,8 @@
  *               function and return addresses) and the argument block
  *               the argument library fills.
  *
- * The files:
+ * The files::
+ *
  *   trace_uprobe.c        definitions, lifetime, dyn_event ops, the tracefs
  *                         files, local events for perf's uprobe PMU
  *   trace_uprobe_event.c  the trace_event_call: fields, format, output,

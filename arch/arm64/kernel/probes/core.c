@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * arm64 kprobes: the BRK hit path.
  *
  * An armed site has BRK #KPROBES_BRK_IMM in place of its instruction.  The
  * BRK exception (interrupts masked, regs->pc on the BRK itself) finds the
- * site, calls the pre handlers, and then makes the instruction happen:
+ * site, calls the pre handlers, and then makes the instruction happen::
  *
  *   simulated (decode.c)                  stepped (anything else)
+ *
+ * ::
  *
  *   BRK -> pre handlers                   BRK -> pre handlers
  *       -> effect applied to pt_regs          -> DAIF masked, pc = slot

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * Which A64 instructions a probe may sit on, and how each is carried out.
  *
  * A probe replaces the instruction with a BRK.  After the handlers ran,
- * the instruction must still happen, in one of two ways:
+ * the instruction must still happen, in one of two ways::
  *
  *   stepped     a copy runs in an out-of-line slot, followed by a BRK that
  *               brings the CPU back (core.c).  Right for anything that

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * arm64 kprobes on ftrace: the hit path of a site on a function's ftrace
  * call, taken with a call instead of a BRK exception.
  *
@@ -13,7 +15,7 @@
  * ftrace_caller keeps only what a call carries (struct ftrace_regs): x0..x8,
  * the frame pointer, the link register, sp, and the pc after the bl.  The
  * handlers get a pt_regs built from it on this stack, as a BRK on the site
- * would show it, except for what ftrace did not save:
+ * would show it, except for what ftrace did not save::
  *
  *   x0..x8, x29, x30, sp   their values at the function's first instruction
  *   pc                     the site (the bl); the site + 4 for post handlers

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * arm64 side of rethook: plant the trampoline in the link register at a
  * function entry, and run the handlers from the trampoline at the return
  * (rethook_trampoline.S).

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * Simulation of the A64 instructions that cannot run out of line: those
  * that read the PC (ADR, ADRP, literal loads) and the branches.  Each
  * function applies the effect of one instruction to pt_regs, as the CPU

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * arm64 kprobes: what happens at registration.  A site's instruction is
  * read and classified (decode.c); a stepped one gets an out-of-line slot
- * holding its copy and the BRK that ends the step:
+ * holding its copy and the BRK that ends the step::
  *
- *	slot + 0:  the probed instruction
- *	slot + 4:  BRK #KPROBES_BRK_SS_IMM	-> kprobe_ss_brk_handler()
+ *      slot + 0:  the probed instruction
+ *      slot + 4:  BRK #KPROBES_BRK_SS_IMM      -> kprobe_ss_brk_handler()
  *
  * Arming writes BRK #KPROBES_BRK_IMM over the instruction; disarming
  * writes it back.  The original instruction is arbitrary, so the

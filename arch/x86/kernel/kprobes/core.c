@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * x86 kprobes: the breakpoint hit path.
  *
  * An armed site has an int3 on the first byte of its instruction.  When a
  * CPU hits it, the int3 handler (NMI-like context, interrupts off) finds
- * the site, calls the pre handlers and then makes the instruction happen:
+ * the site, calls the pre handlers and then makes the instruction happen::
  *
  *   emulated (jmp, call, ret, jcc, ...)     stepped (anything else)
+ *
+ * ::
  *
  *   int3 -> pre handlers                    int3 -> pre handlers
  *        -> effect applied to pt_regs            -> IF cleared, ip = slot
@@ -15,7 +19,11 @@
  *                                                -> post handlers
  *                                                -> resume after the insn
  *
+ * ::
+ *
  *   boosted (stepped, but no post handler on the site)
+ *
+ * ::
  *
  *   int3 -> pre handlers -> ip = slot + 16: insn copy, jmp addr + len
  *

@@ -1,25 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * x86 kprobes: decide what a hit does with the probed instruction.
  *
  * A probe may only sit on an instruction boundary: the function is decoded
  * from its start up to the probe address with the kernel's instruction
  * decoder, reading the original bytes where a breakpoint or an ftrace call
- * currently stands.  Then the probed instruction is classified:
+ * currently stands.  Then the probed instruction is classified::
  *
- *	refused		it traps on its own (int3, int n, ud*), it changes
- *			privilege or segment (iret, far jumps and calls,
- *			vmcall), it masks interrupts for the next one (mov
- *			ss), or it jumps through memory;
- *	emulated	it changes the flow or IF: jmp, call, ret, jcc, loop,
- *			jmp/call through a register, cli, sti, pushf, popf.
- *			The breakpoint handler does its effect on pt_regs;
- *	stepped		anything else.  A copy runs out of line, in a slot,
- *			followed by an int3 that brings the CPU back, or
- *			(boosted) by a jump back after the instruction:
+ *      refused         it traps on its own (int3, int n, ud*), it changes
+ *                      privilege or segment (iret, far jumps and calls,
+ *                      vmcall), it masks interrupts for the next one (mov
+ *                      ss), or it jumps through memory;
+ *      emulated        it changes the flow or IF: jmp, call, ret, jcc, loop,
+ *                      jmp/call through a register, cli, sti, pushf, popf.
+ *                      The breakpoint handler does its effect on pt_regs;
+ *      stepped         anything else.  A copy runs out of line, in a slot,
+ *                      followed by an int3 that brings the CPU back, or
+ *                      (boosted) by a jump back after the instruction:
  *
- *			    slot:       [ insn copy, %rip operand fixed ][ int3 ]
- *			    slot + 16:  [ insn copy, %rip operand fixed ][ jmp ]
+ * ::
+ *
+ *                          slot:       [ insn copy, %rip operand fixed ][ int3 ]
+ *                          slot + 16:  [ insn copy, %rip operand fixed ][ jmp ]
  *
  * See core.c for the hit path and Documentation/trace/kprobes.rst.
  */

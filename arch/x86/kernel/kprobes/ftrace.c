@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * x86 kprobes on ftrace: the hit path of a site at a function's fentry
  * call.  The call goes to ftrace, which saved a full pt_regs, and ftrace
  * calls this handler; no trap is taken.  To the handlers it looks like a

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/*
+/**
+ * DOC: Design notes
+ *
  * x86 jump optimization: replace a site's int3 by a 5-byte jump to a detour
- * buffer (the generic state machine is in kernel/kprobes_opt.c):
+ * buffer (the generic state machine is in kernel/kprobes_opt.c)::
  *
- *	addr:	jmp detour		(covers the instructions [addr, addr + len))
+ *      addr:   jmp detour              (covers the instructions [addr, addr + len))
  *
- *	detour:	head	save pt_regs, kpx86_detour_hit(site, regs), restore
- *		tail	copy of [addr, addr + len), %rip operands fixed
- *			jmp addr + len
+ * ::
+ *
+ *      detour: head    save pt_regs, kpx86_detour_hit(site, regs), restore
+ *              tail    copy of [addr, addr + len), %rip operands fixed
+ *                      jmp addr + len
  *
  * While the site is queued, or being taken back to a breakpoint, its int3
  * hits also leave through the tail (arch_kprobe_site::via_detour), so that
