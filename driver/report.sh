@@ -81,7 +81,8 @@ for t in "${failed_tests[@]}"; do
 	echo
 	echo "--- end of the log of $t"
 	cat "${GUESTS[@]}" | tr -d '\r' |
-		awk -v t="$t" '$0 == "--- log of " t || index($0, "--- output of " t " (") == 1 { on = 1; next }
+		awk -v t="$t" -v prog="${t%%.*}" '$0 == "--- log of " t || index($0, "--- output of " t " (") == 1 ||
+			(t ~ /^prog:/ && index($0, "--- output of " prog " (") == 1) { on = 1; next }
 			$0 == "--- end of " t || $0 == "--- end" { on = 0 } on' |
 		grep -v '^+ :$' | tail -n 25
 done

@@ -6,7 +6,7 @@
  * of probed instructions, and the detour buffers of optimized sites.
  *
  * That code must run from executable memory within reach of the kernel
- * text (x86-64 fixes up %rip-relative operands and jumps back with 32-bit
+ * text (x86-64 fixes up RIP-relative operands and jumps back with 32-bit
  * displacements), so slots are carved out of pages from
  * execmem_alloc(EXECMEM_KPROBES).  The pages are read-only and executable;
  * the arch code fills a slot with text_poke().

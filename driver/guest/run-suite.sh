@@ -26,17 +26,28 @@ wanted() { # name
 	return 1
 }
 
+# wanted_all PREFIX: a test made of parts (a KUnit suite's cases, a
+# harness program's tests) runs whole when TESTS= names it or any part.
+wanted_all() { # prefix
+	[ -z "$only" ] && return 0
+	wanted "$1" || wanted "$1.*" && return 0
+	for p in $only; do
+		case $p in "$1".*) return 0 ;; esac
+	done
+	return 1
+}
+
 # Where every task is, for a test that overran: state, wait channel and,
 # for tasks that are not plainly sleeping or that belong to the test, the
 # kernel stack.
-task_dump() { # process group of the test
+task_dump() { # session of the test
 	echo "--- tasks at the timeout (pid state comm wchan)"
 	for d in /proc/[0-9]*; do
 		p=${d#/proc/}
 		set -- $(cat $d/stat 2>/dev/null | sed 's/^[0-9]* ([^)]*) //')
 		[ $# -gt 4 ] || continue
 		echo "$p $1 $(cat $d/comm 2>/dev/null) $(cat $d/wchan 2>/dev/null)"
-		case "$1:$3" in
+		case "$1:$4" in
 		S:"$TEST_PGID"|R:*|D:*|T:*) sed 's/^/        /' $d/stack 2>/dev/null ;;
 		esac
 	done
@@ -45,6 +56,18 @@ task_dump() { # process group of the test
 	echo "--- kernel log"
 	dmesg | tail -n 40
 	echo "--- end of the dump"
+}
+
+# kill_session SIGNAL SID: signal every task of a session.  A kselftest
+# harness runs each test in a process group of its own, which a kill of
+# the session's first group misses.
+kill_session() {
+	local d sig=$1 sid=$2
+	for d in /proc/[0-9]*; do
+		set -- $(sed 's/^[0-9]* ([^)]*) //' $d/stat 2>/dev/null)
+		[ "${4:-}" = "$sid" ] && kill -$sig ${d#/proc/} 2>/dev/null
+	done
+	return 0
 }
 
 # run_bounded OUTFILE CMD...: run CMD in a session of its own with its
@@ -63,13 +86,16 @@ run_bounded() {
 	 wait $s
 	 kill -0 $TEST_PGID 2>/dev/null || exit 0
 	 touch /tmp/bounded.timeout; task_dump >>"$file"
-	 kill -TERM -$TEST_PGID; sleep 5; kill -KILL -$TEST_PGID) &
+	 kill_session TERM $TEST_PGID; sleep 5; kill_session KILL $TEST_PGID) &
 	wd=$!
 	wait $TEST_PGID
 	rc=$?
 	kill $wd 2>/dev/null
 	kill -KILL -$TEST_PGID 2>/dev/null
-	[ -e /tmp/bounded.timeout ] && rc=124
+	if [ -e /tmp/bounded.timeout ]; then
+		kill_session KILL $TEST_PGID
+		rc=124
+	fi
 	return $rc
 }
 
@@ -106,7 +132,7 @@ run_ftrace() { # path relative to $FT
 }
 
 run_kunit() { # suite module
-	wanted "kunit:$1.*" || wanted "kunit:$1" || return 0
+	wanted_all "kunit:$1" || return 0
 	T_START=
 	# A suite of the series alone has no module in the base kernel.
 	if [ "$base" = 1 ] && ! tr _ - </lib/modules/$(uname -r)/modules.dep |
@@ -142,7 +168,7 @@ run_kunit() { # suite module
 
 run_prog() { # name args...
 	n=$1; shift
-	wanted "prog:$n" || return 0
+	wanted_all "prog:$n" || return 0
 	T_START=$(now)
 	(cd /tmp && run_bounded /tmp/progout /guest/$n "$@")
 	rc=$?

@@ -10,9 +10,11 @@
  * Its symbols begin with ``parg_`` (``PARG_`` for constants); the front ends'
  * with ``tk_``, ``tu_``, ``tep_`` and ``tf_``.
  *
- * The library turns the argument words of a probe definition
- * ("dfd=%di", "name=+0(%si):ustring", "$arg*", ...) into a compiled
- * argument set, and runs that set on every probe hit to fill the
+ * The library turns the argument words of a probe definition, such as::
+ *
+ *   dfd=%di  name=+0(%si):ustring  $arg*
+ *
+ * into a compiled argument set, and runs that set on every probe hit to fill the
  * argument block of a trace record.  It knows nothing of who calls it:
  * the front end says what the probe site allows in a const struct
  * parg_caps.  See Documentation/trace/kprobetrace.rst for the language
@@ -31,7 +33,8 @@
  *
  * The fixed block is the fields, packed as the ABI packs them, then a
  * fault map of parg_set_size() minus the fields' bytes: one bit for each
- * argument that stores memory as a scalar (+8(%di):u32, @sym, arrays...).
+ * argument that stores memory as a scalar (a dereference or a symbol's
+ * value with a scalar type, arrays...).
  * A fault zeroes such a field and sets its bit; parg_set_print() then
  * prints "(fault)".  No field describes the map, so the format file shows
  * only the fields; a set without such arguments has no map at all.

@@ -5,9 +5,7 @@
  * probe_arg_btf.c - fetch arguments named through BTF (CONFIG_PROBE_EVENTS_BTF_ARGS).
  *
  * At a function entry or exit the parameters of the probed function have
- * names and types in BTF.  This file lets an argument say
- *
- * ::
+ * names and types in BTF.  This file lets an argument say::
  *
  *   NAME                 a parameter, by name ($argN and $arg* are
  *                        rewritten to names before parsing)

@@ -6,11 +6,14 @@
  * of the format file, the print_fmt, the trace output, the kprobe_events
  * listing, and the comparisons multiprobe events need.
  *
- * All of it is ABI, byte for byte, because tools parse it:
- * field types and sizes ("u32", "__data_loc char[]", "u8[4]"), print_fmt
- * conversions ("0x%Lx", "\"%s\"", "{%u,%u}") and output ("arg1=0x1",
- * name="foo", "(fault)", "{1,2,3}").  A scalar read from memory that
- * faulted prints "(fault)" too (the fault map, probe_arg_run.c).
+ * All of it is ABI, byte for byte, because tools parse it::
+ *
+ *   field types and sizes    u32  __data_loc char[]  u8[4]
+ *   print_fmt conversions    0x%Lx  \"%s\"  {%u,%u}
+ *   output                   arg1=0x1  name="foo"  (fault)  {1,2,3}
+ *
+ * A scalar read from memory that faulted prints "(fault)" too (the fault
+ * map, probe_arg_run.c).
  *
  * Process context, except parg_set_print(), which runs wherever the trace
  * is read (it may be NMI-free but must not sleep).

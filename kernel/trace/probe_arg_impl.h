@@ -17,9 +17,7 @@
  *   probe_arg_event.c   record -> text, format file  (process context)
  *
  * A compiled argument is one flat struct parg_arg, not a list of
- * instructions: every argument of the language has the shape
- *
- * ::
+ * instructions: every argument of the language has the shape::
  *
  *      value = SOURCE;                         (register, stack, $argN, ...)
  *      repeat nderef times:

@@ -6,17 +6,22 @@
  * seal it for the hit path, resolve its symbols, free it.
  *
  * parg_set_parse() runs the stages of probe_arg_parse.c over every word, after
- * stage 1 here: "$arg*" and "$argN" become the names of the probed
- * function's parameters (through BTF), and ":%pd"/":%pD" become the
- * dereference chains to a dentry's or a file's name.  The words made here
- * remember the word the user wrote, so errors point there.
+ * stage 1 here, which rewrites two kinds of word::
+ *
+ *   $arg* and $argN     into the names of the probed function's parameters
+ *                       (through BTF)
+ *   the types :%pd and  into the dereference chains to a dentry's or a
+ *   :%pD                file's name
+ *
+ * The words made here remember the word the user wrote, so errors point
+ * there.
  *
  * Sealing (parg_set_seal()) then fixes what the hit path needs: the fault
  * map, the fused op of each argument (enum parg_op), and sources that are
  * plain pt_regs words on this arch.
  *
  * Process context; a sealed set is read-only but for parg_set_resolve(),
- * which rewrites @SYM addresses word-wise (WRITE_ONCE).
+ * which rewrites the addresses of symbol arguments word-wise (WRITE_ONCE).
  */
 #include <linux/ctype.h>
 #include <linux/dcache.h>

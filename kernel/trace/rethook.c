@@ -13,14 +13,10 @@
  *     only read it while the owner is not running (stack traces of sleeping
  *     tasks), and rethook_flush_task() empties it after the task is dead.
  *
- * ::
- *
  *   - Several hooks may be planted on the same call (a kretprobe and an
  *     fprobe on one function).  Their nodes carry the same @frame and sit
  *     next to each other on the list; only the oldest holds the real return
  *     address, the newer ones hold the trampoline address.
- *
- * ::
  *
  *   - Nodes come from the owner's objpool and go back to it after the
  *     handler ran.  rethook_free() clears the handler and drops the pool;

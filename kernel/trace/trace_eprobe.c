@@ -2,9 +2,7 @@
 /**
  * DOC: Design notes
  *
- * trace_eprobe.c - event probes: an event made of the fields of another.
- *
- * ::
+ * trace_eprobe.c - event probes: an event made of the fields of another::
  *
  *   e[:[GROUP/][EVENT]] SYS.EVENT|SYS/EVENT [ARGS] [if FILTER]
  *

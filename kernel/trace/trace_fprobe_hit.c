@@ -3,9 +3,7 @@
  * DOC: Design notes
  *
  * trace_fprobe_hit.c - what runs when an fprobe event's function (or a
- * tracepoint probe's stub) is entered or returns.
- *
- * ::
+ * tracepoint probe's stub) is entered or returns::
  *
  *   ftrace (function entry)                 rethook (function return)
  *          |                                         |

@@ -35,8 +35,6 @@
  *                                      the waiting probes (not this one)
  *   event_mutex: probe added, waiting  -> waits forever for M
  *
- * ::
- *
  *   lookup: TP found in M (COMING)
  *                                      M's init fails: GOING; ours, under
  *                                      event_mutex, detaches M's probes

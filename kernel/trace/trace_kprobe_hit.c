@@ -2,9 +2,7 @@
 /**
  * DOC: Design notes
  *
- * trace_kprobe_hit.c - what runs when a kprobe event's probe is hit.
- *
- * ::
+ * trace_kprobe_hit.c - what runs when a kprobe event's probe is hit::
  *
  *   kprobes core (int3, ftrace, jump)        rethook trampoline
  *            |                                       |

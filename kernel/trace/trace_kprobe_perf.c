@@ -6,12 +6,13 @@
  *
  * Two ways in::
  *
- *     - perf_event_open() on a kprobe event of tracefs (PERF_TYPE_TRACEPOINT
- *       with the event's id): the event gets a perf user (TK_EV_PERF);
- *     - perf's kprobe PMU: create_local_trace_kprobe() makes a private event
- *       with one probe and no arguments, on no list and in no tracefs
- *       directory, which lives as long as its perf event.
- *   What a hit does for perf and BPF is trace_kprobe_perf_hit.c's.
+ *   - perf_event_open() on a kprobe event of tracefs (PERF_TYPE_TRACEPOINT
+ *     with the event's id): the event gets a perf user (TK_EV_PERF);
+ *   - perf's kprobe PMU: create_local_trace_kprobe() makes a private event
+ *     with one probe and no arguments, on no list and in no tracefs
+ *     directory, which lives as long as its perf event.
+ *
+ * What a hit does for perf and BPF is trace_kprobe_perf_hit.c's.
  *
  * Context: process, under event_mutex where noted.
  * Documentation/trace/kprobetrace.rst; perf_event_open(2).

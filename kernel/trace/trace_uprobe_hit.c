@@ -3,9 +3,7 @@
  * DOC: Design notes
  *
  * trace_uprobe_hit.c - what runs when a uprobe event's probe is hit, and
- * perf's side of uprobe events (BPF programs, the mm filter).
- *
- * ::
+ * perf's side of uprobe events (BPF programs, the mm filter)::
  *
  *   uprobes core, in the probed task (preemptible, may sleep)
  *        |

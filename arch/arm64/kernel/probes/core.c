@@ -10,8 +10,6 @@
  *
  *   simulated (decode.c)                  stepped (anything else)
  *
- * ::
- *
  *   BRK -> pre handlers                   BRK -> pre handlers
  *       -> effect applied to pt_regs          -> DAIF masked, pc = slot
  *       -> post handlers                  slot: the copy, then BRK #SS_IMM

@@ -10,8 +10,6 @@
  *
  *   emulated (jmp, call, ret, jcc, ...)     stepped (anything else)
  *
- * ::
- *
  *   int3 -> pre handlers                    int3 -> pre handlers
  *        -> effect applied to pt_regs            -> IF cleared, ip = slot
  *        -> post handlers                   slot: insn copy, then int3
@@ -19,11 +17,7 @@
  *                                                -> post handlers
  *                                                -> resume after the insn
  *
- * ::
- *
  *   boosted (stepped, but no post handler on the site)
- *
- * ::
  *
  *   int3 -> pre handlers -> ip = slot + 16: insn copy, jmp addr + len
  *

@@ -20,8 +20,6 @@
  *                      followed by an int3 that brings the CPU back, or
  *                      (boosted) by a jump back after the instruction:
  *
- * ::
- *
  *                          slot:       [ insn copy, %rip operand fixed ][ int3 ]
  *                          slot + 16:  [ insn copy, %rip operand fixed ][ jmp ]
  *

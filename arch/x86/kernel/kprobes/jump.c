@@ -7,8 +7,6 @@
  *
  *      addr:   jmp detour              (covers the instructions [addr, addr + len))
  *
- * ::
- *
  *      detour: head    save pt_regs, kpx86_detour_hit(site, regs), restore
  *              tail    copy of [addr, addr + len), %rip operands fixed
  *                      jmp addr + len

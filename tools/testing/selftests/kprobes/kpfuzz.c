@@ -1037,12 +1037,25 @@ static void count_log(int *errors, int *carets)
 	}
 }
 
+/* A TAP diagnostic line keeps to one line: newlines show as \n. */
+static void print_oneline(const char *s)
+{
+	for (; *s; s++)
+		if (*s == '\n')
+			fputs("\\n", stdout);
+		else
+			putchar(*s);
+}
+
 static void report_unlogged(const struct pending *p, int err, int entries)
 {
 	unlogged++;
-	if (!quiet && unlogged <= 20)
-		printf("# %d error_log entries (want 1, with a caret) after %s for %s: '%s'\n",
-		       entries, strerror(-err), p->file + strlen(TR), p->b.s);
+	if (quiet || unlogged > 20)
+		return;
+	printf("# %d error_log entries (want 1, with a caret) after %s for %s: '",
+	       entries, strerror(-err), p->file + strlen(TR));
+	print_oneline(p->b.s);
+	printf("'\n");
 }
 
 /* replay a short batch one line at a time to find the unlogged lines */
@@ -1305,9 +1318,12 @@ static void summary(unsigned long count, double start)
 	printf("# kpfuzz: %.0f s, %.1f definitions/s; seconds in accepted writes %.0f, rejected writes %.0f, error_log checks %.0f, deletes %.0f, hit cycles %.0f, trace reads %.0f\n",
 	       t, count / t, spent[T_ACCEPT], spent[T_REJECT], spent[T_CHECK],
 	       spent[T_DELETE], spent[T_HIT], spent[T_TRACE]);
-	for (int i = 0; i < SLOWEST && slow[i].t > 0; i++)
-		printf("# kpfuzz: slow write %.1f ms (%s): '%s'\n", slow[i].t * 1e3,
-		       slow[i].err ? strerror(-slow[i].err) : "accepted", slow[i].line);
+	for (int i = 0; i < SLOWEST && slow[i].t > 0; i++) {
+		printf("# kpfuzz: slow write %.1f ms (%s): '", slow[i].t * 1e3,
+		       slow[i].err ? strerror(-slow[i].err) : "accepted");
+		print_oneline(slow[i].line);
+		printf("'\n");
+	}
 }
 
 static unsigned long count = 10000, hit_every = 20;
@@ -1317,6 +1333,8 @@ FIXTURE(fuzz) {
 
 FIXTURE_SETUP(fuzz)
 {
+	if (geteuid())
+		SKIP(return, "needs root");
 	ASSERT_EQ(0, umem_init()) TH_LOG("cannot map the memory the calls use: %s",
 					 strerror(errno));
 	delete_all();
