@@ -17,8 +17,9 @@
 # and trace lines lose what changes from run to run: the PID, the CPU,
 # the flags and the timestamp ("cat-97  [001] ..... 12.5: " becomes
 # "cat-PID [CPU] FLAGS TIME: "), and "SYM+0x1f/0x80" loses the offset and
-# size, which change from build to build ("SYM+OFF/SIZE"); error_log
-# timestamps become "[TIME]".  What shells say about a failed write or
+# size, which change from build to build ("SYM+OFF/SIZE"), and so does
+# the caller a return record names, which inlining decides ("(CALLER+OFF/
+# SIZE <- FUNC)"); error_log timestamps become "[TIME]".  What shells say about a failed write or
 # open differs: both sides become "sh: write error: ERROR" and
 # "sh: FILE: ERROR".  The commands of one example run in one shell, one
 # after the other; the tracing state is reset between examples.  A
@@ -122,6 +123,7 @@ docs_normalize() { # file
 		}
 		sub(/^\[ *[0-9]+\.[0-9]+\] /, "[TIME] ")
 		gsub(/\+0x[0-9a-f]+\/0x[0-9a-f]+/, "+OFF/SIZE")
+		gsub(/\([A-Za-z0-9_.]+\+OFF\/SIZE <- /, "(CALLER+OFF/SIZE <- ")
 		if (match($0, /write error: /))
 			$0 = "sh: " substr($0, RSTART)
 		else if (match($0, /(can.t|cannot) create /))
