@@ -81,10 +81,24 @@ for t in "${failed_tests[@]}"; do
 	echo
 	echo "--- end of the log of $t"
 	cat "${GUESTS[@]}" | tr -d '\r' |
-		awk -v t="$t" -v prog="${t%%.*}" '$0 == "--- log of " t || index($0, "--- output of " t " (") == 1 ||
-			(t ~ /^prog:/ && index($0, "--- output of " prog " (") == 1) { on = 1; next }
+		awk -v t="$t" '$0 == "--- log of " t || index($0, "--- output of " t " (") == 1 { on = 1; next }
 			$0 == "--- end of " t || $0 == "--- end" { on = 0 } on' |
 		grep -v '^+ :$' | tail -n 25
+	# a test of a kselftest_harness program: its own section of the
+	# program's output, from "#  RUN  TEST ..." to its "ok"/"not ok" line
+	case $t in prog:*.*)
+		prog=${t%% *}
+		test=${prog#*.}
+		prog=${prog%%.*}
+		cat "${GUESTS[@]}" | tr -d '\r' |
+			awk -v p="--- output of $prog (" -v t="$test" '
+				index($0, p) == 1 { out = 1; next }
+				$0 == "--- end" { out = 0 }
+				out && $1 == "#" && $2 == "RUN" && ($3 == t || $3 == "global." t) { on = 1 }
+				on { print }
+				on && $1 ~ /^(ok|not)$/ { on = 0 }' | tail -n 40
+		;;
+	esac
 done
 
 # A boot cut short leaves no test log behind: show where it stood.

@@ -20,9 +20,11 @@ result() { echo "@@RESULT $1 $2${T_START:+ ($(($(now) - T_START))s)}"; }
 
 wanted() { # name
 	[ -z "$only" ] && return 0
+	set -f	# the patterns are for case, not for the file system
 	for p in $only; do
-		case $1 in $p) return 0 ;; esac
+		case $1 in $p) set +f; return 0 ;; esac
 	done
+	set +f
 	return 1
 }
 
@@ -31,22 +33,34 @@ wanted() { # name
 wanted_all() { # prefix
 	[ -z "$only" ] && return 0
 	wanted "$1" || wanted "$1.*" && return 0
+	set -f
 	for p in $only; do
-		case $p in "$1".*) return 0 ;; esac
+		case $p in "$1".*) set +f; return 0 ;; esac
 	done
+	set +f
 	return 1
+}
+
+# stat_of DIR: the fields of DIR/stat after the comm (state, ppid, pgrp,
+# session, ...) in STAT; false if the task is gone.  No fork: it runs for
+# every task after every test.
+stat_of() {
+	local line
+	read -r line 2>/dev/null <"$1/stat" || return 1
+	STAT=${line##*") "}
 }
 
 # Where every task is, for a test that overran: state, wait channel and,
 # for tasks that are not plainly sleeping or that belong to the test, the
 # kernel stack.
 task_dump() { # session of the test
+	local d
 	echo "--- tasks at the timeout (pid state comm wchan)"
 	for d in /proc/[0-9]*; do
-		p=${d#/proc/}
-		set -- $(cat $d/stat 2>/dev/null | sed 's/^[0-9]* ([^)]*) //')
+		stat_of $d || continue
+		set -- $STAT
 		[ $# -gt 4 ] || continue
-		echo "$p $1 $(cat $d/comm 2>/dev/null) $(cat $d/wchan 2>/dev/null)"
+		echo "${d#/proc/} $1 $(cat $d/comm 2>/dev/null) $(cat $d/wchan 2>/dev/null)"
 		case "$1:$4" in
 		S:"$TEST_PGID"|R:*|D:*|T:*) sed 's/^/        /' $d/stack 2>/dev/null ;;
 		esac
@@ -64,7 +78,8 @@ task_dump() { # session of the test
 kill_session() {
 	local d sig=$1 sid=$2
 	for d in /proc/[0-9]*; do
-		set -- $(sed 's/^[0-9]* ([^)]*) //' $d/stat 2>/dev/null)
+		stat_of $d || continue
+		set -- $STAT
 		[ "${4:-}" = "$sid" ] && kill -$sig ${d#/proc/} 2>/dev/null
 	done
 	return 0
@@ -72,9 +87,9 @@ kill_session() {
 
 # run_bounded OUTFILE CMD...: run CMD in a session of its own with its
 # output in OUTFILE; after $TIMEOUT seconds dump the tasks and kill the
-# whole session.  Whatever the test left running in the background is
-# killed too, so it can neither hold our output open nor disturb the next
-# test.  Exit status: CMD's, or 124 on a timeout.
+# whole session, TERM then KILL.  Whatever the test left running in the
+# background is killed too, so it can neither hold our output open nor
+# disturb the next test.  Exit status: CMD's, or 124 on a timeout.
 run_bounded() {
 	local file=$1 wd rc
 	shift
@@ -85,17 +100,19 @@ run_bounded() {
 	 trap "kill \$s 2>/dev/null; exit 0" TERM
 	 wait $s
 	 kill -0 $TEST_PGID 2>/dev/null || exit 0
+	 trap '' TERM
 	 touch /tmp/bounded.timeout; task_dump >>"$file"
 	 kill_session TERM $TEST_PGID; sleep 5; kill_session KILL $TEST_PGID) &
 	wd=$!
 	wait $TEST_PGID
 	rc=$?
-	kill $wd 2>/dev/null
-	kill -KILL -$TEST_PGID 2>/dev/null
 	if [ -e /tmp/bounded.timeout ]; then
-		kill_session KILL $TEST_PGID
+		wait $wd	# its TERM, the grace, its KILL
 		rc=124
+	else
+		kill $wd 2>/dev/null
 	fi
+	kill_session KILL $TEST_PGID
 	return $rc
 }
 

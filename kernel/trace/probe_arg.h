@@ -14,8 +14,8 @@
  *
  *   dfd=%di  name=+0(%si):ustring  $arg*
  *
- * into a compiled argument set, and runs that set on every probe hit to fill the
- * argument block of a trace record.  It knows nothing of who calls it:
+ * into a compiled argument set, and runs that set on every probe hit to
+ * fill the argument block of a trace record.  It knows nothing of who calls it:
  * the front end says what the probe site allows in a const struct
  * parg_caps.  See Documentation/trace/kprobetrace.rst for the language
  * (uprobetracer.rst, eprobetrace.rst and fprobetrace.rst for what each

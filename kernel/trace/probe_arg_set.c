@@ -8,10 +8,10 @@
  * parg_set_parse() runs the stages of probe_arg_parse.c over every word, after
  * stage 1 here, which rewrites two kinds of word::
  *
- *   $arg* and $argN     into the names of the probed function's parameters
- *                       (through BTF)
- *   the types :%pd and  into the dereference chains to a dentry's or a
- *   :%pD                file's name
+ *   $arg*, $argN        into the names of the probed function's
+ *                       parameters (through BTF)
+ *   types :%pd, :%pD    into the dereference chains to a dentry's or a
+ *                       file's name
  *
  * The words made here remember the word the user wrote, so errors point
  * there.

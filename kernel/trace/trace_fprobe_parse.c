@@ -3,7 +3,8 @@
  * DOC: Design notes
  *
  * trace_fprobe_parse.c - the grammar of f: and t: definitions, up to
- * their argument words (the argument library parses those), and error_log::
+ * their argument words (the argument library parses those), and error_log.
+ * The grammar::
  *
  *   word 0  head   f[MAXACTIVE][:NAME]   function entry or exit probe
  *                  t[:NAME]              tracepoint probe

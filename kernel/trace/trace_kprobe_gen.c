@@ -8,7 +8,7 @@
  *
  * Both build definition lines in the kprobe_events syntax and run them
  * through the same path as a write to kprobe_events, so they get the same
- * checks and the same error_log entries::
+ * checks and the same error_log entries.  The boot option::
  *
  *   kprobe_event=DEF[;DEF...]   commas stand for blanks in each DEF;
  *                               the events are enabled at once in the

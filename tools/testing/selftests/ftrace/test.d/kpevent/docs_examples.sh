@@ -19,7 +19,8 @@
 # "cat-PID [CPU] FLAGS TIME: "), and "SYM+0x1f/0x80" loses the offset and
 # size, which change from build to build ("SYM+OFF/SIZE"), and so does
 # the caller a return record names, which inlining decides ("(CALLER+OFF/
-# SIZE <- FUNC)"); error_log timestamps become "[TIME]".  What shells say about a failed write or
+# SIZE <- FUNC)"; fetch_retprobe.tc checks the caller); error_log
+# timestamps become "[TIME]".  What shells say about a failed write or
 # open differs: both sides become "sh: write error: ERROR" and
 # "sh: FILE: ERROR".  The commands of one example run in one shell, one
 # after the other; the tracing state is reset between examples.  A
