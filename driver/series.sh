@@ -51,8 +51,8 @@ base_repo() { # BASEDIR WORKDIR
 	cp -a "$base" "$w"
 	cd "$w"
 	git init -q
-	git config user.name "$(git -C "$TOP" config user.name)"
-	git config user.email "$(git -C "$TOP" config user.email)"
+	git config user.name "$(git -C "$TOP" config user.name || echo 'kprobes series')"
+	git config user.email "$(git -C "$TOP" config user.email || echo 'kprobes@localhost')"
 	git add -A -f
 	git commit -q -m "Linux $(sed -n 's/^SUBLEVEL = //p' Makefile | sed 's/^/6.12./') (Debian linux-source-6.12)"
 	git tag -f base >/dev/null
