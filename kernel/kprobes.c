@@ -51,6 +51,8 @@
 #include <linux/llist.h>
 #include <linux/workqueue.h>
 #include <asm/sections.h>
+#include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 
 #include "kprobes_internal.h"
 
@@ -479,13 +481,15 @@ static bool kprobe_site_wanted(struct kprobe_site *s)
 /*
  * Arm or disarm @s so that it matches its probes and the global switch,
  * then let jump optimization follow.  In a batch, only note that @s is to
- * be looked at when the batch ends.
+ * be looked at when the batch ends.  A KUnit test may stand in for it, to
+ * make arming fail.
  */
-static int kprobe_site_sync(struct kprobe_site *s)
+VISIBLE_IF_KUNIT int kprobe_site_sync(struct kprobe_site *s)
 {
 	bool wanted;
 	int ret = 0;
 
+	KUNIT_STATIC_STUB_REDIRECT(kprobe_site_sync, s);
 	lockdep_assert_held(&kprobe_mutex);
 	if (kprobe_batching()) {
 		if (list_empty(&s->batch_node))
@@ -499,6 +503,7 @@ static int kprobe_site_sync(struct kprobe_site *s)
 		kprobe_opt_update(s);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(kprobe_site_sync);
 
 /* ------------------------------------------------------------------ */
 /* Batches                                                            */
@@ -772,14 +777,18 @@ static int kprobe_attach(struct kprobe *p)
 	if (!ret)
 		return 0;
 
-	/* Arming failed: the site was not armed, nobody saw @p. */
+	/*
+	 * Arming failed.  On a site that was live, a hit already under way
+	 * (one from before a disarm) may have walked onto @p: it must be gone
+	 * before @p's links are reset or @p is given back to its owner.
+	 */
 	list_del_rcu(&p->list);
 	kprobe_site_refresh(s);
-	if (created) {
+	if (created)
 		hlist_del_rcu(&s->node);
-		synchronize_rcu();
+	synchronize_rcu();
+	if (created)
 		kprobe_site_destroy(s);
-	}
 	INIT_LIST_HEAD(&p->list);
 	return ret;
 }
@@ -1128,9 +1137,12 @@ typedef bool (*kprobe_code_pred_t)(unsigned long addr, void *data);
 /*
  * The code under the sites matching @gone is about to be freed: mark them
  * and their probes gone, and move them off kprobe_table.  Registered
- * probes stay registered until their owner unregisters them.
+ * probes stay registered until their owner unregisters them.  With
+ * @may_run, that code may still run before it is freed (a module's async
+ * __init work, after the module went live): its breakpoints and jumps are
+ * taken out of the text first, since no site claims them any more.
  */
-static void kprobes_kill_sites(kprobe_code_pred_t gone, void *data)
+static void kprobes_kill_sites(kprobe_code_pred_t gone, void *data, bool may_run)
 {
 	struct kprobe_site *s, *dead = NULL;
 	struct hlist_node *tmp;
@@ -1142,6 +1154,8 @@ static void kprobes_kill_sites(kprobe_code_pred_t gone, void *data)
 		hlist_for_each_entry_safe(s, tmp, &kprobe_table[i], node) {
 			if (!gone((unsigned long)s->addr, data))
 				continue;
+			if (may_run && (s->state & KPROBE_SITE_ARMED))
+				WARN_ON_ONCE(kprobe_site_set_armed(s, false));
 			/* ftrace still knows the site: unhook it.  Text is not rewritten. */
 			if ((s->state & KPROBE_SITE_ARMED) && (s->state & KPROBE_SITE_FTRACE))
 				kprobe_ftrace_disarm(&s, 1);
@@ -1177,7 +1191,7 @@ static bool kprobe_in_init_mem(unsigned long addr, void *data)
 void kprobe_free_init_mem(void)
 {
 	mutex_lock(&kprobe_mutex);
-	kprobes_kill_sites(kprobe_in_init_mem, NULL);
+	kprobes_kill_sites(kprobe_in_init_mem, NULL, false);
 	mutex_unlock(&kprobe_mutex);
 }
 
@@ -1203,11 +1217,11 @@ static int kprobes_module_event(struct notifier_block *nb, unsigned long event,
 		kprobe_blacklist_add_module(mod);
 		break;
 	case MODULE_STATE_LIVE:
-		/* Its init text is freed now. */
-		kprobes_kill_sites(kprobe_in_module_init, mod);
+		/* Its init text is freed soon, once its async __init work is done. */
+		kprobes_kill_sites(kprobe_in_module_init, mod, true);
 		break;
 	case MODULE_STATE_GOING:
-		kprobes_kill_sites(kprobe_in_module, mod);
+		kprobes_kill_sites(kprobe_in_module, mod, false);
 		kprobe_blacklist_remove_module(mod);
 		break;
 	}

@@ -9,6 +9,8 @@
  *  - a batch arms nothing before its end, nested batches end with the
  *    outer one, and register_kprobes() takes back all it registered when
  *    one probe fails;
+ *  - a registration whose arming fails lets a hit already walking the
+ *    site's probes leave the failed probe before resetting it;
  *  - unregistering under fire: every CPU calls one function in a loop
  *    while kprobes and kretprobes come and go on it, alone, sharing the
  *    site, through the calls that take many, and in a task's batch, for
@@ -18,8 +20,11 @@
  *    already have been found.  No handler may run once its unregister
  *    returned, and no hit may crash.
  */
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 #include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
@@ -112,6 +117,100 @@ static void kpa_test_redirect_skips(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kpa_other_hits, 0);
 	KUNIT_EXPECT_EQ(test, second.nmissed, 1UL);
 	KUNIT_EXPECT_EQ(test, first.nmissed, 0UL);
+}
+
+/* ------------------------------------------------------------------ */
+/* A registration that fails on a site in use                         */
+
+/*
+ * A hit on another CPU is inside the first probe's handler when the second
+ * probe is added; it walks on to the second one while its registration
+ * fails.  Each side waits for the other (with a timeout, since the fixed
+ * core waits for the hit to leave before it returns).
+ */
+static struct kpa_attach {
+	struct kprobe first, second;
+	struct list_head *second_next;	/* its link when the hit reached it */
+	struct completion hit_done;
+	bool on_list, reached, failed, looped;
+	int second_calls;
+} kpa_attach;
+
+/* Wait up to a second for @flag; the caller may not sleep. */
+static void kpa_wait_for(bool *flag)
+{
+	int i;
+
+	for (i = 0; i < 1000 && !READ_ONCE(*flag); i++)
+		mdelay(1);
+}
+
+static int kpa_attach_first_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	kpa_wait_for(&kpa_attach.on_list);
+	return 0;
+}
+
+static int kpa_attach_second_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kpa_attach *a = &kpa_attach;
+
+	if (a->second_calls++) {
+		/* the walk came back to this probe: send it to the list's end */
+		a->looped = true;
+		WRITE_ONCE(a->second.list.next, a->second_next);
+		return 0;
+	}
+	a->second_next = READ_ONCE(a->second.list.next);
+	WRITE_ONCE(a->reached, true);
+	kpa_wait_for(&a->failed);
+	return 0;
+}
+
+/* Stands in for kprobe_site_sync() in the registering task: arming fails. */
+static int kpa_attach_sync_fails(struct kprobe_site *s)
+{
+	WRITE_ONCE(kpa_attach.on_list, true);
+	kpa_wait_for(&kpa_attach.reached);
+	return -EIO;
+}
+
+static int kpa_attach_hitter(void *data)
+{
+	kpa_call(kpa_target, 1);
+	complete(&kpa_attach.hit_done);
+	return 0;
+}
+
+static void kpa_test_attach_fails_live(struct kunit *test)
+{
+	struct kpa_attach *a = &kpa_attach;
+	struct task_struct *t;
+	int cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+
+	if (cpu >= nr_cpu_ids)
+		kunit_skip(test, "needs two CPUs");
+	memset(a, 0, sizeof(*a));
+	init_completion(&a->hit_done);
+	a->first.symbol_name = a->second.symbol_name = "kpa_target";
+	a->first.pre_handler = kpa_attach_first_pre;
+	a->second.pre_handler = kpa_attach_second_pre;
+	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&a->first));
+
+	t = kthread_create(kpa_attach_hitter, NULL, "kpa_attach");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	kthread_bind(t, cpu);
+	wake_up_process(t);
+	kunit_activate_static_stub(test, kprobe_site_sync, kpa_attach_sync_fails);
+	KUNIT_EXPECT_EQ(test, -EIO, register_kprobe(&a->second));
+	kunit_deactivate_static_stub(test, kprobe_site_sync);
+	WRITE_ONCE(a->failed, true);
+	wait_for_completion(&a->hit_done);
+	unregister_kprobe(&a->first);
+
+	KUNIT_EXPECT_EQ(test, a->second_calls, 1);
+	KUNIT_EXPECT_FALSE(test, a->looped);
+	KUNIT_EXPECT_TRUE(test, list_empty(&a->second.list));
 }
 
 /* ------------------------------------------------------------------ */
@@ -634,6 +733,7 @@ out:
 static struct kunit_case kprobes_api_cases[] = {
 	KUNIT_CASE(kpa_test_retry),
 	KUNIT_CASE(kpa_test_redirect_skips),
+	KUNIT_CASE(kpa_test_attach_fails_live),
 	KUNIT_CASE(kpa_test_batch_defers),
 	KUNIT_CASE(kpa_test_batch_all_or_nothing),
 	KUNIT_CASE(kpa_test_cost),

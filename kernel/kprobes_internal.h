@@ -100,6 +100,11 @@ static inline int kprobe_ftrace_disarm(struct kprobe_site **sites,
 }
 #endif
 
+/* kprobes.c, for the KUnit tests (which may stand in for it) */
+#if IS_ENABLED(CONFIG_KUNIT)
+int kprobe_site_sync(struct kprobe_site *s);
+#endif
+
 /* kprobes_cost.c: debugfs kprobes/cost_every, and the KUnit tests */
 #define KPROBE_COST_EVERY_MAX	(1U << 20)
 int kprobe_cost_set_every(unsigned int every);
