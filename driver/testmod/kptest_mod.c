@@ -11,6 +11,10 @@
  *                         hits a probe of kptest_target while a handler
  *                         runs, which the kprobes core counts as missed
  *   kptest_init_fn(x)     __init: runs once, while the module loads
+ *   kptest_init_late(x)   __init: with the parameter init_async=1, called
+ *                         once by the module's init function, and once by
+ *                         async __init work after the module went live,
+ *                         while its init text is not yet freed
  *   kptest_nokprobe(x)    NOKPROBE_SYMBOL: in the module's blacklist
  *   kptest_multi_a(x)     write N to /sys/kernel/debug/kptest/multi to
  *   kptest_multi_b(x)     call a N times, b 2N times, c 3N times, and the
@@ -25,7 +29,9 @@
  * The module is loaded and unloaded by the tests, several times in a row;
  * it keeps no state across loads.
  */
+#include <linux/async.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -211,8 +217,37 @@ static const struct file_operations kptest_multi_fops = {
 
 static struct dentry *kptest_dir;
 
+static bool init_async;
+module_param(init_async, bool, 0400);
+MODULE_PARM_DESC(init_async, "call kptest_init_late() from async __init work once live");
+
+static noinline __noclone int __init kptest_init_late(int x)
+{
+	WRITE_ONCE(kptest_cell, READ_ONCE(kptest_cell) + x);
+	return x;
+}
+
+/*
+ * The loader waits for async work before it frees init text, so this runs
+ * with the init text still there, but after the module went live.
+ */
+static void __init kptest_init_async(void *data, async_cookie_t cookie)
+{
+	int i;
+
+	for (i = 0; i < 500 && READ_ONCE(THIS_MODULE->state) != MODULE_STATE_LIVE; i++)
+		msleep(10);
+	/* the notifiers of the live state have run by now */
+	msleep(50);
+	kptest_init_late(1);
+}
+
 static int __init kptest_init(void)
 {
+	if (init_async) {
+		kptest_init_late(0);
+		async_schedule(kptest_init_async, NULL);
+	}
 	WRITE_ONCE(kptest_cell, kptest_init_fn((int)jiffies) + 1);
 	kptest_dir = debugfs_create_dir("kptest", NULL);
 	debugfs_create_file("call", 0200, kptest_dir, NULL, &kptest_call_fops);
