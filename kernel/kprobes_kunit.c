@@ -25,6 +25,7 @@
 #include <linux/linkage.h>
 #include <asm/asm.h>
 #include <asm/ibt.h>
+#include <asm/msr.h>
 
 #include "kprobes_internal.h"
 
@@ -931,6 +932,116 @@ static void kpt_test_real_walk(struct kunit *test)
 		KUNIT_EXPECT_GT(test, optimized, 0);
 }
 
+/*
+ * Stepped instructions that take a trap other than a page fault, fixed up
+ * by their exception entry: a read of an MSR that no CPU has, a write of
+ * a reserved bit of PKRS (QEMU's TCG reads unknown MSRs as 0, but checks
+ * these bits), and a load from a non-canonical address (#GP).  The step
+ * is left at the trap, and the fixup is that of the original address.
+ */
+#define KPT_ABSENT_MSR		0xdeadbeef
+#define KPT_MSR_PKRS		0x6e1	/* IA32_PKRS: bits 63:32 reserved */
+#define KPT_NONCANONICAL	((const long *)0x8000000000001000UL)
+
+static noinline long kpt_rdmsr_absent(void)
+{
+	u64 val;
+
+	return rdmsrl_safe(KPT_ABSENT_MSR, &val);
+}
+
+static noinline long kpt_wrmsr_reserved(void)
+{
+	return wrmsrl_safe(KPT_MSR_PKRS, BIT_ULL(32));
+}
+
+static long kpt_load_noncanonical(void)
+{
+	return kpt_load(KPT_NONCANONICAL);
+}
+
+/*
+ * The first instruction of @func that starts with the two bytes @op, found
+ * by walking its instruction boundaries; NULL if there is none (with
+ * paravirt MSR accessors, the rdmsr is in another function).
+ */
+static char *kpt_find_insn(void *func, const u8 op[2])
+{
+	unsigned long pos = (unsigned long)func, end = pos + kpt_func_size(func);
+	unsigned long start, next;
+
+	for (; pos + 2 <= end; pos = next) {
+		if (!memcmp((void *)pos, op, 2))
+			return (char *)pos;
+		if (kprobe_insn_around(pos + 1, &start, &next))
+			next = pos + 1;		/* a one-byte instruction */
+	}
+	return NULL;
+}
+
+struct kpt_trap_case {
+	const char *name;
+	long (*call)(void);
+	char *at;
+};
+
+/*
+ * Probe c->at with a post handler (a step), call c->call three times: the
+ * error of the unprobed call each time, the pre handler each time, no post
+ * handler (the step ends at the trap), and the CPU out of the step, with
+ * interrupts on.  False if the instruction does not trap here.
+ */
+static bool kpt_trap_one(struct kunit *test, const struct kpt_trap_case *c)
+{
+	struct kprobe kp = { .addr = (kprobe_opcode_t *)c->at,
+			     .pre_handler = kpt_pre, .post_handler = kpt_post };
+	struct kprobe *running;
+	long unprobed;
+	int i;
+
+	if (!c->at) {
+		kunit_info(test, "%s: no such instruction in the function\n", c->name);
+		return false;
+	}
+	unprobed = c->call();
+	if (!unprobed) {
+		kunit_info(test, "%s: no trap on this machine\n", c->name);
+		return false;
+	}
+	kpt_reset();
+	KUNIT_ASSERT_EQ_MSG(test, 0, register_kprobe(&kp), "%s", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, kprobe_hit_path(&kp), KPROBE_PATH_STEP, "%s", c->name);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ_MSG(test, c->call(), unprobed, "%s", c->name);
+	KUNIT_EXPECT_FALSE_MSG(test, irqs_disabled(), "%s", c->name);
+	preempt_disable();
+	running = kprobe_running();
+	preempt_enable();
+	unregister_kprobe(&kp);
+
+	KUNIT_EXPECT_EQ_MSG(test, seen[0].pre, 3, "%s", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, seen[0].post, 0, "%s", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, kp.nmissed, 0UL, "%s", c->name);
+	KUNIT_EXPECT_NULL_MSG(test, running, "%s", c->name);
+	kunit_info(test, "%s at %pS: %ld, fixed up\n", c->name, c->at, unprobed);
+	return true;
+}
+
+static void kpt_test_step_trap_fixup(struct kunit *test)
+{
+	static const u8 rdmsr[2] = { 0x0f, 0x32 }, wrmsr[2] = { 0x0f, 0x30 };
+	const struct kpt_trap_case cases[] = {
+		{ "rdmsr", kpt_rdmsr_absent, kpt_find_insn(kpt_rdmsr_absent, rdmsr) },
+		{ "wrmsr", kpt_wrmsr_reserved, kpt_find_insn(kpt_wrmsr_reserved, wrmsr) },
+		{ "non-canonical load", kpt_load_noncanonical, kpt_load_at[0] },
+	};
+	int i, trapped = 0;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		trapped += kpt_trap_one(test, &cases[i]);
+	KUNIT_EXPECT_GE(test, trapped, 1);
+}
+
 static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_test_walk),
 	KUNIT_CASE(kpt_test_boost),
@@ -945,6 +1056,7 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_test_kretprobe),
 	KUNIT_CASE(kpt_test_cost),
 	KUNIT_CASE(kpt_test_cost_fault),
+	KUNIT_CASE(kpt_test_step_trap_fixup),
 	{}
 };
 

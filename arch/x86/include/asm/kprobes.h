@@ -83,6 +83,16 @@ struct arch_kprobe_site {
 
 int kprobe_int3_handler(struct pt_regs *regs);
 int kprobe_fault_handler(struct pt_regs *regs, int trapnr);
+int kprobe_step_trap_rewind(struct pt_regs *regs);
 
+#else /* !CONFIG_KPROBES */
+#include <linux/errno.h>
+
+struct pt_regs;
+
+static inline int kprobe_step_trap_rewind(struct pt_regs *regs)
+{
+	return -ENOENT;
+}
 #endif /* CONFIG_KPROBES */
 #endif /* _ASM_X86_KPROBES_H */

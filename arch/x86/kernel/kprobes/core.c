@@ -25,8 +25,10 @@
  * to the copy in its detour buffer instead.
  *
  * Between the two traps of a step the CPU runs the copy with interrupts
- * off, and current_kprobe stays set, so a fault in the copy is recognised
- * (kprobe_fault_handler()) and replayed at the original address.  A probe
+ * off, and current_kprobe stays set, so a trap in the copy is recognised
+ * (a page fault by kprobe_fault_handler(), any other trap when
+ * fixup_exception() finds no entry for the copy: kprobe_step_trap_rewind())
+ * and handled at the original address, fixed up by its exception entry.  A probe
  * hit while a handler runs (kprobe_running()) only counts a miss and makes
  * its instruction happen; such a step may nest inside another (NMI), which
  * is why steps are kept on a small per-CPU stack.
@@ -348,6 +350,32 @@ int kprobe_int3_handler(struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(kprobe_int3_handler);
 
+/*
+ * If the copy of the innermost step trapped, end the step there and put
+ * the CPU back on the original instruction.  A copy holds one instruction
+ * (then the int3), and a fault leaves ip on the faulting instruction, so
+ * a trap in the copy is always at the start of the slot.
+ */
+static bool kpx86_step_abort(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
+{
+	struct kprobe_step st;
+
+	if (!kcb->depth ||
+	    regs->ip != (unsigned long)kcb->steps[kcb->depth - 1].site->arch.slot)
+		return false;
+
+	st = kprobe_step_pop(kcb);
+	regs->ip = (unsigned long)st.site->addr;
+	regs->flags |= st.saved;
+	if (!st.quiet) {
+		__this_cpu_write(current_kprobe, NULL);
+		/* the hit ends here; the instruction's rerun is a hit of its own */
+		kprobe_cost_end(st.site, st.cost_t0, NULL);
+	}
+	return true;
+}
+NOKPROBE_SYMBOL(kpx86_step_abort);
+
 /**
  * kprobe_fault_handler() - a fault while kprobes runs on this CPU
  * @regs: the faulting context
@@ -363,21 +391,32 @@ NOKPROBE_SYMBOL(kprobe_int3_handler);
  */
 int kprobe_fault_handler(struct pt_regs *regs, int trapnr)
 {
-	struct kprobe_ctlblk *kcb = this_cpu_ptr(&kprobe_ctlblk);
-	struct kprobe_step st;
-
-	if (!kcb->depth ||
-	    regs->ip != (unsigned long)kcb->steps[kcb->depth - 1].site->arch.slot)
-		return 0;
-
-	st = kprobe_step_pop(kcb);
-	regs->ip = (unsigned long)st.site->addr;
-	regs->flags |= st.saved;
-	if (!st.quiet) {
-		__this_cpu_write(current_kprobe, NULL);
-		/* the hit ends here; the instruction's rerun is a hit of its own */
-		kprobe_cost_end(st.site, st.cost_t0, NULL);
-	}
+	kpx86_step_abort(this_cpu_ptr(&kprobe_ctlblk), regs);
 	return 0;
 }
 NOKPROBE_SYMBOL(kprobe_fault_handler);
+
+/**
+ * kprobe_step_trap_rewind() - a trap that found no exception entry at ip
+ * @regs: the trapped context
+ *
+ * The exception entry of a stepped instruction is that of its original
+ * address, not of the copy.  A page fault gets there through
+ * kprobe_fault_handler() before its fixup is looked up; every other trap
+ * (#GP of an MSR access or a non-canonical address, #NP or #SS of a
+ * segment load, #MF, #XM...) comes here from fixup_exception(), which
+ * then looks the entry up again.  Without this, a trap that the
+ * instruction expects to be fixed up would kill the kernel once probed.
+ *
+ * Context: exception; any preemption state.
+ * Return: 0 if the trap was in a step's copy and @regs is now on the
+ * original instruction, out of the step; -ENOENT otherwise.
+ */
+int kprobe_step_trap_rewind(struct pt_regs *regs)
+{
+	/* A step runs with interrupts off: a trap in it is not preemptible. */
+	if (user_mode(regs) || preemptible())
+		return -ENOENT;
+	return kpx86_step_abort(this_cpu_ptr(&kprobe_ctlblk), regs) ? 0 : -ENOENT;
+}
+NOKPROBE_SYMBOL(kprobe_step_trap_rewind);
