@@ -101,6 +101,70 @@ asm(
 	"	.quad .Lkpt_load\n"
 	"	.popsection\n");
 
+/*
+ * Code that lands inside the bytes a jump at a probe would cover.  Each
+ * probed movq (3 bytes) is followed by an addq (4 bytes): a jump there
+ * covers both, and the addq is entered from elsewhere.
+ *
+ * kpt_split(x, cold) = x + 1, or x + 101 through its cold part, which
+ * jumps back to the addq (as GCC's NAME.cold parts do).  kpt_fixer(p) =
+ * *p + 1, or -EFAULT when the load faults: its exception fixup is the
+ * addq of kpt_fixee(x) = x + 1, with -15 in %rax.
+ */
+long kpt_split(long x, long cold);
+long kpt_fixee(long x);
+long kpt_fixer(const long *p);
+extern char *const kpt_split_at[1], *const kpt_fixee_at[1];
+/* Its fixup leaves it for kpt_fixee, on purpose: not for objtool to follow. */
+STACK_FRAME_NON_STANDARD(kpt_fixer);
+
+asm(
+	"	.pushsection .text, \"ax\"\n"
+	"	.globl kpt_split, kpt_fixee, kpt_fixer\n"
+	"	.type kpt_split, @function\n"
+	"kpt_split:\n"
+	ASM_ENDBR
+	"	testq %rsi, %rsi\n"
+	"	jnz kpt_split.cold\n"
+	KPT_INSN(".Lkpt_split", "movq %rdi, %rax")
+	".Lkpt_split_back:\n"
+	"	addq $1, %rax\n"
+	"	" ASM_RET
+	"	.size kpt_split, .-kpt_split\n"
+	"	.type kpt_fixee, @function\n"
+	"kpt_fixee:\n"
+	ASM_ENDBR
+	KPT_INSN(".Lkpt_fixee", "movq %rdi, %rax")
+	".Lkpt_fixee_back:\n"
+	"	addq $1, %rax\n"
+	"	" ASM_RET
+	"	.size kpt_fixee, .-kpt_fixee\n"
+	"	.type kpt_fixer, @function\n"
+	"kpt_fixer:\n"
+	ASM_ENDBR
+	"	movq $-15, %rax\n"
+	".Lkpt_fixer_load:\n"
+	"	movq (%rdi), %rax\n"
+	"	addq $1, %rax\n"
+	"	" ASM_RET
+	"	.size kpt_fixer, .-kpt_fixer\n"
+	_ASM_EXTABLE(.Lkpt_fixer_load, .Lkpt_fixee_back)
+	"	.popsection\n"
+	"	.pushsection .text.unlikely, \"ax\"\n"
+	"	.type kpt_split.cold, @function\n"
+	"kpt_split.cold:\n"
+	"	leaq 100(%rdi), %rax\n"
+	"	jmp .Lkpt_split_back\n"
+	"	.size kpt_split.cold, .-kpt_split.cold\n"
+	"	.popsection\n"
+	"	.pushsection .rodata, \"a\"\n"
+	"	.balign 8\n"
+	"kpt_split_at:\n"
+	"	.quad .Lkpt_split\n"
+	"kpt_fixee_at:\n"
+	"	.quad .Lkpt_fixee\n"
+	"	.popsection\n");
+
 static long kpt_walk_expect(long x, long twice)
 {
 	return (x + 3 + kpt_bias) * (twice ? 2 : 1);
@@ -1042,6 +1106,76 @@ static void kpt_test_step_trap_fixup(struct kunit *test)
 	KUNIT_EXPECT_GE(test, trapped, 1);
 }
 
+static long kpt_split_hot(void)
+{
+	return kpt_split(5, 0) == 6;
+}
+
+static long kpt_split_cold(void)
+{
+	return kpt_split(5, 1) == 106;
+}
+
+static long kpt_fixee_call(void)
+{
+	return kpt_fixee(5) == 6;
+}
+
+static long kpt_fixer_fault(void)
+{
+	long good = 7;
+
+	return kpt_fixer(&good) == 8 && kpt_fixer(KPT_NONCANONICAL) == -EFAULT;
+}
+
+struct kpt_landing_case {
+	const char *name;
+	char *at;
+	long (*direct)(void);	/* runs the probed instruction: true if right */
+	long (*landing)(void);	/* lands after it, from elsewhere */
+};
+
+/*
+ * The probe registers, but is never optimized: a jump would be entered in
+ * its middle.  Its hits are those of the direct call; the landing call
+ * is made only once the probe is known not to be a jump.
+ */
+static void kpt_landing_one(struct kunit *test, const struct kpt_landing_case *c)
+{
+	struct kprobe kp = { .addr = (kprobe_opcode_t *)c->at, .pre_handler = kpt_pre };
+	enum kprobe_hit_path path;
+	bool flagged;
+
+	kpt_reset();
+	KUNIT_ASSERT_EQ_MSG(test, 0, register_kprobe(&kp), "%s", c->name);
+	wait_for_kprobe_optimizer();
+	path = kprobe_hit_path(&kp);
+	flagged = kp.flags & KPROBE_FLAG_OPTIMIZED;
+	KUNIT_EXPECT_EQ_MSG(test, path, KPROBE_PATH_BOOST, "%s", c->name);
+	KUNIT_EXPECT_FALSE_MSG(test, flagged, "%s", c->name);
+	KUNIT_EXPECT_EQ_MSG(test, kpt_byte(c->at), INT3_INSN_OPCODE, "%s", c->name);
+	KUNIT_EXPECT_TRUE_MSG(test, c->direct(), "%s", c->name);
+	if (path != KPROBE_PATH_OPTIMIZED && !flagged)
+		KUNIT_EXPECT_TRUE_MSG(test, c->landing(), "%s", c->name);
+	unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ_MSG(test, seen[0].pre, 1, "%s", c->name);
+}
+
+/* Jumps back from a .cold part, and exception fixups, keep jumps out. */
+static void kpt_test_opt_landing(struct kunit *test)
+{
+	const struct kpt_landing_case cases[] = {
+		{ "cold part", kpt_split_at[0], kpt_split_hot, kpt_split_cold },
+		{ "exception fixup", kpt_fixee_at[0], kpt_fixee_call, kpt_fixer_fault },
+	};
+	int i;
+
+	if (!IS_ENABLED(CONFIG_OPTPROBES))
+		kunit_skip(test, "no jump optimization");
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		kpt_landing_one(test, &cases[i]);
+}
+
 static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_test_walk),
 	KUNIT_CASE(kpt_test_boost),
@@ -1056,6 +1190,7 @@ static struct kunit_case kprobes_core_cases[] = {
 	KUNIT_CASE(kpt_test_kretprobe),
 	KUNIT_CASE(kpt_test_cost),
 	KUNIT_CASE(kpt_test_cost_fault),
+	KUNIT_CASE(kpt_test_opt_landing),
 	KUNIT_CASE(kpt_test_step_trap_fixup),
 	{}
 };

@@ -17,15 +17,17 @@
  *
  * The covered instructions are whole, at least 5 bytes, within the
  * function, and each could be boosted (no exception fixup, no branch).
- * No other site lies inside, no jump, exception fixup or jump table of the
- * function may land inside, and no text patched by someone else (jump
- * labels, static calls, alternatives, fentry) overlaps them.
+ * No other site lies inside, and nothing may land inside: no jump of the
+ * function or of its other part (NAME.cold), no jump table, no jump
+ * label's target and no exception fixup.  No text patched by someone else
+ * (jump labels, static calls, alternatives, fentry) overlaps them.
  */
 #include <linux/extable.h>
 #include <linux/ftrace.h>
 #include <linux/jump_label.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes_arch.h>
+#include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/static_call.h>
 #include <asm/extable.h>
@@ -106,12 +108,10 @@ static bool kpx86_jumps_indirect(unsigned long target)
 	       str_has_prefix(name, "__x86_indirect_");
 }
 
-/* The fixup of the exception entry of the instruction at @addr, or 0. */
-static unsigned long kpx86_fixup_of(unsigned long addr)
+/* Does @target land inside the jump at @addr, past its first byte? */
+static bool kpx86_inside(unsigned long target, unsigned long addr, int len)
 {
-	const struct exception_table_entry *e = search_exception_tables(addr);
-
-	return e ? (unsigned long)&e->fixup + e->fixup : 0;
+	return target > addr && target < addr + len;
 }
 
 /* Where a relative branch of the function goes, or 0 for other insns. */
@@ -148,17 +148,157 @@ static int kpx86_check_function(unsigned long start, unsigned long end,
 		     X86_MODRM_REG(insn.modrm.value) == KPX86_MODRM_REG_JMPF))
 			return -EBUSY;		/* jump tables may go anywhere */
 		target = kpx86_branch_target(&insn, pos);
-		if (target > addr && target < addr + len)
+		if (kpx86_inside(target, addr, len))
 			return -EBUSY;
 		if (target && (target < start || target >= end) &&
 		    insn.opcode.bytes[0] != CALL_INSN_OPCODE &&
 		    kpx86_jumps_indirect(target))
 			return -EBUSY;
-		target = kpx86_fixup_of(pos);
-		if (target > addr && target < addr + len)
-			return -EBUSY;
 	}
 	return 0;
+}
+
+/*
+ * What else may land inside, and what looking costs at registration (the
+ * checks run once the cheaper ones above passed, with kprobe_mutex held):
+ *
+ * - the other part of the function.  GCC moves the unlikely paths of NAME
+ *   to NAME.cold, in .text.unlikely, and jumps back from there: the part
+ *   is found by name (a bisection of kallsyms' sorted names; in vmlinux,
+ *   every symbol of that name, those of static functions of other files
+ *   too) and decoded like the function, which costs about as much again;
+ * - jump labels: one pass over the jump entries of the text that holds
+ *   the probe (vmlinux's __jump_table, or the module's), one target
+ *   compared per 16-byte entry;
+ * - exception fixups: one pass over its exception table (vmlinux's
+ *   __ex_table, or the module's), one fixup compared per 12-byte entry.
+ *
+ * A jump label or a fixup only ever goes to the text of its own table.
+ * The passes decode nothing, one compare an entry: the check config's
+ * vmlinux has 420 exception entries and no jump labels; a distribution
+ * kernel has some thousands of the first and tens of thousands of the
+ * second, a pass of tens of microseconds (an estimate), less than the
+ * text pokes and grace periods of the registration itself.
+ */
+struct kpx86_cover_span {
+	unsigned long addr;
+	int len;
+};
+
+/* kallsyms_on_each_match_symbol() callback: check the part at @start. */
+static int kpx86_check_part(void *data, unsigned long start)
+{
+	const struct kpx86_cover_span *c = data;
+	unsigned long size, offset;
+
+	if (!kallsyms_lookup_size_offset(start, &size, &offset) || offset)
+		return -ENOENT;
+	return kpx86_check_function(start, start + size, c->addr, c->len);
+}
+
+/* NAME.cold for a probe in NAME, NAME for a probe in NAME.cold. */
+static int kpx86_check_other_part(unsigned long addr, int len)
+{
+	static const char cold[] = ".cold";
+	char buf[MODULE_NAME_LEN + 1 + KSYM_NAME_LEN + sizeof(cold)];
+	char *name = buf + MODULE_NAME_LEN + 1, *modname;
+	struct kpx86_cover_span c = { .addr = addr, .len = len };
+	size_t n, m;
+
+	if (!kallsyms_lookup(addr, NULL, NULL, &modname, name))
+		return -ENOENT;
+	n = strlen(name);
+	if (n >= strlen(cold) && !strcmp(name + n - strlen(cold), cold))
+		name[n - strlen(cold)] = '\0';
+	else
+		memcpy(name + n, cold, sizeof(cold));
+	if (!modname)
+		return kallsyms_on_each_match_symbol(kpx86_check_part, name, &c);
+
+	/* "MODULE:NAME" looks in that module only. */
+	m = strnlen(modname, MODULE_NAME_LEN);
+	name -= m + 1;
+	memcpy(name, modname, m);
+	name[m] = ':';
+	addr = kallsyms_lookup_name(name);
+	return addr ? kpx86_check_part(&c, addr) : 0;
+}
+
+#ifdef CONFIG_JUMP_LABEL
+static bool kpx86_jump_label_inside(const struct jump_entry *e, unsigned int n,
+				    unsigned long addr, int len)
+{
+	for (; n; n--, e++)
+		if (kpx86_inside(jump_entry_target(e), addr, len))
+			return true;
+	return false;
+}
+
+static bool kpx86_vmlinux_jump_label_inside(unsigned long addr, int len)
+{
+	return kpx86_jump_label_inside(__start___jump_table,
+				       __stop___jump_table - __start___jump_table,
+				       addr, len);
+}
+
+static bool kpx86_module_jump_label_inside(struct module *mod, unsigned long addr,
+					   int len)
+{
+	return kpx86_jump_label_inside(mod->jump_entries, mod->num_jump_entries,
+				       addr, len);
+}
+#else
+static bool kpx86_vmlinux_jump_label_inside(unsigned long addr, int len)
+{
+	return false;
+}
+
+static bool kpx86_module_jump_label_inside(struct module *mod, unsigned long addr,
+					   int len)
+{
+	return false;
+}
+#endif
+
+extern struct exception_table_entry __start___ex_table[];
+extern struct exception_table_entry __stop___ex_table[];
+
+static bool kpx86_fixup_inside(const struct exception_table_entry *e, unsigned int n,
+			       unsigned long addr, int len)
+{
+	for (; n; n--, e++)
+		if (kpx86_inside((unsigned long)&e->fixup + e->fixup, addr, len))
+			return true;
+	return false;
+}
+
+static bool kpx86_module_tables_inside(unsigned long addr, int len)
+{
+	struct module *mod;
+	bool inside;
+
+	preempt_disable();	/* keeps the module */
+	mod = __module_text_address(addr);
+	inside = mod && (kpx86_module_jump_label_inside(mod, addr, len) ||
+			 kpx86_fixup_inside(mod->extable, mod->num_exentries,
+					    addr, len));
+	preempt_enable();
+	return inside;
+}
+
+/* Jump labels and exception fixups of the text that holds @addr. */
+static int kpx86_check_tables(unsigned long addr, int len)
+{
+	bool inside;
+
+	if (is_module_text_address(addr))
+		inside = kpx86_module_tables_inside(addr, len);
+	else
+		inside = kpx86_vmlinux_jump_label_inside(addr, len) ||
+			 kpx86_fixup_inside(__start___ex_table,
+					    __stop___ex_table - __start___ex_table,
+					    addr, len);
+	return inside ? -EBUSY : 0;
 }
 
 /*
@@ -252,6 +392,10 @@ int arch_kprobe_opt_prepare(struct kprobe_site *s)
 	if (offset + len > size || kpx86_cover_reserved(addr, len))
 		return -EBUSY;
 	ret = kpx86_check_function(addr - offset, addr - offset + size, addr, len);
+	if (!ret)
+		ret = kpx86_check_other_part(addr, len);
+	if (!ret)
+		ret = kpx86_check_tables(addr, len);
 	if (ret)
 		return ret;
 
