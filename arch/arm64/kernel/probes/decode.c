@@ -29,6 +29,7 @@
  * Architecture Reference Manual, section C4 ("A64 instruction set
  * encoding").
  */
+#include <kunit/visibility.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <asm/insn.h>
@@ -123,6 +124,7 @@ enum a64_verdict a64_classify(u32 insn, probes_handler_t **simulate)
 	}
 	return A64_STEP;
 }
+EXPORT_SYMBOL_IF_KUNIT(a64_classify);
 
 /* Load-exclusive (L = 1) and store-exclusive (L = 0) forms. */
 static bool a64_is_load_exclusive(u32 insn)
@@ -180,3 +182,4 @@ enum probe_insn arm_probe_decode_insn(probe_opcode_t insn,
 		return INSN_REJECTED;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(arm_probe_decode_insn);

@@ -19,18 +19,34 @@
  * BRK (ftrace.c): the kpa_test_ftrace* cases check the registers handlers
  * see there, a function override, recursion, a return probe, and a probe
  * that reads every register, which stays on a BRK.
+ *
+ * The decoder's verdicts on instructions no kernel code needs to hold
+ * (FEAT_MOPS sequences, every hint, BC.cond) are checked on encodings,
+ * for kprobes and uprobes; the allowed hints are also hit for real.  The
+ * last cases cover faults: an instruction with an exception-table entry
+ * is refused, and the simulation of a literal load, in the BRK exception,
+ * calls nothing a probe may sit on.
  */
 #include <kunit/test.h>
+#include <kunit/visibility.h>
+#include <linux/extable.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/sort.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/kernel.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <asm/hwcap.h>
 #include <asm/insn.h>
 #include <asm/stack_pointer.h>
 #include <asm/virt.h>
+
+#include "a64.h"
+#include "decode-insn.h"
 
 /* ------------------------------------------------------------ targets */
 
@@ -713,9 +729,10 @@ static void kpa_test_ftrace_kretprobe(struct kunit *test)
 /* ------------------------------------------------------------ refusals */
 
 /*
- * Never called: an exclusive sequence, a DAIF write, exception generation
- * and an exception return, which must be refused, among instructions that
- * may be probed.
+ * Never called: an exclusive sequence, a DAIF write, exception generation,
+ * an exception return, hints that must not be stepped and memory copy and
+ * set sequences (FEAT_MOPS), which must be refused, among instructions
+ * that may be probed.
  */
 extern const u32 kpa_refuse[];
 asm(
@@ -733,6 +750,11 @@ asm(
 	"	brk	#0x123\n"
 	"	hlt	#0\n"
 	"	eret\n"
+	"	hint	#1\n"			/* YIELD */
+	"	hint	#29\n"			/* AUTIASP */
+	"	.inst	0x1d010440\n"		/* CPYP [x0]!, [x1]!, x2! */
+	"	.inst	0x19c20420\n"		/* SETP [x0]!, x1!, x2 */
+	"	hint	#25\n"			/* PACIASP */
 	"	ret\n"
 	"	.size kpa_refuse, . - kpa_refuse\n"
 	"	.popsection\n");
@@ -744,7 +766,8 @@ static void kpa_test_refused(struct kunit *test)
 		{ "STXR", -EINVAL }, { "CBNZ after the sequence", 0 },
 		{ "SVC", -EINVAL }, { "MSR DAIFSet", -EINVAL }, { "HVC", -EINVAL },
 		{ "BRK", -EINVAL }, { "HLT", -EINVAL }, { "ERET", -EINVAL },
-		{ "RET", 0 },
+		{ "YIELD", -EINVAL }, { "AUTIASP", -EINVAL }, { "CPYP", -EINVAL },
+		{ "SETP", -EINVAL }, { "PACIASP", 0 }, { "RET", 0 },
 	};
 	struct kprobe unaligned = {};
 	unsigned int i;
@@ -760,6 +783,283 @@ static void kpa_test_refused(struct kunit *test)
 	/* Not on an instruction boundary. */
 	unaligned.addr = (kprobe_opcode_t *)((unsigned long)kpa_refuse + 2);
 	KUNIT_EXPECT_NE(test, register_kprobe(&unaligned), 0);
+}
+
+/* ------------------------------------------------------------ decoder */
+
+struct kpa_verdict {
+	const char		*what;
+	u32			insn;
+	enum a64_verdict	want;
+};
+
+/* a64_classify() for kprobes, and arm_probe_decode_insn() for uprobes. */
+static void kpa_expect_verdicts(struct kunit *test, const struct kpa_verdict *v,
+				unsigned int n)
+{
+	static const enum probe_insn as_uprobe[] = {
+		[A64_REFUSE] = INSN_REJECTED,
+		[A64_STEP] = INSN_GOOD,
+		[A64_SIMULATE] = INSN_GOOD_NO_SLOT,
+	};
+	struct arch_probe_insn api;
+	probes_handler_t *sim;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, a64_classify(v[i].insn, &sim), v[i].want,
+				    "%s (%08x)", v[i].what, v[i].insn);
+		KUNIT_EXPECT_EQ_MSG(test, arm_probe_decode_insn(v[i].insn, &api),
+				    as_uprobe[v[i].want], "uprobe on %s (%08x)",
+				    v[i].what, v[i].insn);
+	}
+}
+
+/*
+ * A memory copy or set (FEAT_MOPS) is a prologue, a main and an epilogue
+ * instruction that must sit one after the other: none of them can be
+ * stepped alone, out of line.
+ */
+static void kpa_test_decode_mops(struct kunit *test)
+{
+	static const struct kpa_verdict v[] = {
+		{ "CPYP", 0x1d010440, A64_REFUSE },
+		{ "CPYM", 0x1d410440, A64_REFUSE },
+		{ "CPYE", 0x1d810440, A64_REFUSE },
+		{ "CPYFP", 0x19010440, A64_REFUSE },
+		{ "CPYFM", 0x19410440, A64_REFUSE },
+		{ "CPYFE", 0x19810440, A64_REFUSE },
+		{ "SETP", 0x19c20420, A64_REFUSE },
+		{ "SETM", 0x19c24420, A64_REFUSE },
+		{ "SETE", 0x19c28420, A64_REFUSE },
+		{ "SETGP", 0x1dc20420, A64_REFUSE },
+		{ "SETGM", 0x1dc24420, A64_REFUSE },
+		{ "SETGE", 0x1dc28420, A64_REFUSE },
+		/* neighbours in the load/store space */
+		{ "LDR x0, [x1]", 0xf9400020, A64_STEP },
+		{ "STP x29, x30, [sp, #-16]!", 0xa9bf7bfd, A64_STEP },
+	};
+
+	kpa_expect_verdicts(test, v, ARRAY_SIZE(v));
+}
+
+/*
+ * Hints: pointer signing and stripping, BTI and NOP may be probed; the
+ * rest (waits, events, authentication, barriers and unallocated hints)
+ * may trap or change behaviour out of line, and are refused.
+ */
+static void kpa_test_decode_hints(struct kunit *test)
+{
+	static const struct kpa_verdict v[] = {
+		{ "NOP", 0xd503201f, A64_SIMULATE },
+		{ "XPACLRI", 0xd50320ff, A64_STEP },
+		{ "PACIA1716", 0xd503211f, A64_STEP },
+		{ "PACIB1716", 0xd503215f, A64_STEP },
+		{ "PACIAZ", 0xd503231f, A64_STEP },
+		{ "PACIASP", 0xd503233f, A64_STEP },
+		{ "PACIBZ", 0xd503235f, A64_STEP },
+		{ "PACIBSP", 0xd503237f, A64_STEP },
+		{ "BTI", 0xd503241f, A64_STEP },
+		{ "BTI c", 0xd503245f, A64_STEP },
+		{ "BTI j", 0xd503249f, A64_STEP },
+		{ "BTI jc", 0xd50324df, A64_STEP },
+		{ "YIELD", 0xd503203f, A64_REFUSE },
+		{ "WFE", 0xd503205f, A64_REFUSE },
+		{ "WFI", 0xd503207f, A64_REFUSE },
+		{ "SEV", 0xd503209f, A64_REFUSE },
+		{ "SEVL", 0xd50320bf, A64_REFUSE },
+		{ "DGH", 0xd50320df, A64_REFUSE },
+		{ "AUTIA1716", 0xd503219f, A64_REFUSE },
+		{ "AUTIB1716", 0xd50321df, A64_REFUSE },
+		{ "ESB", 0xd503221f, A64_REFUSE },
+		{ "PSB CSYNC", 0xd503223f, A64_REFUSE },
+		{ "TSB CSYNC", 0xd503225f, A64_REFUSE },
+		{ "CSDB", 0xd503229f, A64_REFUSE },
+		{ "CLEARBHB", 0xd50322df, A64_REFUSE },
+		{ "AUTIAZ", 0xd503239f, A64_REFUSE },
+		{ "AUTIASP", 0xd50323bf, A64_REFUSE },
+		{ "AUTIBZ", 0xd50323df, A64_REFUSE },
+		{ "AUTIBSP", 0xd50323ff, A64_REFUSE },
+		{ "HINT #0x7f", 0xd5032fff, A64_REFUSE },
+	};
+
+	kpa_expect_verdicts(test, v, ARRAY_SIZE(v));
+}
+
+/*
+ * Stepped hints, hit for real: BTI C, then PACIASP signs x30 and XPACLRI
+ * strips it again, so that x0 = 0 when x30 came back unchanged.
+ */
+long kpa_hints(void);
+asm(
+	"	.pushsection .text, \"ax\"\n"
+	"	.globl kpa_hints\n"
+	"	.type kpa_hints, %function\n"
+	"kpa_hints:\n"
+	"	hint	#34\n"			/* BTI C */
+	"	mov	x1, x30\n"
+	"	hint	#25\n"			/* PACIASP */
+	"	hint	#7\n"			/* XPACLRI */
+	"	sub	x0, x30, x1\n"
+	"	ret\n"
+	"	.size kpa_hints, . - kpa_hints\n"
+	"	.popsection\n");
+
+static int kpa_call_hints(void)
+{
+	return kpa_hints() != 0;
+}
+
+static void kpa_test_hint_hits(struct kunit *test)
+{
+	static const struct kpa_root root = { "kpa_hints", kpa_hints, kpa_call_hints };
+	static const char * const what[] = { "BTI C", NULL, "PACIASP", "XPACLRI" };
+	const u32 *at = (const u32 *)kpa_hints;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(what); i++) {
+		if (what[i])
+			KUNIT_EXPECT_EQ_MSG(test, kpa_try(test, &root, at + i,
+							  KPROBE_PATH_STEP, true),
+					    1, "probe on %s not hit", what[i]);
+	}
+}
+
+/*
+ * BC.cond (FEAT_HBC) is B.cond with bit 4 set, a hint that the branch
+ * goes the same way each time: the same branch, simulated the same way,
+ * where the CPU has it.  Elsewhere the encoding is unallocated, and a
+ * probe must not turn its undefined-instruction exception into a branch.
+ */
+static void kpa_test_bc_cond(struct kunit *test)
+{
+	const u32 beq = 0x54000040, bceq = 0x54000050;	/* B.EQ, BC.EQ . + 8 */
+	bool hbc = cpu_have_named_feature(HBC);
+	const struct kpa_verdict v[] = {
+		{ "B.EQ", beq, A64_SIMULATE },
+		{ "BC.EQ", bceq, hbc ? A64_SIMULATE : A64_REFUSE },
+	};
+	const u32 insns[] = { beq, bceq };
+	struct pt_regs regs = {};
+	probes_handler_t *sim;
+	unsigned int i, z;
+
+	kunit_info(test, "FEAT_HBC: %s\n", hbc ? "yes" : "no");
+	kpa_expect_verdicts(test, v, ARRAY_SIZE(v));
+	a64_classify(beq, &sim);
+	KUNIT_EXPECT_PTR_EQ(test, sim, &a64_sim_bcond);
+	if (a64_classify(bceq, &sim) == A64_SIMULATE)
+		KUNIT_EXPECT_PTR_EQ(test, sim, &a64_sim_bcond);
+
+	/* Taken with Z set, not taken with Z clear; bit 4 changes nothing. */
+	for (i = 0; i < ARRAY_SIZE(insns); i++) {
+		for (z = 0; z <= 1; z++) {
+			regs.pstate = z ? PSR_Z_BIT : 0;
+			a64_sim_bcond(insns[i], 0x1000, &regs);
+			KUNIT_EXPECT_EQ_MSG(test, regs.pc, z ? 0x1008 : 0x1004,
+					    "%08x with Z = %u", insns[i], z);
+		}
+	}
+}
+
+/* ------------------------------------------------------------ faults */
+
+/* A kernel read that a fault makes fail, by its exception-table entry. */
+static noinline int kpa_peek(const unsigned long *p, unsigned long *val)
+{
+	__get_kernel_nofault(val, p, unsigned long, fault);
+	return 0;
+fault:
+	return -EFAULT;
+}
+
+/* Has the instruction at @addr an exception-table entry? */
+static bool kpa_has_fixup(unsigned long addr)
+{
+	const struct exception_table_entry *e;
+	unsigned int i;
+
+	if (!IS_MODULE(CONFIG_KPROBES_CORE_KUNIT_TEST))
+		return search_exception_tables(addr);
+	/* search_exception_tables() is not exported: our own table */
+	for (i = 0; i < THIS_MODULE->num_exentries; i++) {
+		e = &THIS_MODULE->extable[i];
+		if ((unsigned long)&e->insn + e->insn == addr)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * An instruction with an exception-table entry is refused: run from a
+ * slot, its fault would find no fixup for the slot's address, and a fault
+ * on a user address would be handled with interrupts masked.  The read
+ * still fails cleanly on an unmapped kernel address (a vmalloc guard
+ * page), and works on a mapped one.
+ */
+static void kpa_test_extable(struct kunit *test)
+{
+	unsigned long good = 0x5a5a5a5a, val = 0, *area;
+	const u32 *start, *load = NULL;
+	struct kprobe kp = {};
+	size_t n, i;
+	int ret;
+
+	KUNIT_ASSERT_TRUE(test, kpa_extent((unsigned long)kpa_peek, &start, &n));
+	for (i = 0; i < n && !load; i++) {
+		if (kpa_has_fixup((unsigned long)(start + i)))
+			load = start + i;
+	}
+	KUNIT_ASSERT_NOT_NULL_MSG(test, load, "no instruction of kpa_peek has a fixup");
+
+	kp.addr = (kprobe_opcode_t *)load;
+	ret = register_kprobe(&kp);
+	if (!ret)	/* never let it fault from a slot */
+		unregister_kprobe(&kp);
+	KUNIT_EXPECT_EQ_MSG(test, ret, -EINVAL, "probe on %pS, which has a fixup", load);
+
+	area = vmalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, area);
+	KUNIT_EXPECT_EQ(test, kpa_peek(area + PAGE_SIZE / sizeof(*area), &val), -EFAULT);
+	vfree(area);
+	KUNIT_EXPECT_EQ(test, kpa_peek(&good, &val), 0);
+	KUNIT_EXPECT_EQ(test, val, good);
+}
+
+/*
+ * A literal load is simulated inside the BRK exception, so the simulation
+ * must not call what a probe may sit on: copy_from_kernel_nofault() is
+ * such a function.  Probes there, through ftrace and on a BRK, must miss
+ * nothing while kpa_literal()'s loads are simulated.
+ */
+static void kpa_test_literal_no_reentry(struct kunit *test)
+{
+	const u32 *lit = (const u32 *)kpa_literal;
+	struct kprobe loads[3] = {
+		{ .addr = (kprobe_opcode_t *)&lit[0], .pre_handler = kpa_pre },
+		{ .addr = (kprobe_opcode_t *)&lit[1], .pre_handler = kpa_pre },
+		{ .addr = (kprobe_opcode_t *)&lit[2], .pre_handler = kpa_pre },
+	};
+	struct kprobe nofault[2] = {
+		{ .symbol_name = "copy_from_kernel_nofault", .pre_handler = kpa_ft_inner_pre },
+		{ .symbol_name = "copy_from_kernel_nofault", .pre_handler = kpa_ft_inner_pre,
+		  .flags = KPROBE_FLAG_ALL_REGS },
+	};
+	struct kprobe *all[] = { &nofault[0], &nofault[1],
+				 &loads[0], &loads[1], &loads[2] };
+
+	kpa_probed = kpa_insn(lit);
+	KUNIT_ASSERT_EQ(test, register_kprobes(all, ARRAY_SIZE(all)), 0);
+	KUNIT_EXPECT_EQ(test, kprobe_hit_path(&loads[0]), KPROBE_PATH_EMULATE);
+	kpa_hits = 0;
+	kpa_task = current;
+	KUNIT_EXPECT_EQ(test, kpa_call_literal(), 0);
+	kpa_task = NULL;
+	unregister_kprobes(all, ARRAY_SIZE(all));
+
+	KUNIT_EXPECT_EQ(test, loads[0].nmissed + loads[1].nmissed + loads[2].nmissed, 0);
+	KUNIT_EXPECT_EQ(test, nofault[0].nmissed, 0);
+	KUNIT_EXPECT_EQ(test, nofault[1].nmissed, 0);
 }
 
 static struct kunit_case kpa_cases[] = {
@@ -778,6 +1078,12 @@ static struct kunit_case kpa_cases[] = {
 	KUNIT_CASE(kpa_test_ftrace_recursion),
 	KUNIT_CASE(kpa_test_ftrace_kretprobe),
 	KUNIT_CASE(kpa_test_refused),
+	KUNIT_CASE(kpa_test_decode_mops),
+	KUNIT_CASE(kpa_test_decode_hints),
+	KUNIT_CASE(kpa_test_hint_hits),
+	KUNIT_CASE(kpa_test_bc_cond),
+	KUNIT_CASE(kpa_test_extable),
+	KUNIT_CASE(kpa_test_literal_no_reentry),
 	{}
 };
 
@@ -789,3 +1095,4 @@ kunit_test_suite(kpa_suite);
 
 MODULE_DESCRIPTION("KUnit tests of arm64 kprobes: simulated classes on real kernel code");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

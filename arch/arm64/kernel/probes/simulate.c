@@ -12,6 +12,7 @@
  * get_user()).  Register 31 is the zero register in every form handled
  * here.  Field layouts are those of the Arm ARM, C4.1.
  */
+#include <kunit/visibility.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
@@ -95,6 +96,7 @@ void a64_sim_bcond(u32 insn, long addr, struct pt_regs *regs)
 	a64_jump(regs, next);
 }
 NOKPROBE_SYMBOL(a64_sim_bcond);
+EXPORT_SYMBOL_IF_KUNIT(a64_sim_bcond);
 
 /* CBZ/CBNZ (bit 24) Rt, label; bit 31 selects Xt over Wt. */
 void a64_sim_cbz(u32 insn, long addr, struct pt_regs *regs)
