@@ -18,12 +18,16 @@
  *                                             -> resume after the insn
  *
  * The copy runs with every exception masked, so only a fault of the copy
- * itself can come between the two BRKs.  current_kprobe stays set during
- * the step, so such a fault is recognised (kprobe_fault_handler()) and
- * replayed at the original address, where its exception-table fixup
- * applies.  A probe hit while a handler runs (kprobe_running()) counts a
- * miss and only makes its instruction happen; its step may nest inside
- * another one, hence the small per-CPU stack of steps.
+ * itself can come between the two BRKs.  No stepped instruction has an
+ * exception-table entry (site.c refuses those), so such a fault is a bug
+ * of the probed code, never fixed up.  current_kprobe stays set during
+ * the step, so where the fault reaches kprobe_fault_handler() the step is
+ * ended there and the fault is handled as one of the original
+ * instruction, as if there were no probe.
+ *
+ * A probe hit while a handler runs (kprobe_running()) counts a miss and
+ * only makes its instruction happen; its step may nest inside another
+ * one, hence the small per-CPU stack of steps.
  *
  * Branch target identification: the slot is entered by an exception
  * return, and every resume point is reached the same way, so PSTATE.BTYPE
@@ -184,12 +188,17 @@ NOKPROBE_SYMBOL(kprobe_ss_brk_handler);
  * @regs: the faulting context
  * @fsr: the fault status
  *
- * If the out-of-line copy faulted, put the CPU back on the original
- * instruction, out of the step, so that the fault is handled (and fixed
- * up, if the instruction has an exception-table entry) as if there were
- * no probe.  Faults in handlers are left to the normal fixups.
+ * If the out-of-line copy faulted, end the step and put the CPU back on
+ * the original instruction, with the probed context's DAIF, so that the
+ * fault is handled and reported at the address it belongs to and no step
+ * is left pending on this CPU.  A stepped instruction has no
+ * exception-table entry (site.c refuses those): there is no fixup to
+ * reach, the fault is a bug of the probed code.  Faults in handlers are
+ * left to the normal fixups.
  *
- * Context: exception, preemption disabled.
+ * Context: exception, preemption disabled.  Called from do_page_fault(),
+ * which user addresses and permission faults reach; a translation fault
+ * on a kernel address is reported from the slot, without this handler.
  * Return: 0 (not consumed).
  */
 int kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr)

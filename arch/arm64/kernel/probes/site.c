@@ -9,6 +9,10 @@
  *      slot + 0:  the probed instruction
  *      slot + 4:  BRK #KPROBES_BRK_SS_IMM      -> kprobe_ss_brk_handler()
  *
+ * Besides what the classifier refuses, a site may not be an instruction
+ * with an exception-table entry (its fixup is found by the pc of the
+ * fault, which would be the slot's) nor lie inside an exclusive sequence.
+ *
  * Arming writes BRK #KPROBES_BRK_IMM over the instruction; disarming
  * writes it back.  The original instruction is arbitrary, so the
  * architecture does not allow it to be swapped while another CPU may be
@@ -16,6 +20,7 @@
  * stops the other CPUs.  The core holds kprobe_mutex, cpus_read_lock() and
  * text_mutex around every hook here.  See Documentation/trace/kprobes.rst.
  */
+#include <linux/extable.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes_arch.h>
@@ -66,6 +71,18 @@ static int a64_fill_slot(struct arch_kprobe_site *a)
 	return 0;
 }
 
+/*
+ * An instruction that may fault on purpose (a uaccess, a nofault read)
+ * counts on its exception-table entry, which is looked up by the pc of
+ * the fault.  Run from a slot it would find none, and a fault on a user
+ * address would be handled with interrupts masked; simulated, the fault
+ * would be taken in the BRK exception.  Such an instruction is refused.
+ */
+static bool a64_has_fixup(unsigned long addr)
+{
+	return search_exception_tables(addr) != NULL;
+}
+
 int arch_prepare_kprobe_site(struct kprobe_site *s)
 {
 	struct arch_kprobe_site *a = &s->arch;
@@ -75,6 +92,8 @@ int arch_prepare_kprobe_site(struct kprobe_site *s)
 
 	if (!IS_ALIGNED(addr, AARCH64_INSN_SIZE))
 		return -EILSEQ;
+	if (a64_has_fixup(addr))
+		return -EINVAL;
 	memset(a, 0, sizeof(*a));
 	ret = a64_read_insn(s->addr, &a->insn);
 	if (ret)
