@@ -19,9 +19,14 @@
  * and authenticated branches, writes of PSTATE or system registers and
  * reads of DAIF (the step runs with DAIF changed), literal loads into
  * SIMD registers, exclusive loads and stores (the BRK exception clears
- * the exclusive monitor, so the store-exclusive would fail for ever), and
- * the reserved and unallocated encodings.  An instruction between a
- * load-exclusive and its store-exclusive is refused for the same reason
+ * the exclusive monitor, so the store-exclusive would fail for ever), the
+ * memory copy and set sequences of FEAT_MOPS (a prologue, a main and an
+ * epilogue instruction that must run one after the other), every hint
+ * but NOP, pointer signing and stripping and BTI (waiting, events,
+ * authentication, barriers such as CSDB and the unallocated hints may
+ * trap or behave otherwise out of line), and the reserved and
+ * unallocated encodings.  An instruction between a load-exclusive and
+ * its store-exclusive is refused for the same reason as the exclusives
  * (a64_in_exclusive_sequence()).
  *
  * The rules are one table, tried in order; the first match decides.  An
@@ -58,6 +63,12 @@ static bool a64_is_nop(u32 insn)
 	return insn == aarch64_insn_gen_nop();
 }
 
+/* The hints <asm/insn.h> does not call steppable.  NOP is matched before. */
+static bool a64_is_unsteppable_hint(u32 insn)
+{
+	return aarch64_insn_is_hint(insn) && !aarch64_insn_is_steppable_hint(insn);
+}
+
 static const struct a64_rule a64_rules[] = {
 	/* op0 0000 (UDF and reserved), 0001 and 0011 (unallocated) */
 	REFUSE_MASK(0x1e000000, 0x00000000),
@@ -85,8 +96,9 @@ static const struct a64_rule a64_rules[] = {
 	REFUSE_MASK(0xfe000000, 0xd6000000),
 	/* exception generation */
 	REFUSE(aarch64_insn_is_exception),
-	/* NOP needs no slot */
+	/* NOP needs no slot; of the other hints, only some may be stepped */
 	SIM(a64_is_nop, a64_sim_nop),
+	REFUSE(a64_is_unsteppable_hint),
 	/* MSR (immediate): PSTATE fields, DAIFSet/DAIFClr among them */
 	REFUSE(aarch64_insn_is_msr_imm),
 	/* MSR (register), and MRS Xt, DAIF */
@@ -97,6 +109,8 @@ static const struct a64_rule a64_rules[] = {
 	 * bit 23, clear: aarch64_insn_is_load_ex() would take LDAR too)
 	 */
 	REFUSE_MASK(0x3f800000, 0x08000000),
+	/* CPY* and SET* (FEAT_MOPS): three instructions in a row, or none */
+	REFUSE(aarch64_insn_is_mops),
 };
 
 static bool a64_rule_matches(const struct a64_rule *r, u32 insn)
