@@ -7,10 +7,11 @@
  * function applies the effect of one instruction to pt_regs, as the CPU
  * would have, and leaves the PC on the next instruction or the target.
  *
- * Used by kprobes from the BRK exception (kernel registers) and by
- * uprobes in the task (user registers, where a literal is read with
- * get_user()).  Register 31 is the zero register in every form handled
- * here.  Field layouts are those of the Arm ARM, C4.1.
+ * Used by kprobes from the BRK exception (kernel registers), where
+ * nothing a probe may sit on is called (a kernel literal is read inline),
+ * and by uprobes in the task (user registers, where a literal is read
+ * with copy_from_user()).  Register 31 is the zero register in every
+ * form handled here.  Field layouts are those of the Arm ARM, C4.1.
  */
 #include <kunit/visibility.h>
 #include <linux/kprobes.h>
@@ -124,13 +125,39 @@ void a64_sim_tbz(u32 insn, long addr, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(a64_sim_tbz);
 
-/* Read @size bytes of the literal at @src, from the probed context's side. */
+/*
+ * A kernel literal is read inline: this runs in the BRK exception, where
+ * a call of copy_from_kernel_nofault(), which may be probed itself, would
+ * hit that probe from inside this one.  The pool is kernel text, mapped
+ * and readable; the exception-table entry of the load catches the rest,
+ * with page faults disabled as copy_from_kernel_nofault() has them.
+ */
+static nokprobe_inline int a64_read_kernel_literal(void *dst, unsigned long src,
+						   size_t size)
+{
+	pagefault_disable();
+	if (size == sizeof(u64))
+		__get_kernel_nofault(dst, (const u64 *)src, u64, fault);
+	else
+		__get_kernel_nofault(dst, (const u32 *)src, u32, fault);
+	pagefault_enable();
+	return 0;
+fault:
+	pagefault_enable();
+	return -EFAULT;
+}
+
+/*
+ * Read @size (4 or 8) bytes of the literal at @src, from the probed
+ * context's side.  A user literal is read in the task, where uprobes
+ * simulates, and where copy_from_user() may sleep to fault it in.
+ */
 static nokprobe_inline int a64_read_literal(struct pt_regs *regs, void *dst,
 					    unsigned long src, size_t size)
 {
 	if (user_mode(regs))
 		return copy_from_user(dst, (const void __user *)src, size) ? -EFAULT : 0;
-	return copy_from_kernel_nofault(dst, (const void *)src, size);
+	return a64_read_kernel_literal(dst, src, size);
 }
 
 /*
