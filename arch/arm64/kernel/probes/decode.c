@@ -63,6 +63,19 @@ static bool a64_is_nop(u32 insn)
 	return insn == aarch64_insn_gen_nop();
 }
 
+/*
+ * aarch64_insn_is_bcond() takes bit 4 either way: clear, B.cond; set,
+ * BC.cond (FEAT_HBC), the same branch with a hint that it always goes
+ * the same way, which the simulation takes as B.cond.  Without FEAT_HBC
+ * that encoding is unallocated: a probe must not turn its
+ * undefined-instruction exception into a branch.
+ */
+static bool a64_is_bc_cond_unallocated(u32 insn)
+{
+	return aarch64_insn_is_bcond(insn) && (insn & BIT(4)) &&
+	       !cpu_have_named_feature(HBC);
+}
+
 /* The hints <asm/insn.h> does not call steppable.  NOP is matched before. */
 static bool a64_is_unsteppable_hint(u32 insn)
 {
@@ -84,6 +97,7 @@ static const struct a64_rule a64_rules[] = {
 	/* immediate branches */
 	SIM(aarch64_insn_is_b, a64_sim_b),
 	SIM(aarch64_insn_is_bl, a64_sim_b),
+	REFUSE(a64_is_bc_cond_unallocated),
 	SIM(aarch64_insn_is_bcond, a64_sim_bcond),
 	SIM(aarch64_insn_is_cbz, a64_sim_cbz),
 	SIM(aarch64_insn_is_cbnz, a64_sim_cbz),

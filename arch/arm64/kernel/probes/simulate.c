@@ -87,7 +87,10 @@ void a64_sim_b(u32 insn, long addr, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(a64_sim_b);
 
-/* B.cond and BC.cond label: imm19 words, condition in bits [3:0]. */
+/*
+ * B.cond and BC.cond label: imm19 words, condition in bits [3:0].  Bit 4
+ * (BC.cond) only tells the branch predictor the branch is consistent.
+ */
 void a64_sim_bcond(u32 insn, long addr, struct pt_regs *regs)
 {
 	long next = addr + 4;
