@@ -25,6 +25,13 @@
  *   kptest_nokprobe.isra.0(x)     a clone-named function in the blacklist
  *   kptest_nokprobe.part.0(x)     a clone-named function that is not, but
  *                                 whose function (kptest_nokprobe) is
+ *   synth_grow            write 1 to trace two records of the synthetic
+ *                         event kpsynth_grow ("char first[]; char
+ *                         second[]", defined and enabled by the test)
+ *                         with synth_event_trace(), then two with
+ *                         synth_event_trace_array(); in the first of
+ *                         each pair, the string of "first" grows between
+ *                         the pass that sizes the record and the copy
  *
  * The module is loaded and unloaded by the tests, several times in a row;
  * it keeps no state across loads.
@@ -36,6 +43,8 @@
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/trace_events.h>
 #include <linux/uaccess.h>
 
 static u64 kptest_cell;
@@ -184,7 +193,7 @@ static ssize_t kptest_write_multi(struct file *f, const char __user *ubuf,
 	return kptest_run(ubuf, len, kptest_multi);
 }
 
-/* One writer at a time: the nesting probe is one static kprobe. */
+/* One writer at a time: each of our kprobes is one static kprobe. */
 static DEFINE_MUTEX(kptest_nest_lock);
 
 static ssize_t kptest_nest_write(struct file *f, const char __user *ubuf,
@@ -202,6 +211,89 @@ static ssize_t kptest_nest_write(struct file *f, const char __user *ubuf,
 	unregister_kprobe(&kptest_nest_kp);
 	return ret;
 }
+
+/*
+ * A string that grows while a synthetic event traces it.  The synthetic
+ * event API sizes its dynamic strings, then reserves the record with
+ * trace_event_buffer_reserve(), then copies them: a kprobe on that
+ * reserve, for the writing task only and once, lengthens the string in
+ * between.  Another record is traced right after it on the same CPU, so
+ * whatever follows the first record in the ring buffer is that record's
+ * header, never zeros that would hide a read past the end.
+ */
+#define KPTEST_SHORT	"1234567"		/* 8 bytes with the NUL */
+#define KPTEST_GROWN	"12345678901234567890"
+
+static char kptest_grow_str[sizeof(KPTEST_GROWN)];
+static struct task_struct *kptest_grow_task;
+
+static int kptest_grow_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	if (READ_ONCE(kptest_grow_task) == current) {
+		memcpy(kptest_grow_str, KPTEST_GROWN, sizeof(KPTEST_GROWN));
+		WRITE_ONCE(kptest_grow_task, NULL);
+	}
+	return 0;
+}
+
+static struct kprobe kptest_grow_kp = {
+	.symbol_name = "trace_event_buffer_reserve",
+	.pre_handler = kptest_grow_pre,
+};
+
+/* One grown record and one plain one, through @array or the va_list API. */
+static int kptest_grow_pair(struct trace_event_file *file, bool array)
+{
+	u64 grow[2] = { (unsigned long)kptest_grow_str, (unsigned long)"abcdefg" };
+	u64 next[2] = { (unsigned long)"next", (unsigned long)"record" };
+	int ret;
+
+	strscpy(kptest_grow_str, KPTEST_SHORT, sizeof(kptest_grow_str));
+	WRITE_ONCE(kptest_grow_task, current);
+	preempt_disable();
+	if (array) {
+		ret = synth_event_trace_array(file, grow, 2);
+		ret = ret ?: synth_event_trace_array(file, next, 2);
+	} else {
+		ret = synth_event_trace(file, 2, grow[0], grow[1]);
+		ret = ret ?: synth_event_trace(file, 2, next[0], next[1]);
+	}
+	preempt_enable();
+	/* the kprobe did not fire: the string never grew */
+	if (!ret && READ_ONCE(kptest_grow_task))
+		ret = -ENODATA;
+	WRITE_ONCE(kptest_grow_task, NULL);
+	return ret;
+}
+
+static ssize_t kptest_synth_grow_write(struct file *f, const char __user *ubuf,
+				       size_t len, loff_t *ppos)
+{
+	struct trace_event_file *file;
+	int ret;
+
+	if (!IS_ENABLED(CONFIG_SYNTH_EVENTS))
+		return -EOPNOTSUPP;
+	guard(mutex)(&kptest_nest_lock);
+	file = trace_get_event_file(NULL, "synthetic", "kpsynth_grow");
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	kptest_grow_kp.addr = NULL;
+	kptest_grow_kp.flags = 0;
+	ret = register_kprobe(&kptest_grow_kp);
+	if (ret)
+		goto out_put;
+	ret = kptest_grow_pair(file, false);
+	ret = ret ?: kptest_grow_pair(file, true);
+	unregister_kprobe(&kptest_grow_kp);
+out_put:
+	trace_put_event_file(file);
+	return ret ?: len;
+}
+
+static const struct file_operations kptest_synth_grow_fops = {
+	.write = kptest_synth_grow_write,
+};
 
 static const struct file_operations kptest_call_fops = {
 	.write = kptest_call_write,
@@ -253,6 +345,8 @@ static int __init kptest_init(void)
 	debugfs_create_file("call", 0200, kptest_dir, NULL, &kptest_call_fops);
 	debugfs_create_file("nest", 0200, kptest_dir, NULL, &kptest_nest_fops);
 	debugfs_create_file("multi", 0200, kptest_dir, NULL, &kptest_multi_fops);
+	debugfs_create_file("synth_grow", 0200, kptest_dir, NULL,
+			    &kptest_synth_grow_fops);
 	return 0;
 }
 
