@@ -37,7 +37,9 @@
  * that passed the "if" filter while the eprobe was on in some instance)
  * and the drops among them: a record the ring buffer refused while the
  * instance was recording, or a hit nested deeper than the scratch levels.
- * A record the eprobe's own event filter discards is neither.
+ * A record the eprobe's own event filter discards is neither.  A hit is
+ * one trigger run, in one instance, with one record to write: it counts
+ * one drop at most, however many instances the eprobe is enabled in.
  *
  * Instances.  Removing an instance frees the triggers of its events
  * (clear_event_triggers()) before it disables its events: our .free only
@@ -215,14 +217,37 @@ static __always_inline void tep_scratch_put(void)
 }
 
 /*
- * A record the buffer refused: a drop, unless the instance does not
- * record now (tracing off, a CPU or task it does not trace).
+ * A record the buffer refused: the record of a second try if a pause
+ * just ended, or NULL; a drop, unless the instance does not record now
+ * (tracing off or paused, a CPU or task it does not trace), as
+ * pev_reserve_again() says.
  */
-static noinline void tep_refused(struct tep_event *ev,
-				 struct trace_event_file *file)
+static noinline struct ring_buffer_event *
+tep_reserve_again(struct tep_event *ev, struct trace_event_file *file,
+		  unsigned int size)
 {
-	if (pev_record_wanted(file))
+	struct ring_buffer_event *rbe;
+	bool dropped;
+
+	rbe = pev_reserve_again(file, size, &dropped);
+	if (dropped)
 		this_cpu_inc(ev->counts->dropped);
+	return rbe;
+}
+
+/* The same through trace_event_buffer_reserve(). */
+static noinline void *tep_event_reserve_again(struct tep_event *ev,
+					      struct trace_event_buffer *fb,
+					      struct trace_event_file *file,
+					      unsigned int size)
+{
+	bool dropped;
+	void *ent;
+
+	ent = pev_event_reserve_again(fb, file, size, &dropped);
+	if (dropped)
+		this_cpu_inc(ev->counts->dropped);
+	return ent;
 }
 
 /* The room a hit may fill in @file's buffer, strings included. */
@@ -246,8 +271,9 @@ static __always_inline void tep_write_generic(struct tep_event *ev,
 				      tep_room(file));
 	ent = trace_event_buffer_reserve(&fb, file, size);
 	if (unlikely(!ent)) {
-		tep_refused(ev, file);
-		return;
+		ent = tep_event_reserve_again(ev, &fb, file, size);
+		if (!ent)
+			return;
 	}
 	if (scratch)
 		pev_copy_rec(ent + TEP_HEAD, scratch + TEP_HEAD, size - TEP_HEAD);
@@ -277,8 +303,9 @@ static __always_inline void tep_write_plain(struct tep_event *ev,
 				      tep_room(file));
 	rbe = ring_buffer_lock_reserve(buffer, size);
 	if (unlikely(!rbe)) {
-		tep_refused(ev, file);
-		return;
+		rbe = tep_reserve_again(ev, file, size);
+		if (!rbe)
+			return;
 	}
 	ent = ring_buffer_event_data(rbe);
 	tracing_generic_entry_update(ent, ev->call.event.type, trace_ctx);

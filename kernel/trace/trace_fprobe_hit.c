@@ -27,8 +27,11 @@
  *
  * Every hit that should have made a record but did not is counted in
  * tf_counts::dropped (no room in a ring buffer, no scratch, no perf
- * buffer); with the fprobe core's own misses (fp.nmissed: recursion, no
- * free return hook) it is the misses column of fprobe_profile.
+ * buffer), once however many of its records were refused: the hit's
+ * context notes a refusal and tf_hit() counts it at the end, which
+ * stays right when handlers nest.  With the fprobe core's own misses
+ * (fp.nmissed: recursion, no free return hook) it is the misses column
+ * of fprobe_profile.
  *
  * Every function here is NOKPROBE.
  */
@@ -92,6 +95,7 @@ struct tf_hit_ctx {
 	struct pt_regs *regs;
 	void *edata;			/* exit: saved entry values, or NULL */
 	void *scratch;			/* dynamic sets only */
+	bool dropped;			/* a record of this hit was refused */
 };
 
 static __always_inline void tf_fill_head(const struct tf_probe *tp,
@@ -108,19 +112,25 @@ static __always_inline void tf_fill_head(const struct tf_probe *tp,
 }
 
 /*
- * A ring buffer refused a record: a drop, unless recording is off (for
- * the buffer or this CPU) or the file filters this task out.
+ * A ring buffer refused a record: try again if a pause just ended; a
+ * drop unless recording is off or paused (for the buffer or this CPU)
+ * or the file filters this task out (pev_event_reserve_again()).
  */
-static noinline void tf_refused(struct tf_probe *tp,
-				struct trace_event_file *file)
+static noinline void *tf_reserve_again(struct tf_hit_ctx *c,
+				       struct trace_event_buffer *fbuffer,
+				       struct trace_event_file *file,
+				       unsigned int size)
 {
-	if (pev_record_wanted(file))
-		raw_cpu_inc(tp->counts->dropped);
+	bool dropped;
+	void *ent = pev_event_reserve_again(fbuffer, file, size, &dropped);
+
+	c->dropped |= dropped;
+	return ent;
 }
-NOKPROBE_SYMBOL(tf_refused);
+NOKPROBE_SYMBOL(tf_reserve_again);
 
 /* One record in @file, through the generic event buffer code. */
-static void tf_write(struct tf_probe *tp, const struct tf_hit_ctx *c,
+static void tf_write(struct tf_probe *tp, struct tf_hit_ctx *c,
 		     struct trace_event_file *file)
 {
 	unsigned int off = tp->event->head_size, size = tp->rec_size;
@@ -139,8 +149,9 @@ static void tf_write(struct tf_probe *tp, const struct tf_hit_ctx *c,
 	}
 	ent = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!ent) {
-		tf_refused(tp, file);
-		return;
+		ent = tf_reserve_again(c, &fbuffer, file, size);
+		if (!ent)
+			return;
 	}
 	fbuffer.regs = c->regs;
 	tf_fill_head(tp, c, ent);
@@ -159,7 +170,7 @@ static void tf_trace(struct tf_probe *tp, struct tf_hit_ctx *c)
 	if (tp->dynamic) {
 		c->scratch = tf_scratch_get();
 		if (unlikely(!c->scratch)) {
-			raw_cpu_inc(tp->counts->dropped);
+			c->dropped = true;
 			goto out_put;
 		}
 	}
@@ -194,7 +205,7 @@ static void tf_perf(struct tf_probe *tp, struct tf_hit_ctx *c)
 					    size);
 	ent = perf_trace_buf_alloc(padded, NULL, &rctx);
 	if (!ent) {		/* perf nested too deep on this CPU */
-		raw_cpu_inc(tp->counts->dropped);
+		c->dropped = true;
 		return;
 	}
 	tf_fill_head(tp, c, ent);
@@ -225,6 +236,8 @@ static __always_inline void tf_hit(struct tf_probe *tp, struct tf_hit_ctx *c)
 		tf_trace(tp, c);
 	if (users & TF_EV_PERF)
 		tf_perf(tp, c);
+	if (unlikely(c->dropped))
+		raw_cpu_inc(tp->counts->dropped);
 }
 
 /* fprobe entry handler of an entry probe: preemption off, maybe NMI. */

@@ -27,9 +27,10 @@
  * read here; nothing is allocated, no lock is taken.
  *
  * Every hit becomes a record in each buffer the event is on, or a miss:
- * a record a ring buffer refuses is counted in tk_counts::dropped, per
- * CPU (kprobe_profile adds it to the misses of the kprobes core; such a
- * hit ran the handler, so it is a hit too).
+ * a hit with a record that a ring buffer (or perf) refused is counted
+ * in tk_counts::dropped, per CPU, once however many buffers refused it
+ * (tk_count_drop()).  kprobe_profile adds it to the misses of the
+ * kprobes core; such a hit ran the handler, so it is a hit too.
  *
  * The scratch buffer: a hit uses its CPU's scratch with no lock and no
  * nesting count, because kprobe handlers do not nest on a CPU.  The
@@ -134,17 +135,36 @@ static __always_inline void tk_fill_args(struct tk_probe *tp,
 /*
  * The ring buffer of @file refused a record (full and not overwriting,
  * the record too big, or a reservation nested too deep): a miss.  Not
- * when recording is off, for the buffer or for this CPU (tracing_cpumask),
- * or when the file filters this task out: then the user asked for no
- * record.
+ * when recording is off or paused, for the buffer or for this CPU
+ * (tracing_cpumask), or when the file filters this task out: then the
+ * user asked for no record (pev_record_wanted()).
  */
 static noinline void tk_refused(struct tk_probe *tp,
 				struct trace_event_file *file)
 {
 	if (pev_record_wanted(file))
-		raw_cpu_inc(tp->counts->dropped);
+		tk_count_drop(tp);
 }
 NOKPROBE_SYMBOL(tk_refused);
+
+/*
+ * A reservation of @size in @file's buffer was refused: the record of a
+ * second try, if a pause just ended, or NULL, counted as a miss when
+ * the record was wanted (pev_reserve_again()).
+ */
+static noinline struct ring_buffer_event *
+tk_reserve_again(struct tk_probe *tp, struct trace_event_file *file,
+		 unsigned int size)
+{
+	struct ring_buffer_event *rbe;
+	bool dropped;
+
+	rbe = pev_reserve_again(file, size, &dropped);
+	if (dropped)
+		tk_count_drop(tp);
+	return rbe;
+}
+NOKPROBE_SYMBOL(tk_reserve_again);
 
 /* A file with triggers, soft-disable, pid filter, or commit hooks. */
 static noinline void tk_write_generic(struct tk_probe *tp,
@@ -156,6 +176,7 @@ static noinline void tk_write_generic(struct tk_probe *tp,
 	struct trace_event_buffer fbuffer;
 	unsigned int size = tp->rec_size;
 	void *scratch = NULL, *ent;
+	bool dropped;
 
 	if (trace_trigger_soft_disabled(file))
 		return;
@@ -166,8 +187,11 @@ static noinline void tk_write_generic(struct tk_probe *tp,
 	}
 	ent = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!ent) {
-		tk_refused(tp, file);
-		return;
+		ent = pev_event_reserve_again(&fbuffer, file, size, &dropped);
+		if (dropped)
+			tk_count_drop(tp);
+		if (!ent)
+			return;
 	}
 	fbuffer.regs = regs;
 	tk_fill_head(addr, ent, ri);
@@ -207,8 +231,9 @@ static noinline void tk_write_filtered(struct tk_probe *tp,
 
 	rbe = ring_buffer_lock_reserve(buffer, size);
 	if (!rbe) {
-		tk_refused(tp, file);
-		return;
+		rbe = tk_reserve_again(tp, file, size);
+		if (!rbe)
+			return;
 	}
 	pev_copy_rec(ring_buffer_event_data(rbe), scratch, size);
 	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, regs);
@@ -235,8 +260,9 @@ static __always_inline void tk_write_plain(struct tk_probe *tp,
 	}
 	rbe = ring_buffer_lock_reserve(buffer, size);
 	if (unlikely(!rbe)) {
-		tk_refused(tp, file);
-		return;
+		rbe = tk_reserve_again(tp, file, size);
+		if (!rbe)
+			return;
 	}
 	ent = ring_buffer_event_data(rbe);
 	tracing_generic_entry_update(ent, tp->event->call.event.type,

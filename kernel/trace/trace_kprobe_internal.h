@@ -214,7 +214,8 @@ struct tk_misses {
 /* What hits count, per CPU. */
 struct tk_counts {
 	unsigned long hits;
-	unsigned long dropped;		/* records a ring buffer refused */
+	unsigned long dropped;		/* hits with a record refused */
+	unsigned long drop_mark;	/* @hits when @dropped last grew */
 	struct kprobe_cost cost;	/* the kprobes core samples into it */
 };
 
@@ -321,6 +322,23 @@ static inline struct tk_probe *tk_event_primary(struct tk_event *ev)
 static inline struct tk_event *tk_event_of(struct trace_event_call *call)
 {
 	return container_of(call, struct tk_event, call);
+}
+
+/*
+ * A record of the running hit of @tp was refused (a ring buffer, perf):
+ * count the hit as dropped, once however many of its records were.
+ * Kprobe handlers do not nest on a CPU (see trace_kprobe_hit.c), so
+ * this CPU's hit count names the hit that runs, and @drop_mark says
+ * whether it was counted already.  Called in the handler only.
+ */
+static __always_inline void tk_count_drop(struct tk_probe *tp)
+{
+	struct tk_counts *c = raw_cpu_ptr(tp->counts);
+
+	if (c->drop_mark != c->hits) {
+		c->drop_mark = c->hits;
+		c->dropped++;
+	}
 }
 
 /* trace_kprobe.c */

@@ -44,7 +44,7 @@ static __always_inline void tk_perf_record(struct tk_probe *tp,
 					    size);
 	ent = perf_trace_buf_alloc(padded, NULL, &rctx);
 	if (!ent) {		/* perf nested too deep on this CPU */
-		raw_cpu_inc(tp->counts->dropped);
+		tk_count_drop(tp);
 		return;
 	}
 	if (ri) {

@@ -40,8 +40,9 @@
  * one fetch serves every record of a hit.
  *
  * A hit whose record a ring buffer or perf refuses is counted in
- * tu_counts::dropped (uprobe_misses shows it); uprobe_profile counts
- * hits, entry hits only for return probes, as it always has.
+ * tu_counts::dropped (uprobe_misses shows it), once however many
+ * buffers refused it; uprobe_profile counts hits, entry hits only for
+ * return probes, as it always has.
  */
 #include <linux/bpf.h>
 #include <linux/filter.h>
@@ -86,41 +87,35 @@ struct tu_site {
 /* ---------------------------------------------------------------- trace */
 
 /*
- * The ring buffer of @file refused the record: a drop, unless the user
- * asked for none (recording off, CPU masked out, task filtered out).
- */
-static void tu_refused(struct tu_probe *tp, struct trace_event_file *file)
-{
-	if (pev_record_wanted(file))
-		this_cpu_inc(tp->counts->dropped);
-}
-
-/*
  * A file with triggers, soft disable, pid or event filters, or with
- * commit hooks on: the generic event buffer code does it all.
+ * commit hooks on: the generic event buffer code does it all.  True when
+ * the ring buffer refused a record that was wanted, a second try
+ * included (pev_event_reserve_again()).
  */
-static void tu_write_generic(struct tu_probe *tp, const void *rec,
+static bool tu_write_generic(struct tu_probe *tp, const void *rec,
 			     unsigned int size, struct trace_event_file *file)
 {
 	unsigned int skip = sizeof(struct trace_entry);
 	struct trace_event_buffer fbuffer;
+	bool dropped = false;
 	void *ent;
 
 	if (trace_trigger_soft_disabled(file))
-		return;
+		return false;
 	ent = trace_event_buffer_reserve(&fbuffer, file, size);
-	if (!ent) {
-		tu_refused(tp, file);
-		return;
-	}
+	if (!ent)
+		ent = pev_event_reserve_again(&fbuffer, file, size, &dropped);
+	if (!ent)
+		return dropped;
 	/* (no fbuffer.regs: @regs are the task's user registers) */
 	/* the reserve wrote the trace_entry; the rest is ours */
 	pev_copy_rec(ent + skip, rec + skip, size - skip);
 	trace_event_buffer_commit(&fbuffer);
+	return false;
 }
 
 /* Any other file: reserve, write the entry, copy the rest, commit. */
-static void tu_write_plain(struct tu_probe *tp, const void *rec,
+static bool tu_write_plain(struct tu_probe *tp, const void *rec,
 			   unsigned int size, struct trace_event_file *file)
 {
 	unsigned int skip = sizeof(struct trace_entry);
@@ -128,23 +123,31 @@ static void tu_write_plain(struct tu_probe *tp, const void *rec,
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
 	unsigned int trace_ctx = tracing_gen_ctx_dec();	/* our preempt_disable() */
 	struct ring_buffer_event *rbe;
+	bool dropped = false;
 	void *ent;
 
 	rbe = ring_buffer_lock_reserve(buffer, size);
-	if (!rbe) {
-		tu_refused(tp, file);
-		return;
-	}
+	if (!rbe)
+		rbe = pev_reserve_again(file, size, &dropped);
+	if (!rbe)
+		return dropped;
 	ent = ring_buffer_event_data(rbe);
 	tracing_generic_entry_update(ent, tp->event->call.event.type, trace_ctx);
 	pev_copy_rec(ent + skip, rec + skip, size - skip);
 	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, NULL);
+	return false;
 }
 
-/* One record per trace file, copied from @rec (@size bytes). */
-static void tu_trace(struct tu_probe *tp, const void *rec, unsigned int size)
+/*
+ * One record per trace file, copied from @rec (@size bytes).  True when
+ * a ring buffer refused one that was wanted: a drop (not while the user
+ * asked for none: recording off or paused, CPU masked out, task filtered
+ * out; see pev_record_wanted()).
+ */
+static bool tu_trace(struct tu_probe *tp, const void *rec, unsigned int size)
 {
 	struct pev_link *link;
+	bool dropped = false;
 
 	list_for_each_entry_rcu(link, &tp->event->links, node) {
 		struct trace_event_file *file = link->file;
@@ -152,10 +155,11 @@ static void tu_trace(struct tu_probe *tp, const void *rec, unsigned int size)
 
 		if (unlikely(eflags & (PEV_FILE_GENERIC | EVENT_FILE_FL_FILTERED)) ||
 		    pev_commit_hooks_on())
-			tu_write_generic(tp, rec, size, file);
+			dropped |= tu_write_generic(tp, rec, size, file);
 		else
-			tu_write_plain(tp, rec, size, file);
+			dropped |= tu_write_plain(tp, rec, size, file);
 	}
+	return dropped;
 }
 
 /* ----------------------------------------------------------------- perf */
@@ -166,7 +170,8 @@ static unsigned int tu_perf_size(unsigned int size)
 	return ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
 }
 
-static void tu_perf(struct tu_probe *tp, const void *rec, unsigned int size,
+/* Hand the record to this CPU's perf events; true when it was dropped. */
+static bool tu_perf(struct tu_probe *tp, const void *rec, unsigned int size,
 		    struct pt_regs *regs)
 {
 	struct trace_event_call *call = &tp->event->call;
@@ -177,22 +182,20 @@ static void tu_perf(struct tu_probe *tp, const void *rec, unsigned int size,
 
 	head = this_cpu_ptr(call->perf_events);
 	if (hlist_empty(head))
-		return;
+		return false;
 	if (WARN_ONCE(padded > PERF_MAX_TRACE_SIZE,
 		      "uprobe event record too big for perf\n"))
-		goto out_drop;
+		return true;
 	ent = perf_trace_buf_alloc(padded, NULL, &rctx);
 	if (!ent)
-		goto out_drop;
+		return true;
 	memcpy(ent + sizeof(struct trace_entry),
 	       rec + sizeof(struct trace_entry),
 	       size - sizeof(struct trace_entry));
 	memset(ent + size, 0, padded - size);
 	perf_trace_buf_submit(ent, padded, rctx, call->event.type, 1, regs,
 			      head, NULL);
-	return;
-out_drop:
-	this_cpu_inc(tp->counts->dropped);
+	return false;
 }
 
 /* The BPF programs on the event; false when they drop the record. */
@@ -305,6 +308,7 @@ static __always_inline void tu_hit(struct tu_probe *tp,
 	struct uprobe_dispatch_data udd;
 	struct parg_ufaults uf __uninitialized;	/* nr is set before use */
 	int tries = TU_FAULT_TRIES;
+	bool dropped = false;
 	unsigned int size;
 	void *rec;
 
@@ -339,9 +343,11 @@ again:
 	if (unlikely(uf.faulted))
 		parg_set_count_fault(tp->args);
 	if (users & TU_EV_TRACE)
-		tu_trace(tp, rec, size);
+		dropped = tu_trace(tp, rec, size);
 	if (users & TU_EV_PERF)
-		tu_perf(tp, rec, size, regs);
+		dropped |= tu_perf(tp, rec, size, regs);
+	if (unlikely(dropped))
+		this_cpu_inc(tp->counts->dropped);
 	preempt_enable();
 }
 
