@@ -343,8 +343,11 @@ static int tu_parse_def(const struct tu_parse *p, struct tu_def *def)
 	if ((head[0] != 'p' && head[0] != 'r') || p->argc < 2 ||
 	    !tu_place_is_ours(p->argv[1]))
 		return -ECANCELED;
-	if (p->argc - 2 > PARG_MAX_ARGS)
+	if (p->argc - 2 > PARG_MAX_ARGS) {
+		tu_error(p, 2 + PARG_MAX_ARGS, 0,
+			 pev_err_code(TU_ERR_PARG_FIRST, PARG_ERR_TOO_MANY_ARGS));
 		return -E2BIG;
+	}
 	def->is_return = head[0] == 'r';
 	ret = tu_parse_place(p, def);
 	if (ret)
@@ -500,6 +503,7 @@ static int tu_create_words(const struct tu_parse *p)
 
 	mutex_lock(&event_mutex);
 	if (tu_ref_ctr_conflicts(tp)) {
+		tu_error(p, 1, 0, TU_ERR_REFCNT_MISMATCH);
 		ret = -EINVAL;
 	} else {
 		ev = tu_find_event(def.group, def.event);
