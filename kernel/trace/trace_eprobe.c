@@ -48,6 +48,8 @@
  * the same list, which is why that loop takes the list's head each time
  * (patches/0025).
  */
+#include <linux/ctype.h>
+#include <linux/kallsyms.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
@@ -87,7 +89,8 @@
 	E(NO_EVENT_INFO,	"Expected the attached event as SYSTEM.EVENT") \
 	E(BAD_ATTACH_EVENT,	"No such event to attach to (or not one an eprobe can use)") \
 	E(NO_EP_FILTER,		"Expected a filter after 'if'")		\
-	E(EVENT_EXIST,		"Another event already has this group/name")
+	E(EVENT_EXIST,		"Another event already has this group/name") \
+	E(NO_SYMBOL,		"No such kernel symbol")
 
 #define E(code, msg)	TEP_ERR_##code,
 enum tep_err_code {
@@ -707,6 +710,38 @@ static int tep_check_filter(struct tep_event *ev)
 	return ret ? -EINVAL : 0;
 }
 
+/*
+ * The word of the first @SYM among the @nargs arguments that names no
+ * kernel symbol, and in *@pos the byte where its name starts; the first
+ * argument, at its start, when none is found.
+ */
+static int tep_bad_symbol(const struct tep_parse *p, int nargs, int *pos)
+{
+	char name[KSYM_NAME_LEN];
+	const char *at;
+	size_t len;
+	int i;
+
+	for (i = 2; i < 2 + nargs; i++) {
+		for (at = strchr(p->argv[i], '@'); at; at = strchr(at + 1, '@')) {
+			/* @ADDR and a bitfield's b4@3/32 are no symbols */
+			if (!isalpha(at[1]) && at[1] != '_')
+				continue;
+			len = strcspn(at + 1, "+-:)");
+			if (len < sizeof(name)) {
+				memcpy(name, at + 1, len);
+				name[len] = '\0';
+				if (kallsyms_lookup_name(name))
+					continue;
+			}
+			*pos = at + 1 - p->argv[i];
+			return i;
+		}
+	}
+	*pos = 0;
+	return 2;
+}
+
 /* Compile the arguments; an error is logged at its word and byte. */
 static int tep_parse_args(const struct tep_parse *p, struct tep_def *def,
 			  struct tep_event *ev)
@@ -724,9 +759,14 @@ static int tep_parse_args(const struct tep_parse *p, struct tep_def *def,
 		return PTR_ERR(set);
 	}
 	ev->args = set;
-	ret = parg_set_resolve(set);	/* @SYM: no entry, as before */
-	if (ret)
+	ret = parg_set_resolve(set);
+	if (ret) {
+		int word, pos;
+
+		word = tep_bad_symbol(p, def->nargs, &pos);
+		tep_error(p, word, pos, TEP_ERR_NO_SYMBOL);
 		return ret;
+	}
 	ev->dynamic = parg_set_is_dynamic(set);
 	ev->rec_size = TEP_HEAD + parg_set_size(set);
 	return pev_call_set_print_fmt(&ev->call, ev->args, PEV_HEAD_NONE);
