@@ -2,7 +2,7 @@
 # kernel.  See README.md.  Every target accepts BASE=1 (the unmodified base
 # kernel, same config) and ICOUNT=1 (instruction-counting guest clock).
 DRIVE := driver/drive
-export ARCH BASE ICOUNT FLAVOR TESTS ONDEMAND JOBS BENCH_TREES BENCH_ICOUNT BENCH_LOOPS BENCH_KEYS FUZZ_COUNT FUZZ_SEED
+export ARCH BASE ICOUNT FLAVOR TESTS ONDEMAND JOBS BENCH_TREES BENCH_ICOUNT BENCH_LOOPS BENCH_KEYS FUZZ_COUNT FUZZ_SEED FUZZ_KINDS FUZZ_JOBS
 
 .PHONY: all deps source kernel initramfs run check check-debug check-tools demo bench fuzz docs series series-check check-all clean distclean
 

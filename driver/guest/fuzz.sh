@@ -3,8 +3,9 @@
 result() { echo "@@RESULT $1 $2"; }
 n=$(sed -n 's/.*tkfuzz=\([0-9]*\).*/\1/p' /proc/cmdline)
 seed=$(sed -n 's/.*tkseed=\([0-9a-fA-Fx]*\).*/\1/p' /proc/cmdline)
-if /guest/kpfuzz -n "${n:-1000000}" ${seed:+-s $seed}; then
-	result PASS "prog:kpfuzz (${n:-1000000} definitions)"
+kinds=$(sed -n 's/.*tkkinds=\([a-z,]*\).*/\1/p' /proc/cmdline)
+if /guest/kpfuzz -n "${n:-1000000}" ${seed:+-s $seed} -k "${kinds:-all}"; then
+	result PASS "prog:kpfuzz (${n:-1000000} definitions, kinds ${kinds:-all})"
 else
 	result FAIL "prog:kpfuzz"
 fi

@@ -1,12 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kpfuzz - fuzz the kprobe event definition parser, and the fetches and
- * printers of the events it accepts, from user space.
+ * kpfuzz - fuzz the probe event definition parsers, and the fetches and
+ * printers of the events they accept, from user space.
  *
- *   kpfuzz [-n COUNT] [-s SEED] [-H N] [-q]
+ *   kpfuzz [-n COUNT] [-s SEED] [-H N] [-k KINDS] [-q]
  *
- * Writes COUNT definitions into kprobe_events (a few into dynamic_events),
- * of two kinds.
+ * Writes COUNT definitions in all (not per kind), each of a kind picked
+ * at random among KINDS (-k, a comma-separated list; default all):
+ *   kprobe  p: and r: lines into kprobe_events (a few into dynamic_events),
+ *           described below;
+ *   uprobe  p:, r: and p: PATH:OFFSET%return lines on this program (its
+ *           own noinline functions uf_*(), whose file offsets it reads
+ *           from its ELF program headers), into uprobe_events (one in
+ *           four into dynamic_events), reading registers, user memory
+ *           (+0(%di):ustring, arrays, bitfields), $stackN, this program's
+ *           data by address and by file offset (@+OFFSET), $retval;
+ *   eprobe  e: lines on syscall events the fuzzer's own calls trigger
+ *           (syscalls.sys_enter_openat, sys_exit_read, raw_syscalls...),
+ *           reading their fields ($filename, +u0($filename):ustring,
+ *           casts, types), now and then with a filter;
+ *   fprobe  f:SYM and f[MAXACTIVE]:SYM%return lines on the functions of
+ *           the kprobe hits, with the kprobe grammar's arguments less the
+ *           registers;
+ *   tprobe  t: lines on tracepoints the fuzzer's calls reach (sys_enter,
+ *           sys_exit, kmalloc, kfree, kmem_cache_alloc and _free,
+ *           sched_switch), reading their
+ *           arguments by BTF name, $argN and fields;
+ * all but kprobes into dynamic_events (uprobes also into uprobe_events).
+ * Each kind has general definitions (its grammar, places good and bad,
+ * arguments of its own and of the kprobe grammar, often mutated) and hit
+ * definitions, one in N (-H): an event fz/<letter><N> (h kprobe, u
+ * uprobe, x eprobe, f fprobe, t tprobe) whose places the fuzzer reaches,
+ * with arguments mutated one time in six (never the place: a uprobe's
+ * offset must stay an instruction boundary); when accepted it is
+ * enabled, the fuzzer makes 1 to 4 calls that fire it (its own function
+ * for a uprobe, the syscall for an eprobe, the calls of the kprobe hits
+ * for an fprobe or tprobe), disables it, counts its hits in the kind's
+ * profile file and reads trace_pipe (and trace, one time in four).
+ * Every kind is checked the same way: each refused line that a probe
+ * parser owns (everything written to kprobe_events and uprobe_events,
+ * and the p, r, e, f and t lines of dynamic_events) must add one
+ * error_log entry.  The summary has one line per kind: definitions,
+ * accepted and refused writes, hits, seconds and definitions per second.
+ *
+ * Kprobe definitions are of two kinds.
  *
  * General definitions (all but one in N, -H, default 20; all with -H 0)
  * come from the grammar of a definition line, with random places and
@@ -66,6 +103,7 @@
  * options above are kpfuzz's own; the rest go to the harness.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -74,6 +112,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <elf.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -134,6 +174,25 @@ static unsigned int pick(unsigned int n)
 
 #define N_OF(arr) (sizeof(arr) / sizeof(arr[0]))
 #define ONE_OF(arr) (arr[pick(N_OF(arr))])
+
+/*
+ * The kinds of definition, each with a grammar of its own: kprobes (p:,
+ * r:), uprobes on this program (p:, r: with PATH:OFFSET), eprobes (e:),
+ * fprobes (f:, f:SYM%return) and tracepoint probes (t:).  cur_kind is the
+ * kind of the definition being made: the shared generators look at it.
+ */
+enum { K_KPROBE, K_UPROBE, K_EPROBE, K_FPROBE, K_TPROBE, K_KINDS };
+static const char *const kind_names[K_KINDS] = {
+	"kprobe", "uprobe", "eprobe", "fprobe", "tprobe",
+};
+static int cur_kind;
+static unsigned int kinds_on = (1u << K_KINDS) - 1;	/* -k */
+
+/* what each kind did: definitions, writes, hit events, hits, seconds */
+static struct {
+	unsigned long defs, accepted, rejected, hitdefs, enabled, hits;
+	double secs;
+} kst[K_KINDS];
 
 /* ------------------------------------------------ general definitions */
 
@@ -444,7 +503,7 @@ static struct {
 	unsigned long defs, accepted, enabled, enable_failed;
 	unsigned long calls, hits, hitless;
 	unsigned long trace_reads, latency_reads, trace_bytes, trace_errors;
-	unsigned long joins, joins_accepted;
+	unsigned long joins, joins_accepted, delete_errors;
 } st;
 
 static long call(long nr, long a, long b, long c, long d)
@@ -636,12 +695,14 @@ struct hitdef {
 /* an expression whose value is parameter @i of @t */
 static void gen_value(struct buf *b, const struct target *t, int i)
 {
+	int fp = cur_kind == K_FPROBE;	/* no registers in an fprobe */
+
 	if (is_wrapper(t)) {
-		add(b, "+%u(%s)", sys_arg_off[i], pick(4) ? arg_regs[0] :
+		add(b, "+%u(%s)", sys_arg_off[i], !fp && pick(4) ? arg_regs[0] :
 		    pick(2) ? "$arg1" : "regs");
 		return;
 	}
-	switch (pick(10)) {
+	switch (pick(fp ? 4 : 10)) {
 	case 0: case 1: add(b, "$arg%d", i + 1); break;
 	case 2: case 3: add(b, "%s", t->btf[i]); break;
 	case 4: add(b, "%s", ONE_OF(arg_regs)); break;	/* maybe another one */
@@ -703,7 +764,10 @@ static int gen_retval(struct buf *b, int mem)
 		"+0($retval)", "+u0($retval)", "+8(+0($retval))", "-8($retval)",
 	};
 
-	add(b, "%s", mem ? ONE_OF(memory) : ONE_OF(value));
+	if (mem)
+		add(b, "%s", ONE_OF(memory));
+	else
+		add(b, "%s", cur_kind == K_FPROBE ? "$retval" : ONE_OF(value));
 	return mem ? 'k' : 'i';
 }
 
@@ -792,7 +856,7 @@ static void gen_offset(struct hitdef *h)
 {
 	static const unsigned int near[] = { 0, 4, 8, 9, 12, 16 };
 
-	h->has_off = !h->ret && pick(8) == 0;
+	h->has_off = !h->ret && cur_kind == K_KPROBE && pick(8) == 0;
 	h->off = pick(2) ? ONE_OF(near) : pick(64);
 	h->off -= h->off % INSN_ALIGN;
 }
@@ -820,12 +884,16 @@ static size_t render_hitdef(const struct hitdef *h, struct buf *b)
 
 	b->n = 0;
 	b->s[0] = '\0';
-	if (h->ret == 1 && h->maxactive)
+	if (cur_kind == K_FPROBE && h->ret == 1 && h->maxactive)
+		add(b, "f%u:fz/f%u ", h->maxactive, h->event);
+	else if (cur_kind == K_FPROBE)
+		add(b, "f:fz/f%u ", h->event);
+	else if (h->ret == 1 && h->maxactive)
 		add(b, "r%u:fz/h%u ", h->maxactive, h->event);
 	else
 		add(b, "%c:fz/h%u ", h->ret == 1 ? 'r' : 'p', h->event);
 	add_sym(b, h->t);
-	if (h->ret == 2)
+	if (h->ret == 2 || (h->ret && cur_kind == K_FPROBE))
 		add(b, "%%return");
 	else if (!h->ret && h->has_off)
 		add(b, "+%u", h->off);
@@ -910,20 +978,20 @@ static double now(void)
 }
 
 /*
- * Appends to the two definition files go through descriptors kept open:
+ * Appends to the definition files go through descriptors kept open:
  * each write() is parsed on its own, and an open() and close() per
  * definition cost as much as the parse itself under the debug config.
  */
 static int append_fd(const char *path)
 {
-	static const char *paths[2];
-	static int fds[2] = { -1, -1 };
+	static const char *paths[3];
+	static int fds[3] = { -1, -1, -1 };
 	int i;
 
-	for (i = 0; i < 2 && paths[i]; i++)
+	for (i = 0; i < 3 && paths[i]; i++)
 		if (!strcmp(paths[i], path))
 			return fds[i];
-	if (i == 2)
+	if (i == 3)
 		return -1;
 	fds[i] = open(path, O_WRONLY | O_APPEND);
 	if (fds[i] >= 0)
@@ -1092,6 +1160,32 @@ static void flush(void)
 	spent[T_CHECK] += now() - t;
 }
 
+/*
+ * An eprobe on a fuzzed event keeps that event busy, and dynamic_events
+ * then refuses to be emptied: the eprobes go first, one at a time.
+ */
+static void delete_eprobes_first(void)
+{
+	char *line, *save = NULL, del[160];
+	int err;
+
+	read_file(TR "dynamic_events", log_buf, sizeof(log_buf));
+	for (line = strtok_r(log_buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "e:", 2))
+			continue;
+		snprintf(del, sizeof(del), "-:%.*s", (int)strcspn(line + 2, " "), line + 2);
+		write_file(TR "dynamic_events", del, strlen(del), 0);
+	}
+	err = write_file(TR "dynamic_events", "", 0, 1);
+	if (err && ++st.delete_errors <= 5 && !quiet)
+		printf("# kpfuzz: emptying dynamic_events: %s\n", strerror(-err));
+}
+
+/*
+ * Deletes every event: through kprobe_events when only kprobes are
+ * fuzzed, else through dynamic_events, which lists every kind.
+ */
 static void delete_all(void)
 {
 	double t;
@@ -1100,7 +1194,12 @@ static void delete_all(void)
 	if (!live)
 		return;	/* nothing to delete: spare the truncation */
 	t = now();
-	write_file(TR "kprobe_events", "", 0, 1);
+	if (kinds_on == 1u << K_KPROBE) {
+		write_file(TR "kprobe_events", "", 0, 1);
+	} else if (write_file(TR "dynamic_events", "", 0, 1)) {
+		delete_eprobes_first();
+		write_file(TR "error_log", "", 0, 1);
+	}
 	spent[T_DELETE] += now() - t;
 	live = 0;
 }
@@ -1167,25 +1266,56 @@ static void read_traces(int joined)
 }
 
 /*
- * The hits of the probes of event h<event> (only fz/ has such names), one
- * line per probe in kprobe_profile, with its group or without.
+ * The hits of the probes of event fz/@ev in @profile, one line per probe
+ * whose column @col (from 1) names the event, with its group or without,
+ * and whose next column is the hits.  Only fz/ has names like @ev.
  */
-static unsigned long profile_hits(unsigned int event)
+static unsigned long profile_count(const char *profile, int col, const char *ev)
 {
-	char *line, *save = NULL, *slash, name[80], want[16];
-	unsigned long sum = 0, hits, misses;
+	char *line, *save = NULL, *word, *slash, *wsave;
+	unsigned long sum = 0;
+	int c;
 
-	snprintf(want, sizeof(want), "h%u", event);
-	read_file(TR "kprobe_profile", log_buf, sizeof(log_buf));
+	read_file(profile, log_buf, sizeof(log_buf));
 	for (line = strtok_r(log_buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "%79s %lu %lu", name, &hits, &misses) != 3)
+		wsave = NULL;
+		word = strtok_r(line, " \t", &wsave);
+		for (c = 1; word && c < col; c++)
+			word = strtok_r(NULL, " \t", &wsave);
+		if (!word)
 			continue;
-		slash = strrchr(name, '/');
-		if (!strcmp(slash ? slash + 1 : name, want))
-			sum += hits;
+		slash = strrchr(word, '/');
+		if (strcmp(slash ? slash + 1 : word, ev))
+			continue;
+		word = strtok_r(NULL, " \t", &wsave);
+		if (word)
+			sum += strtoul(word, NULL, 10);
 	}
 	return sum;
+}
+
+/* the hit event of a kprobe or fprobe hit definition: h<event>, f<event> */
+static const char *hit_event(const struct hitdef *h)
+{
+	static char ev[16];
+
+	snprintf(ev, sizeof(ev), "%c%u", cur_kind == K_FPROBE ? 'f' : 'h', h->event);
+	return ev;
+}
+
+static unsigned long profile_hits(const struct hitdef *h)
+{
+	if (cur_kind == K_FPROBE)
+		return profile_count(TR "fprobe_profile", 1, hit_event(h));
+	return profile_count(TR "kprobe_profile", 1, hit_event(h));
+}
+
+static void count_hits(unsigned long hits)
+{
+	st.hits += hits;
+	kst[cur_kind].hits += hits;
+	st.hitless += !hits;
 }
 
 /* a second probe on the event of @h; 1 if the kernel took it */
@@ -1195,7 +1325,7 @@ static int try_join(const struct hitdef *h, struct hitdef *j)
 
 	gen_join(h, j);
 	render_hitdef(j, &p->b);
-	p->file = target(pick(4) == 0);
+	p->file = target(cur_kind == K_FPROBE || pick(4) == 0);
 	st.joins++;
 	if (write_def(p)) {
 		npend++;
@@ -1222,14 +1352,15 @@ static void hit_cycle(const struct hitdef *h)
 
 	if (join == 1)
 		joined = try_join(h, &j);
-	hits = profile_hits(h->event);	/* an older fz/h<event> has counted some */
-	snprintf(path, sizeof(path), TR "events/fz/h%u/enable", h->event);
+	hits = profile_hits(h);	/* an older event of that name has counted some */
+	snprintf(path, sizeof(path), TR "events/fz/%s/enable", hit_event(h));
 	if (write_file(path, "1", 1, 1)) {
 		st.enable_failed++;
 		spent[T_HIT] += now() - t;
 		return;
 	}
 	st.enabled++;
+	kst[cur_kind].enabled++;
 	if (join == 2)
 		joined = try_join(h, &j);
 	drive(h->t);
@@ -1237,71 +1368,790 @@ static void hit_cycle(const struct hitdef *h)
 		drive(j.t);
 	err = write_file(path, "0", 1, 1);
 	if (err && !quiet)
-		printf("# kpfuzz: disabling fz/h%u: %s\n", h->event, strerror(-err));
-	hits = profile_hits(h->event) - hits;
-	st.hits += hits;
-	st.hitless += !hits;
+		printf("# kpfuzz: disabling fz/%s: %s\n", hit_event(h), strerror(-err));
+	count_hits(profile_hits(h) - hits);
 	spent[T_HIT] += now() - t;
 	read_traces(joined);
 }
 
-/* ------------------------------------------------------------- main */
+/* ------------------------------------------------------ submissions */
 
 static unsigned long accepted, rejected;
 
-/* a hit definition: on acceptance, its hit cycle */
-static void hit_definition(void)
+/*
+ * The words of @line as the kernel splits them, up to a '#' (the rest is
+ * a comment): their count, the first and the second (empty when none).
+ */
+static int line_words(const char *line, char *w0, char *w1, size_t len)
 {
-	static struct hitdef h;
-	struct pending *p;
-	size_t args;
+	size_t n = strcspn(line, "#"), i = 0, k;
+	int argc = 0;
 
-	if (live >= LIVE_MAX)
-		delete_all();
-	p = &pend[npend];
-	gen_hitdef(&h);
-	args = render_hitdef(&h, &p->b);
-	if (pick(6) == 0)
-		mutate(&p->b, args);
-	p->file = target(0);
-	st.defs++;
-	if (write_def(p)) {
-		rejected++;
-		rejected_line();
-		return;
+	w0[0] = w1[0] = '\0';
+	while (i < n) {
+		while (i < n && isspace((unsigned char)line[i]))
+			i++;
+		if (i == n)
+			break;
+		for (k = i; k < n && !isspace((unsigned char)line[k]); k++)
+			;
+		if (argc < 2)
+			snprintf(argc ? w1 : w0, len, "%.*s", (int)(k - i), line + i);
+		argc++;
+		i = k;
 	}
-	accepted++;
-	st.accepted++;
-	live++;
-	hit_cycle(&h);
+	return argc;
 }
 
-static void general_definition(void)
+/* the uprobe parser's place: a '/', and a digit after the last ':' */
+static int uprobe_place(const char *word)
+{
+	const char *colon = strrchr(word, ':');
+
+	return strchr(word, '/') && colon && isdigit((unsigned char)colon[1]);
+}
+
+/*
+ * Must a refusal of @p leave an error_log entry?  Each parser documents
+ * the lines it owns, and logs every refusal of those:
+ *   kprobe_events   every line, deletes and unknown commands too;
+ *   uprobe_events   p and r lines whose second word is a uprobe place
+ *                   (a '/' and a digit after the last ':'): the others
+ *                   are declined with EINVAL and no entry, and deletes
+ *                   go to the generic dynamic event code;
+ *   dynamic_events  p and r lines (the kprobe parser logs what it does
+ *                   not hand to the uprobe parser), and e, f and t lines
+ *                   of two words or more; the rest (deletes, unknown
+ *                   commands, a lone head) is the generic code's, which
+ *                   logs nothing.
+ */
+static int owned(const struct pending *p)
+{
+	char w0[64], w1[LINE_MAX_LEN];
+	int argc = line_words(p->b.s, w0, w1, sizeof(w1));
+
+	if (!strcmp(p->file, TR "kprobe_events"))
+		return 1;
+	if (!strcmp(p->file, TR "uprobe_events"))
+		return (w0[0] == 'p' || w0[0] == 'r') && argc >= 2 && uprobe_place(w1);
+	if (w0[0] == 'p' || w0[0] == 'r')
+		return 1;
+	return w0[0] && strchr("eft", w0[0]) && argc >= 2;
+}
+
+/* Writes @p: 0 when accepted (the event is live), else the error. */
+static int submit(struct pending *p)
+{
+	int own = owned(p), err;
+
+	if (!own)
+		flush();	/* other parsers' entries stay out */
+	err = write_def(p);
+	if (!err) {
+		accepted++;
+		kst[cur_kind].accepted++;
+		live++;
+		return 0;
+	}
+	rejected++;
+	kst[cur_kind].rejected++;
+	if (own)
+		rejected_line();
+	else
+		write_file(TR "error_log", "", 0, 1);
+	return err;
+}
+
+/* the next definition's buffer, after making room for it */
+static struct pending *next_pending(const char *file)
 {
 	struct pending *p;
-	int dyn = pick(10) == 0, owned;
 
 	if (live >= LIVE_MAX)
 		delete_all();
 	p = &pend[npend];
 	p->b.n = 0;
 	p->b.s[0] = '\0';
+	p->file = file;
+	return p;
+}
+
+/*
+ * Enable fz/@ev, call @fire(@arg) 1 to 4 times, disable it, count the
+ * hits its probes made (@profile, the name in column @col) and print the
+ * records.  For the kinds without joins.
+ */
+static void fire_event(const char *ev, const char *profile, int col,
+		       void (*fire)(const void *), const void *arg)
+{
+	unsigned long hits = profile_count(profile, col, ev);
+	char path[64];
+	double t = now();
+	int n = 1 + pick(4), err;
+
+	snprintf(path, sizeof(path), TR "events/fz/%s/enable", ev);
+	if (write_file(path, "1", 1, 1)) {
+		st.enable_failed++;
+		spent[T_HIT] += now() - t;
+		return;
+	}
+	st.enabled++;
+	kst[cur_kind].enabled++;
+	while (n--)
+		fire(arg);
+	err = write_file(path, "0", 1, 1);
+	if (err && !quiet)
+		printf("# kpfuzz: disabling fz/%s: %s\n", ev, strerror(-err));
+	count_hits(profile_count(profile, col, ev) - hits);
+	spent[T_HIT] += now() - t;
+	read_traces(0);
+}
+
+/* an argument name, now and then a clash, or none */
+static void gen_arg_name(struct buf *b, int pos)
+{
+	if (pick(32) == 0)
+		add(b, "dup=");
+	else if (pick(8))
+		add(b, "%c%d=", "xyzpqn"[pick(6)], pos);
+}
+
+/* a hit definition's arguments: mutated one time in six */
+static void mutate_args(struct buf *b, size_t args)
+{
+	if (b->n > args + 1 && pick(6) == 0)
+		mutate(b, args + 1);	/* never the place before them */
+}
+
+/* --------------------------------------------------- kprobe, fprobe */
+
+/* a hit definition: on acceptance, its hit cycle */
+static void hit_definition(void)
+{
+	static struct hitdef h;
+	struct pending *p = next_pending(target(cur_kind == K_FPROBE));
+	size_t args;
+
+	gen_hitdef(&h);
+	args = render_hitdef(&h, &p->b);
+	if (pick(6) == 0)
+		mutate(&p->b, args);
+	st.defs++;
+	if (submit(p))
+		return;
+	st.accepted++;
+	hit_cycle(&h);
+}
+
+static void general_definition(void)
+{
+	int dyn = pick(10) == 0;
+	struct pending *p = next_pending(target(dyn));
+
 	gen_definition(&p->b);
 	if (pick(3) == 0)
 		mutate(&p->b, 0);
-	p->file = target(dyn);
-	owned = !dyn || p->b.s[0] == 'p' || p->b.s[0] == 'r';
-	if (!owned)
-		flush();	/* other parsers' entries stay out */
-	if (!write_def(p)) {
-		accepted++;
-		live++;
-	} else {
-		rejected++;
-		if (!owned)
-			write_file(TR "error_log", "", 0, 1);
+	submit(p);
+}
+
+/* f:, f:SYM%return: places and arguments from the kprobe grammar */
+static void fprobe_general(void)
+{
+	struct pending *p = next_pending(TR "dynamic_events");
+	const struct target *t = &targets[pick(N_OF(targets))];
+	struct buf *b = &p->b;
+	int nargs, i;
+
+	switch (pick(8)) {
+	case 0: add(b, "f "); break;
+	case 1: add(b, "f%u:fz/e%u ", pick(2) ? pick(16) : (unsigned int)rnd(), pick(1000)); break;
+	case 2: add(b, "f:%s/%s ", ONE_OF(names), ONE_OF(names)); break;
+	case 3: add(b, "f:fz.e%u ", pick(1000)); break;
+	default: add(b, "f:fz/e%u ", pick(1000));
+	}
+	switch (pick(8)) {
+	case 0: add(b, "%s", pick(2) ? ONE_OF(safe_syms) : ONE_OF(other_syms)); break;
+	case 1: add(b, "vfs_*"); break;
+	default: add_sym(b, t);
+	}
+	switch (pick(12)) {
+	case 0: case 1: case 2: add(b, "%%return"); break;
+	case 3: add(b, "+%u", pick(32)); break;
+	case 4: add(b, "%%return+%u", pick(8)); break;
+	case 5: add(b, "%%ret"); break;
+	}
+	nargs = pick(5) ? pick(6) : pick(140);
+	for (i = 0; i < nargs; i++) {
+		add(b, " ");
+		gen_arg(b);
+	}
+	if (pick(3) == 0)
+		mutate(b, 0);
+	submit(p);
+}
+
+/* ---------------------------------------------------------- uprobes */
+
+/*
+ * Uprobe targets: functions of this program that are never inlined or
+ * cloned and only do arithmetic on their arguments.  The probes read
+ * what the arguments point to, good or faulting memory; the functions
+ * never do.  usem is a reference counter (a semaphore, in the uprobe
+ * sense) the kernel may count in while a probe that names it is on.
+ */
+#define UTARGET __attribute__((noipa, used, noinline))
+
+static volatile long usink;
+volatile uint64_t uglobal = 0x1122334455667788ULL;
+volatile uint16_t usem __attribute__((section(".data")));	/* file-backed */
+
+UTARGET long uf_str(const char *s, long n)
+{
+	usink += n;
+	return (long)(uintptr_t)s + n;
+}
+
+UTARGET long uf_buf(const void *p, size_t n, long x)
+{
+	usink ^= x;
+	return (long)n - x + (long)(uintptr_t)p;
+}
+
+UTARGET long uf_six(long a, long b, long c, long d, long e, long f)
+{
+	usink++;
+	return a + b + c + d + e + f;
+}
+
+UTARGET const char *uf_ret(const char *s)
+{
+	usink++;
+	return s;
+}
+
+/* params as in targets[]; ret: the kind of the return value */
+static struct utarget {
+	const char *params;
+	int ret;
+	unsigned long off;	/* its file offset, from the ELF headers */
+} utargets[] = {
+	{ "ui", 'i' }, { "bii", 'i' }, { "iiiiii", 'i' }, { "u", 'u' },
+};
+
+static void ucall(const void *arg)
+{
+	const struct utarget *u = arg;
+	long a[6];
+	size_t n;
+	char *p;
+	int i;
+
+	st.calls++;
+	switch (u - utargets) {
+	case 0:
+		p = upath();
+		uf_str(p, (long)rnd());
+		break;
+	case 1:
+		p = pick(2) ? wbuf(&n) : (n = pick(64), upath());
+		uf_buf(p, n, (long)rnd());
+		break;
+	case 2:
+		for (i = 0; i < 6; i++)
+			a[i] = pick(2) ? (long)rnd() : (long)(uintptr_t)upath();
+		uf_six(a[0], a[1], a[2], a[3], a[4], a[5]);
+		break;
+	default:
+		uf_ret(upath());
+	}
+}
+
+/* This program: its path, and where its PT_LOAD segments are in the file. */
+static struct {
+	char path[PATH_MAX];
+	unsigned long bias;	/* run-time address less ELF address */
+	Elf64_Phdr ph[16];
+	int nph;
+	unsigned long glob_rel;	/* @+OFFSET of uglobal, text-relative */
+	unsigned long glob_off, sem_off;	/* file offsets */
+} self;
+
+/* the file offset of @addr in this program, 0 for none */
+static unsigned long file_offset(const volatile void *addr)
+{
+	unsigned long va = (uintptr_t)addr - self.bias;
+	const Elf64_Phdr *ph;
+	int i;
+
+	for (i = 0; i < self.nph; i++) {
+		ph = &self.ph[i];
+		if (ph->p_type == PT_LOAD && va >= ph->p_vaddr &&
+		    va < ph->p_vaddr + ph->p_filesz)
+			return va - ph->p_vaddr + ph->p_offset;
+	}
+	return 0;
+}
+
+/* Reads this program's ELF headers: the file offsets of the targets. */
+static int self_init(void)
+{
+	static const void *const fns[] = { uf_str, uf_buf, uf_six, uf_ret };
+	unsigned long phdr_va = 0;
+	Elf64_Ehdr eh;
+	ssize_t n = readlink("/proc/self/exe", self.path, sizeof(self.path) - 1);
+	int fd, i, ok;
+	Elf64_Phdr *ph;
+
+	if (n <= 0)
+		return -1;
+	self.path[n] = '\0';
+	fd = open(self.path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	ok = pread(fd, &eh, sizeof(eh), 0) == sizeof(eh) &&
+	     !memcmp(eh.e_ident, ELFMAG, SELFMAG) && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+	     eh.e_phentsize == sizeof(Elf64_Phdr) && eh.e_phnum <= N_OF(self.ph) &&
+	     pread(fd, self.ph, eh.e_phnum * sizeof(Elf64_Phdr), eh.e_phoff) ==
+	     (ssize_t)(eh.e_phnum * sizeof(Elf64_Phdr));
+	close(fd);
+	if (!ok)
+		return -1;
+	self.nph = eh.e_phnum;
+	/* the bias: where the headers are mapped, less where the ELF says */
+	for (i = 0; i < self.nph; i++) {
+		ph = &self.ph[i];
+		if (ph->p_type == PT_LOAD && eh.e_phoff >= ph->p_offset &&
+		    eh.e_phoff < ph->p_offset + ph->p_filesz)
+			phdr_va = ph->p_vaddr + eh.e_phoff - ph->p_offset;
+	}
+	if (phdr_va && getauxval(AT_PHDR))
+		self.bias = getauxval(AT_PHDR) - phdr_va;
+	for (i = 0; i < (int)N_OF(fns); i++)
+		if (!(utargets[i].off = file_offset(fns[i])))
+			return -1;
+	/* @+OFFSET counts from the start of the file as the text maps it */
+	self.glob_rel = (uintptr_t)&uglobal - self.bias -
+			((uintptr_t)uf_str - self.bias - utargets[0].off);
+	self.glob_off = file_offset(&uglobal);
+	self.sem_off = file_offset(&usem);
+	return 0;
+}
+
+/* an argument of a uprobe on @u (a return probe when @ret) */
+static void gen_uarg(struct buf *b, const struct utarget *u, int ret, int pos)
+{
+	int i = pick(strlen(u->params)), kind = u->params[i], mem = 0;
+
+	if (pick(12) == 0) {
+		gen_arg(b);	/* the general grammar */
+		return;
+	}
+	gen_arg_name(b, pos);
+	switch (pick(ret ? 12 : 10)) {
+	case 0: add(b, "$stack%u", pick(10)); break;
+	case 1: add(b, pick(4) ? "$comm" : "$stack"); kind = 0; break;
+	case 2: add(b, "@+%#lx", pick(2) ? self.glob_rel : self.glob_off); break;
+	case 3: add(b, "@%#lx", (unsigned long)(uintptr_t)(pick(2) ? (void *)&uglobal : upath()));
+		kind = 'u';
+		mem = 1;
+		break;
+	case 4: add(b, "\\%lld", (long long)(rnd() >> pick(64))); break;
+	case 10: add(b, "$retval"); kind = u->ret == 'u' ? 'k' : 'i'; break;
+	case 11:
+		add(b, "%c%s%u($retval)", pick(8) ? '+' : '-', pick(4) ? "" : "u", pick(3) ? 0 : pick(64));
+		kind = 'u';
+		mem = 1;
+		break;
+	default:
+		mem = kind == 'i' ? pick(4) == 0 : pick(4) != 0;
+		if (!mem)
+			add(b, "%s", pick(8) ? arg_regs[i] : ONE_OF(arg_regs));
+		else if (pick(8) == 0)
+			add(b, "+%u(+0(%s))", 8 * pick(2), arg_regs[i]);
 		else
-			rejected_line();
+			add(b, "%c%s%u(%s)", pick(8) ? '+' : '-', pick(4) ? "" : "u",
+			    pick(3) ? 0 : pick(64), arg_regs[i]);
+	}
+	if (kind && pick(4))
+		add(b, ":%s", gen_type(kind == 'k' ? 'i' : kind, mem));
+	else if (!kind && pick(4) == 0)
+		add(b, ":string");
+}
+
+/* the place of a uprobe: this program at a target function */
+static void add_uplace(struct buf *b, const struct utarget *u, int retsuffix)
+{
+	add(b, "%s:%#lx", self.path, u->off);
+	if (pick(16) == 0)
+		add(b, "(%#lx)", self.sem_off);
+	if (retsuffix)
+		add(b, "%%return");
+}
+
+/*
+ * A uprobe, uretprobe (r:) or "p: PATH:OFFSET%return" on a function of
+ * this program, whose arguments read its parameters from the registers
+ * and the memory they point to, the stack, this program's data by
+ * address and by file offset; when accepted, the function is called.
+ * The place is never mutated: an offset that is no instruction
+ * boundary would break the program.
+ */
+static void uprobe_hit(void)
+{
+	struct pending *p = next_pending(pick(4) ? TR "uprobe_events" : TR "dynamic_events");
+	const struct utarget *u = &utargets[pick(N_OF(utargets))];
+	int ret = pick(3) == 0 ? 1 + pick(2) : 0;
+	unsigned int ev = pick(100);
+	int nargs = pick(8) ? pick(7) : pick(HIT_ARGS_MAX + 1), i;
+	char name[16];
+	size_t args;
+
+	add(&p->b, "%c:fz/u%u ", ret == 1 ? 'r' : 'p', ev);
+	add_uplace(&p->b, u, ret == 2);
+	args = p->b.n;
+	for (i = 0; i < nargs; i++) {
+		add(&p->b, " ");
+		gen_uarg(&p->b, u, ret, i);
+	}
+	mutate_args(&p->b, args);
+	st.defs++;
+	kst[cur_kind].hitdefs++;
+	if (submit(p))
+		return;
+	st.accepted++;
+	snprintf(name, sizeof(name), "u%u", ev);
+	fire_event(name, TR "uprobe_profile", 2, ucall, u);
+}
+
+static void uprobe_general(void)
+{
+	struct pending *p = next_pending(pick(4) ? TR "uprobe_events" : TR "dynamic_events");
+	const struct utarget *u = &utargets[pick(N_OF(utargets))];
+	struct buf *b = &p->b;
+	int nargs, i, ret = pick(3) == 0;
+
+	switch (pick(8)) {
+	case 0: add(b, "%c ", ret ? 'r' : 'p'); break;
+	case 1: add(b, "r%u:fz/e%u ", pick(8), pick(1000)); break;
+	case 2: add(b, "-:fz/e%u", pick(1000)); goto write;
+	case 3: add(b, "p:%s/%s ", ONE_OF(names), ONE_OF(names)); break;
+	case 4: add(b, "%c:fz/e%u ", "pruefx"[pick(6)], pick(1000)); break;
+	default: add(b, "%c:fz/e%u ", ret ? 'r' : 'p', pick(1000));
+	}
+	switch (pick(12)) {
+	case 0: add(b, "/nonexistent/kpfuzz:%#lx", u->off); break;
+	case 1: add(b, "/:%#lx", u->off); break;
+	case 2: add(b, "/dev/null:0"); break;
+	case 3: add(b, "%s:%#llx", self.path, (unsigned long long)rnd() >> pick(64)); break;
+	case 4: add(b, "%s:%ld", self.path, (long)u->off * (pick(2) ? 1 : -1)); break;
+	case 5: add(b, "%s:%s", self.path, pick(2) ? "" : "zz"); break;
+	case 6: add(b, "%s", self.path); break;
+	case 7: add(b, "%s:%#lx(%#llx)", self.path, u->off,
+		    (unsigned long long)(pick(2) ? self.glob_off + pick(8) : rnd() >> pick(64)));
+		break;
+	default: add_uplace(b, u, 0);
+	}
+	if (pick(6) == 0)
+		add(b, pick(4) ? "%%return" : "%%ret");
+	nargs = pick(5) ? pick(6) : pick(140);
+	for (i = 0; i < nargs; i++) {
+		add(b, " ");
+		gen_uarg(b, u, ret, i);
+	}
+write:
+	if (pick(3) == 0)
+		mutate(b, 0);
+	submit(p);
+}
+
+/* ---------------------------------------------------------- eprobes */
+
+/* events the fuzzer triggers with calls of its own, and their fields */
+static const struct etarget {
+	const char *event;
+	const char *fields[4];
+	const char *kinds;	/* as targets[]'s params */
+	void (*drive)(void);
+} etargets[] = {
+	{ "syscalls.sys_enter_openat", { "dfd", "filename", "flags", "mode" }, "iuii", drive_open },
+	{ "syscalls.sys_exit_openat", { "ret" }, "i", drive_open },
+	{ "syscalls.sys_enter_read", { "fd", "buf", "count" }, "ibi", drive_read },
+	{ "syscalls.sys_exit_read", { "ret" }, "i", drive_read },
+	{ "syscalls.sys_enter_write", { "fd", "buf", "count" }, "iui", drive_write },
+	{ "syscalls.sys_enter_pread64", { "fd", "buf", "count", "pos" }, "ibii", drive_pread },
+	{ "syscalls.sys_enter_lseek", { "fd", "offset", "whence" }, "iii", drive_lseek },
+	{ "syscalls.sys_enter_newfstatat", { "dfd", "filename", "statbuf", "flag" }, "iubi", drive_stat },
+	{ "syscalls.sys_enter_readlinkat", { "dfd", "pathname", "buf", "bufsiz" }, "iubi", drive_readlink },
+	{ "raw_syscalls.sys_enter", { "id", "args" }, "ik", NULL },
+	{ "raw_syscalls.sys_exit", { "id", "ret" }, "ii", NULL },
+};
+
+static void drive_any(void)
+{
+	targets[pick(N_OF(targets))].drive();
+}
+
+static void ecall(const void *arg)
+{
+	const struct etarget *e = arg;
+
+	(e->drive ? e->drive : drive_any)();
+}
+
+/* an argument of an eprobe on @e: its fields, read and cast */
+static void gen_earg(struct buf *b, const struct etarget *e, int pos)
+{
+	static const char *const casts[] = {
+		"(file)", "(task_struct)", "(struct file *)", "(open_how)", "(",
+	};
+	int i = pick(strlen(e->kinds)), kind = e->kinds[i], mem = 0;
+	const char *f = e->fields[i];
+
+	if (pick(12) == 0) {
+		gen_arg(b);
+		return;
+	}
+	gen_arg_name(b, pos);
+	switch (pick(14)) {
+	case 0: add(b, "%s", pick(4) ? "$comm" : "$COMM"); kind = 0; break;
+	case 1: add(b, "$common_pid"); kind = 'i'; break;
+	case 2: add(b, "@linux_proc_banner%s", pick(2) ? "" : "+3"); kind = 'u'; mem = 1; break;
+	case 3: add(b, "\\%lld", (long long)(rnd() >> pick(64))); kind = 'i'; break;
+	case 4: add(b, "%s$%s%s", ONE_OF(casts), f, pick(2) ? "->f_mode" : ""); kind = 'i'; break;
+	case 5: add(b, "+%u(+%u($%s))", 8 * pick(3), 8 * pick(3), f); mem = 1; break;
+	case 6: add(b, "$%s", ONE_OF(etargets).fields[0]); break;	/* maybe not ours */
+	case 7: add(b, "$%s", f); mem = kind != 'i'; break;	/* a pointer as a string */
+	default:
+		mem = kind == 'i' ? pick(4) == 0 : pick(4) != 0;
+		if (mem)
+			add(b, "%c%s%u($%s)", pick(8) ? '+' : '-',
+			    kind != 'i' && pick(2) ? "u" : "", pick(3) ? 0 : pick(64), f);
+		else
+			add(b, "$%s", f);
+	}
+	if (kind && pick(4))
+		add(b, ":%s", gen_type(kind, mem));
+	else if (!kind && pick(4) == 0)
+		add(b, ":string");
+}
+
+static void gen_efilter(struct buf *b, const struct etarget *e)
+{
+	static const char *const ops[] = { "==", "!=", "<", ">=", "&", "~" };
+
+	switch (pick(4)) {
+	case 0: add(b, " if common_pid != 0"); break;
+	case 1: add(b, " if ((%s", e->fields[0]); break;
+	default: add(b, " if %s %s %d", e->fields[pick(strlen(e->kinds))], ONE_OF(ops), (int)pick(8) - 1);
+	}
+}
+
+/*
+ * An eprobe on an event the fuzzer's own calls trigger, whose arguments
+ * read the event's fields (numbers, user pointers followed in user or
+ * kernel memory, casts), sometimes with a filter; when accepted, the
+ * calls are made.
+ */
+static void eprobe_hit(void)
+{
+	struct pending *p = next_pending(TR "dynamic_events");
+	const struct etarget *e = &etargets[pick(N_OF(etargets))];
+	unsigned int ev = pick(100);
+	int nargs = pick(8) ? pick(7) : pick(HIT_ARGS_MAX + 1), i;
+	char name[16];
+	size_t args;
+
+	add(&p->b, "e:fz/x%u %s", ev, e->event);
+	args = p->b.n;
+	for (i = 0; i < nargs; i++) {
+		add(&p->b, " ");
+		gen_earg(&p->b, e, i);
+	}
+	if (pick(8) == 0)
+		gen_efilter(&p->b, e);
+	mutate_args(&p->b, args);
+	st.defs++;
+	kst[cur_kind].hitdefs++;
+	if (submit(p))
+		return;
+	st.accepted++;
+	snprintf(name, sizeof(name), "x%u", ev);
+	fire_event(name, TR "eprobe_profile", 1, ecall, e);
+}
+
+static void eprobe_general(void)
+{
+	static const char *const others[] = {
+		"syscalls/sys_enter_openat", "sched.sched_switch", "sched.sched_process_exec",
+		"nosuch.event", "syscalls", "syscalls.", ".sys_enter_read",
+		"syscalls.sys_enter_nosuch", "fz.e1", "fz.h1", "fz/e2", "kprobes.e3",
+		"ftrace.function", "eprobes.sys_enter_openat", "syscalls.sys_enter_openat.x",
+		"", "sched.*", "timer.hrtimer_start",
+	};
+	struct pending *p = next_pending(TR "dynamic_events");
+	const struct etarget *e = &etargets[pick(N_OF(etargets))];
+	struct buf *b = &p->b;
+	int nargs, i;
+
+	switch (pick(8)) {
+	case 0: add(b, "e "); break;
+	case 1: add(b, "e:fz.e%u ", pick(1000)); break;
+	case 2: add(b, "e:%s/%s ", ONE_OF(names), ONE_OF(names)); break;
+	case 3: add(b, "e%u:fz/e%u ", pick(8), pick(1000)); break;
+	case 4: add(b, "e:fz/ "); break;
+	default: add(b, "e:fz/e%u ", pick(1000));
+	}
+	add(b, "%s", pick(4) ? e->event : ONE_OF(others));
+	nargs = pick(5) ? pick(6) : pick(140);
+	for (i = 0; i < nargs; i++) {
+		add(b, " ");
+		gen_earg(b, e, i);
+	}
+	if (pick(6) == 0)
+		gen_efilter(b, e);
+	if (pick(3) == 0)
+		mutate(b, 0);
+	submit(p);
+}
+
+/* --------------------------------------------------------- tprobes */
+
+/* tracepoints the fuzzer's calls reach, their arguments (BTF) and fields */
+static const struct tptarget {
+	const char *tp;
+	const char *args[6];
+	const char *kinds;
+	const char *fields[3];	/* none: the syscall wrappers' regs fields */
+} tptargets[] = {
+	{ "sys_enter", { "regs", "id" }, "ki", { 0 } },
+	{ "sys_exit", { "regs", "ret" }, "ki", { 0 } },
+	{ "kmalloc", { "call_site", "ptr", "bytes_req", "bytes_alloc", "gfp_flags", "node" },
+	  "ikiiii", { "bytes_req", "ptr", "call_site" } },
+	{ "kfree", { "call_site", "ptr" }, "ik", { "ptr", "call_site", "ptr" } },
+	{ "kmem_cache_alloc", { "call_site", "ptr", "s", "gfp_flags", "node" }, "ikkii",
+	  { "s->name", "s->size", "ptr" } },
+	{ "kmem_cache_free", { "call_site", "ptr", "s" }, "ikk",
+	  { "s->name", "s->object_size", "call_site" } },
+	{ "sched_switch", { "preempt", "prev", "next", "prev_state" }, "ikki",
+	  { "prev->pid", "next->comm", "prev->se.vruntime" } },
+};
+
+static void tcall(const void *arg)
+{
+	(void)arg;
+	drive_any();
+}
+
+/* an argument of a tracepoint probe on @tp */
+static void gen_targ(struct buf *b, const struct tptarget *tp, int pos)
+{
+	int i = pick(strlen(tp->kinds)), kind = tp->kinds[i], mem = 0;
+
+	if (pick(12) == 0) {
+		gen_arg(b);
+		return;
+	}
+	gen_arg_name(b, pos);
+	switch (pick(12)) {
+	case 0: add(b, "%s", pick(4) ? "$comm" : "$stack0"); kind = 0; break;
+	case 1: add(b, "$arg%d", i + 1); break;
+	case 2: add(b, "\\%lld", (long long)(rnd() >> pick(64))); kind = 'i'; break;
+	case 3: add(b, "%s", pick(2) ? "$retval" : "$current->pid"); kind = 'i'; break;
+	case 4: case 5:
+		add(b, "%s", tp->fields[0] ? tp->fields[pick(3)] : ONE_OF(wrapper_fields));
+		kind = 'i';
+		break;
+	default:
+		mem = kind == 'k' && pick(2);
+		if (mem)
+			add(b, "+%u(%s)", 8 * pick(8), tp->args[i]);
+		else
+			add(b, "%s", tp->args[i]);
+	}
+	if (kind && pick(4))
+		add(b, ":%s", gen_type(kind, mem));
+}
+
+/*
+ * A probe on a tracepoint the fuzzer's calls reach (the syscall entry
+ * and exit, kmalloc, kfree and the slab caches', which opening a file
+ * reaches, sched_switch), whose arguments are the
+ * tracepoint's, by name, by number and through their fields.
+ */
+static void tprobe_hit(void)
+{
+	struct pending *p = next_pending(TR "dynamic_events");
+	const struct tptarget *tp = &tptargets[pick(N_OF(tptargets))];
+	unsigned int ev = pick(100);
+	int nargs = pick(8) ? pick(7) : pick(HIT_ARGS_MAX + 1), i;
+	char name[16];
+	size_t args;
+
+	add(&p->b, "t:fz/t%u %s", ev, tp->tp);
+	args = p->b.n;
+	for (i = 0; i < nargs; i++) {
+		add(&p->b, " ");
+		gen_targ(&p->b, tp, i);
+	}
+	mutate_args(&p->b, args);
+	st.defs++;
+	kst[cur_kind].hitdefs++;
+	if (submit(p))
+		return;
+	st.accepted++;
+	snprintf(name, sizeof(name), "t%u", ev);
+	fire_event(name, TR "fprobe_profile", 1, tcall, tp);
+}
+
+static void tprobe_general(void)
+{
+	static const char *const others[] = {
+		"nosuch_tracepoint", "sched:sched_switch", "nomod:sys_enter", "sched_switch:x",
+		"sys_enter%return", "kmalloc+8", "", "1tp", "sched_process_fork",
+		"vfs_read", "kprobe_dispatcher",
+	};
+	struct pending *p = next_pending(TR "dynamic_events");
+	const struct tptarget *tp = &tptargets[pick(N_OF(tptargets))];
+	struct buf *b = &p->b;
+	int nargs, i;
+
+	switch (pick(8)) {
+	case 0: add(b, "t "); break;
+	case 1: add(b, "t:fz.e%u ", pick(1000)); break;
+	case 2: add(b, "t:%s/%s ", ONE_OF(names), ONE_OF(names)); break;
+	case 3: add(b, "t%u:fz/e%u ", pick(8), pick(1000)); break;
+	default: add(b, "t:fz/e%u ", pick(1000));
+	}
+	add(b, "%s", pick(4) ? tp->tp : ONE_OF(others));
+	nargs = pick(5) ? pick(6) : pick(140);
+	for (i = 0; i < nargs; i++) {
+		add(b, " ");
+		gen_targ(b, tp, i);
+	}
+	if (pick(3) == 0)
+		mutate(b, 0);
+	submit(p);
+}
+
+/* ------------------------------------------------------------- main */
+
+/* one definition of the current kind: a hit definition when @hit */
+static void definition(int hit)
+{
+	switch (cur_kind) {
+	case K_KPROBE: case K_FPROBE:
+		if (hit) {
+			kst[cur_kind].hitdefs++;
+			hit_definition();
+		} else if (cur_kind == K_KPROBE) {
+			general_definition();
+		} else {
+			fprobe_general();
+		}
+		break;
+	case K_UPROBE: hit ? uprobe_hit() : uprobe_general(); break;
+	case K_EPROBE: hit ? eprobe_hit() : eprobe_general(); break;
+	default: hit ? tprobe_hit() : tprobe_general();
 	}
 }
 
@@ -1318,6 +2168,16 @@ static void summary(unsigned long count, double start)
 	printf("# kpfuzz: %.0f s, %.1f definitions/s; seconds in accepted writes %.0f, rejected writes %.0f, error_log checks %.0f, deletes %.0f, hit cycles %.0f, trace reads %.0f\n",
 	       t, count / t, spent[T_ACCEPT], spent[T_REJECT], spent[T_CHECK],
 	       spent[T_DELETE], spent[T_HIT], spent[T_TRACE]);
+	for (int k = 0; k < K_KINDS; k++) {
+		if (!(kinds_on & 1u << k))
+			continue;
+		printf("# kpfuzz: %s: %lu definitions (%lu hit definitions), %lu writes accepted, %lu refused; %lu events enabled, %lu hits; %.0f s, %.1f definitions/s\n",
+		       kind_names[k], kst[k].defs, kst[k].hitdefs, kst[k].accepted,
+		       kst[k].rejected, kst[k].enabled, kst[k].hits, kst[k].secs,
+		       kst[k].secs > 0 ? kst[k].defs / kst[k].secs : 0);
+	}
+	if (st.delete_errors)
+		printf("# kpfuzz: %lu deletes of every event refused\n", st.delete_errors);
 	for (int i = 0; i < SLOWEST && slow[i].t > 0; i++) {
 		printf("# kpfuzz: slow write %.1f ms (%s): '", slow[i].t * 1e3,
 		       slow[i].err ? strerror(-slow[i].err) : "accepted");
@@ -1337,6 +2197,8 @@ FIXTURE_SETUP(fuzz)
 		SKIP(return, "needs root");
 	ASSERT_EQ(0, umem_init()) TH_LOG("cannot map the memory the calls use: %s",
 					 strerror(errno));
+	if (kinds_on & 1u << K_UPROBE)
+		ASSERT_EQ(0, self_init()) TH_LOG("cannot read this program's ELF headers");
 	delete_all();
 }
 
@@ -1348,17 +2210,22 @@ FIXTURE_TEARDOWN(fuzz)
 /* A million definitions take hours in a TCG guest: a day's timeout. */
 TEST_F_TIMEOUT(fuzz, definitions, 24 * 3600)
 {
-	double start = now();
+	double start = now(), t;
+	int kinds[K_KINDS], nkinds = 0, k;
 	unsigned long i;
 
+	for (k = 0; k < K_KINDS; k++)
+		if (kinds_on & 1u << k)
+			kinds[nkinds++] = k;
 	for (i = 0; i < count; i++) {
 		if (i && i % 50000 == 0 && !quiet)
 			printf("# kpfuzz: %lu definitions in %.0f s, %lu rejected without an error_log entry, %lu hits\n",
 			       i, now() - start, unlogged, st.hits);
-		if (hit_every && pick(hit_every) == 0)
-			hit_definition();
-		else
-			general_definition();
+		cur_kind = kinds[nkinds > 1 ? pick(nkinds) : 0];
+		kst[cur_kind].defs++;
+		t = now();
+		definition(hit_every && pick(hit_every) == 0);
+		kst[cur_kind].secs += now() - t;
 	}
 	delete_all();
 	summary(count, start);
@@ -1367,6 +2234,44 @@ TEST_F_TIMEOUT(fuzz, definitions, 24 * 3600)
 		return;
 	}
 	EXPECT_EQ(0, unlogged) TH_LOG("rejected writes without an error_log entry");
+}
+
+/* -k: a comma-separated list of kind names, or "all"; 0 for a bad one */
+static unsigned int parse_kinds(const char *list)
+{
+	char *copy = strdup(list), *name, *save = NULL;
+	unsigned int set = 0;
+	int k;
+
+	for (name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(name, "all")) {
+			set |= (1u << K_KINDS) - 1;
+			continue;
+		}
+		for (k = 0; k < K_KINDS && strcmp(name, kind_names[k]); k++)
+			;
+		if (k == K_KINDS) {
+			set = 0;
+			break;
+		}
+		set |= 1u << k;
+	}
+	free(copy);
+	return set;
+}
+
+static int usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [-n COUNT] [-s SEED] [-H N] [-k KINDS] [-q] [harness options]\n"
+		"  -n COUNT  definitions in all, shared at random among the kinds (10000)\n"
+		"  -s SEED   the random seed: the same seed makes the same definitions\n"
+		"  -H N      one definition in N is a hit definition, 0 for none (20)\n"
+		"  -k KINDS  a comma-separated list of kprobe (with kretprobes), uprobe\n"
+		"            (with uretprobes), eprobe, fprobe (with f:SYM%%return), tprobe,\n"
+		"            or all (the default)\n"
+		"  -q        no diagnostics but the summary\n", prog);
+	return KSFT_FAIL;
 }
 
 /* Takes kpfuzz's own options out of argv; the harness gets the rest. */
@@ -1387,13 +2292,21 @@ int main(int argc, char **argv)
 			rng_state = strtoull(argv[++i], NULL, 0) | 1;
 		else if (!strcmp(argv[i], "-H") && v)
 			hit_every = strtoul(argv[++i], NULL, 0);
-		else if (!strcmp(argv[i], "-q"))
+		else if (!strcmp(argv[i], "-k") && v) {
+			kinds_on = parse_kinds(argv[++i]);
+			if (!kinds_on)
+				return usage(argv[0]);
+		} else if (!strcmp(argv[i], "-q"))
 			quiet = 1;
 		else
 			rest[n++] = argv[i];
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("# kpfuzz: %lu definitions, one in %lu a hit definition, seed %#llx\n",
+	printf("# kpfuzz: %lu definitions, one in %lu a hit definition, seed %#llx, kinds",
 	       count, hit_every, (unsigned long long)rng_state);
+	for (i = 0; i < K_KINDS; i++)
+		if (kinds_on & 1u << i)
+			printf(" %s", kind_names[i]);
+	printf("\n");
 	return test_harness_run(n, rest);
 }
