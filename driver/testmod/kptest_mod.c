@@ -32,6 +32,13 @@
  *                         synth_event_trace_array(); in the first of
  *                         each pair, the string of "first" grows between
  *                         the pass that sizes the record and the copy
+ *   do_sys_ftruncate(kpt_byte)    named as a vmlinux function, with another
+ *                                 prototype (u16 (u8) here, long (unsigned
+ *                                 int fd, loff_t length, int small) there):
+ *                                 BTF must come from this module for
+ *                                 "kptest_mod:do_sys_ftruncate"; write N
+ *                                 to /sys/kernel/debug/kptest/shadow to
+ *                                 call it with 0..N-1
  *
  * The module is loaded and unloaded by the tests, several times in a row;
  * it keeps no state across loads.
@@ -127,6 +134,21 @@ noinline __noclone int kptest_nokprobe_part(int x)
 	return x + 8;
 }
 
+/*
+ * Static, so that no declaration of the vmlinux function can clash with
+ * it; noinline and __noclone keep one copy under its own name, in BTF.
+ */
+static noinline __noclone u16 do_sys_ftruncate(u8 kpt_byte)
+{
+	WRITE_ONCE(kptest_cell, READ_ONCE(kptest_cell) + kpt_byte);
+	return kpt_byte + 0x100;
+}
+
+static int kptest_shadow(int x)
+{
+	return do_sys_ftruncate((u8)x);
+}
+
 static int kptest_multi(int x)
 {
 	int i, r = kptest_multi_a(x);
@@ -185,6 +207,12 @@ static ssize_t kptest_call_write(struct file *f, const char __user *ubuf,
 				 size_t len, loff_t *ppos)
 {
 	return kptest_run(ubuf, len, kptest_target);
+}
+
+static ssize_t kptest_shadow_write(struct file *f, const char __user *ubuf,
+				   size_t len, loff_t *ppos)
+{
+	return kptest_run(ubuf, len, kptest_shadow);
 }
 
 static ssize_t kptest_write_multi(struct file *f, const char __user *ubuf,
@@ -307,6 +335,10 @@ static const struct file_operations kptest_multi_fops = {
 	.write = kptest_write_multi,
 };
 
+static const struct file_operations kptest_shadow_fops = {
+	.write = kptest_shadow_write,
+};
+
 static struct dentry *kptest_dir;
 
 static bool init_async;
@@ -347,6 +379,7 @@ static int __init kptest_init(void)
 	debugfs_create_file("multi", 0200, kptest_dir, NULL, &kptest_multi_fops);
 	debugfs_create_file("synth_grow", 0200, kptest_dir, NULL,
 			    &kptest_synth_grow_fops);
+	debugfs_create_file("shadow", 0200, kptest_dir, NULL, &kptest_shadow_fops);
 	return 0;
 }
 
