@@ -15,6 +15,7 @@
 #include <linux/dcache.h>
 #include <linux/err.h>
 #include <linux/irqflags.h>
+#include <linux/kallsyms.h>
 #include <linux/ktime.h>
 #include <linux/mman.h>
 #include <linux/module.h>
@@ -1149,6 +1150,52 @@ static void parg_test_symbols(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, parg_set_resolve(set), -ENOENT);
 }
 
+/*
+ * :symstr keeps sprint_symbol()'s text byte for byte, cut to the room left
+ * with its NUL: at every length of cut, in vmlinux (a function and a place
+ * inside one), in a module (this one), and where no symbol is.
+ */
+static void parg_symstr_check(struct kunit *test, const struct parg_set *set,
+			      unsigned long addr)
+{
+	unsigned int max, len, n, rooms[] = { KSYM_NAME_LEN - 1, KSYM_NAME_LEN,
+					      KSYM_SYMBOL_LEN - 1, KSYM_SYMBOL_LEN };
+	struct pt_regs regs = {};
+	struct parg_rec r;
+	char *want;
+	u32 loc;
+	int i;
+
+	want = kunit_kzalloc(test, KSYM_SYMBOL_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	len = sprint_symbol(want, addr);
+	regs.FT_DI = addr;
+	for (i = -(int)(len + 2); i < (int)ARRAY_SIZE(rooms); i++) {
+		max = i < 0 ? -i - 1 : rooms[i];	/* 0..len + 1, then rooms[] */
+		r = parg_test_run(test, set, &regs, NULL, HEAD + sizeof(u32) + max);
+		loc = get_unaligned((u32 *)(r.buf + HEAD));
+		n = max ? min(len, max - 1) + 1 : 0;
+		KUNIT_EXPECT_EQ_MSG(test, loc >> 16, n, "%s, room %u", want, max);
+		KUNIT_EXPECT_EQ(test, loc & 0xffff, HEAD + sizeof(u32));
+		if (loc >> 16 != n || !n)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(r.buf + (loc & 0xffff), want, n - 1), 0,
+				    "%s, room %u: \"%s\"", want, max,
+				    r.buf + (loc & 0xffff));
+		KUNIT_EXPECT_EQ(test, r.buf[(loc & 0xffff) + n - 1], 0);
+	}
+}
+
+static void parg_test_symstr_cut(struct kunit *test)
+{
+	struct parg_set *set = parg_test_parse(test, FT_ENTRY, NULL, "s=%di:symstr");
+
+	parg_symstr_check(test, set, (unsigned long)kfree);
+	parg_symstr_check(test, set, (unsigned long)kfree + 4);
+	parg_symstr_check(test, set, (unsigned long)parg_symstr_check);
+	parg_symstr_check(test, set, 0x10);
+}
+
 /* Return probes read $argN from the words saved at entry. */
 static void parg_test_entry(struct kunit *test)
 {
@@ -1439,6 +1486,7 @@ static struct kunit_case parg_test_cases[] = {
 	KUNIT_CASE(parg_test_tpoint),
 	KUNIT_CASE(parg_test_event_fields),
 	KUNIT_CASE(parg_test_symbols),
+	KUNIT_CASE(parg_test_symstr_cut),
 	KUNIT_CASE(parg_test_entry),
 	KUNIT_CASE(parg_test_btf),
 	KUNIT_CASE(parg_test_print_fmt),
