@@ -71,7 +71,11 @@ struct parg_caps {
 	bool is_return;		/* fires on function return: $retval */
 	bool on_func_entry;	/* placed on a function entry: $argN, BTF */
 	const char *func;	/* probed function (BTF lookup), or NULL */
-	const char *module;	/* module of @func, or NULL for vmlinux */
+	/*
+	 * Module of @func: its BTF is looked up in that module's alone.  NULL:
+	 * in the kernel's, then in each module's.
+	 */
+	const char *module;
 	/*
 	 * A probe in user code (uprobes): %REG, $stack and $retval are the
 	 * task's; $stackN, +OFFS(), @ADDR and strings read user memory;

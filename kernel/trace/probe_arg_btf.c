@@ -20,7 +20,10 @@
  *
  * Every step stays within the struct parg_ctx of the definition: the BTF of
  * the function is looked up once (parg_btf_query()) and released with
- * parg_btf_release().  Error positions are ABI, as in the parser.  Process
+ * parg_btf_release().  A function of a module the front end names
+ * (parg_caps.module, "MOD:FUNC") is looked up in that module's BTF only:
+ * a module may have a function of the same name as one of the kernel's,
+ * with another prototype.  Error positions are ABI, as in the parser.  Process
  * context only.
  */
 #include <linux/btf.h>
@@ -33,6 +36,50 @@
 #include "trace_btf.h"
 #include "probe_arg_impl.h"
 
+/*
+ * FUNC_PROTO of @func in the BTF of @module, with a reference on that BTF
+ * in *@btfp, or NULL.  A module's BTF lists the kernel's types first: its
+ * own ids come after them, and a function of its own is looked for there
+ * first, so that one named like a kernel function is not taken for it.
+ * Failing that, the kernel's: the module's copy of a function with the
+ * very same prototype may have been merged into the kernel's at build.
+ */
+static const struct btf_type *parg_btf_module_proto(const char *module,
+						    const char *func,
+						    struct btf **btfp)
+{
+	struct btf *btf = btf_get_module_btf_by_name(module);
+	const struct btf_type *t = NULL;
+	u32 id, end;
+	s32 found;
+
+	if (!btf)
+		return NULL;
+	end = btf_nr_types(btf);
+	for (id = max(btf_nr_types(btf_base_btf(btf)), 1U); id < end && !t; id++) {
+		t = btf_type_by_id(btf, id);
+		if (!btf_type_is_func(t) ||
+		    strcmp(btf_name_by_offset(btf, t->name_off), func))
+			t = NULL;
+	}
+	if (!t) {
+		found = btf_find_by_name_kind(btf, func, BTF_KIND_FUNC);
+		t = found > 0 ? btf_type_by_id(btf, found) : NULL;
+	}
+	t = t ? btf_type_by_id(btf, t->type) : NULL;
+	if (!t || !btf_type_is_func_proto(t)) {
+		btf_put(btf);
+		return NULL;
+	}
+	*btfp = btf;
+	return t;
+}
+
+/*
+ * The probed function's prototype: in its module's BTF only when the
+ * front end names a module, else the first BTF that has it, the kernel's
+ * then each module's (as the function itself is found).
+ */
 int parg_btf_query(struct parg_ctx *ctx)
 {
 	const struct btf_param *param;
@@ -46,7 +93,11 @@ int parg_btf_query(struct parg_ctx *ctx)
 	if (!ctx->caps->func || ctx->btf || ctx->btf_tried)
 		return -ENOENT;
 	ctx->btf_tried = true;
-	proto = btf_find_func_proto(ctx->caps->func, &btf);
+	if (ctx->caps->module)
+		proto = parg_btf_module_proto(ctx->caps->module,
+					      ctx->caps->func, &btf);
+	else
+		proto = btf_find_func_proto(ctx->caps->func, &btf);
 	if (!proto)
 		return -ENOENT;
 	ctx->btf = btf;
@@ -268,9 +319,10 @@ int parg_btf_var(struct parg_ctx *ctx, char *varname)
 
 /*
  * The id of type @name of BTF kind @kind, in the BTF the definition uses:
- * the probed function's (the kernel's, with its module's types), or, if
- * the function has none, the first BTF that has the type, the kernel's
- * then each module's.  One definition uses one BTF.
+ * the probed function's (the kernel's, with its module's types), else
+ * that of the module the front end names, or, with neither, the first BTF
+ * that has the type, the kernel's then each module's.  One definition
+ * uses one BTF.
  */
 static s32 parg_btf_find(struct parg_ctx *ctx, const char *name, u32 kind)
 {
@@ -279,6 +331,8 @@ static s32 parg_btf_find(struct parg_ctx *ctx, const char *name, u32 kind)
 
 	if (!ctx->btf)
 		parg_btf_query(ctx);
+	if (!ctx->btf && ctx->caps->module)
+		ctx->btf = btf_get_module_btf_by_name(ctx->caps->module);
 	if (ctx->btf)
 		return btf_find_by_name_kind(ctx->btf, name, kind);
 	id = bpf_find_btf_id(name, kind, &btf);
