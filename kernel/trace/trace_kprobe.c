@@ -596,6 +596,32 @@ static int tk_arm_new(const struct tk_parse *p, struct tk_probe *tp)
 	return ret;
 }
 
+static bool tk_probe_injectable(struct tk_probe *tp);
+
+/*
+ * Whether @tp may join @ev: an overriding BPF program attached to @ev
+ * would run on it too, and BPF checked the event only when the program
+ * attached.  So while one is attached, only a probe it may override joins
+ * (a function entry on the error-injection list).  BPF checks
+ * trace_kprobe_error_injectable() under the mutex it attaches programs
+ * with, and trace_event_bpf_overrides() looks under that mutex, after the
+ * flag is down: a program that attaches meanwhile sees the flag down and
+ * is refused, or is attached before the look and seen.  event_mutex.
+ */
+static int tk_join_override_check(const struct tk_parse *p,
+				  struct tk_event *ev, struct tk_probe *tp)
+{
+	lockdep_assert_held(&event_mutex);
+	if (tk_probe_injectable(tp))
+		return 0;
+	WRITE_ONCE(ev->injectable, false);
+	if (!trace_event_bpf_overrides(&ev->call))
+		return 0;
+	tk_event_injectable_update(ev);		/* @tp is not on it */
+	tk_parse_error(p, 1, 0, TK_ERR_OVERRIDE_JOIN);
+	return -EBUSY;
+}
+
 /* Add @tp to the existing event @ev, after the multiprobe checks. */
 static int tk_join_event(const struct tk_parse *p, struct tk_event *ev,
 			 struct tk_probe *tp)
@@ -618,6 +644,9 @@ static int tk_join_event(const struct tk_parse *p, struct tk_event *ev,
 			return -EEXIST;
 		}
 	}
+	ret = tk_join_override_check(p, ev, tp);
+	if (ret)
+		return ret;
 
 	tp->event = ev;
 	list_add_tail(&tp->sibling, &ev->probes);
@@ -625,6 +654,7 @@ static int tk_join_event(const struct tk_parse *p, struct tk_event *ev,
 	if (ret) {
 		list_del_init(&tp->sibling);
 		tp->event = NULL;
+		tk_event_injectable_update(ev);
 		return ret;
 	}
 	tk_event_injectable_update(ev);
@@ -1403,24 +1433,36 @@ static __init int tk_modules_init(void)
 
 /* --------------------------------------------------- for BPF and perf */
 
-bool trace_kprobe_on_func_entry(struct trace_event_call *call)
+/* Is the first place of @tp a function entry? */
+static bool tk_probe_on_entry(struct tk_probe *tp)
 {
-	struct tk_probe *tp = tk_event_primary(tk_event_of(call));
-
-	if (WARN_ON_ONCE(!tp))
-		return false;
 	if (tk_probe_symbol(tp))
 		return !kprobe_on_func_entry(NULL, tk_probe_symbol(tp),
 					     tp->rp.kp.offset);
 	return !kprobe_on_func_entry(tp->rp.kp.addr, NULL, 0);
 }
 
-/* Is every place of @tp on the error-injection list?  event_mutex. */
+bool trace_kprobe_on_func_entry(struct trace_event_call *call)
+{
+	struct tk_probe *tp = tk_event_primary(tk_event_of(call));
+
+	if (WARN_ON_ONCE(!tp))
+		return false;
+	return tk_probe_on_entry(tp);
+}
+
+/*
+ * May BPF override the return wherever @tp fires: is every place a
+ * function entry on the error-injection list?  The places of a probe over
+ * many functions past its first are function entries by their grammar.
+ * event_mutex.
+ */
 static bool tk_probe_injectable(struct tk_probe *tp)
 {
 	unsigned int i;
 
-	if (!within_error_injection_list(tk_probe_address(tp)))
+	if (!tk_probe_on_entry(tp) ||
+	    !within_error_injection_list(tk_probe_address(tp)))
 		return false;
 	for (i = 1; i < tk_probe_nplaces(tp); i++) {
 		struct kprobe *kp = &tk_probe_place(tp, i)->kp;
@@ -1437,7 +1479,8 @@ static bool tk_probe_injectable(struct tk_probe *tp)
 /*
  * Whether BPF may override the return of every function the event
  * probes, worked out when its probes change (under event_mutex), so that
- * BPF, which asks without that lock, reads one flag.
+ * BPF, which asks without that lock, reads one flag.  Every probe counts,
+ * not only the first: a program runs on all of them.
  */
 void tk_event_injectable_update(struct tk_event *ev)
 {

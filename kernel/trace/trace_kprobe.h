@@ -19,8 +19,10 @@
 struct trace_event_call;
 
 /*
- * For BPF: does the event's first probe sit on a function entry, and on
- * an error-injectable function?  Without kprobe events, never.
+ * For BPF: does the event's first probe sit on a function entry, and does
+ * every probe of the event sit on the entry of an error-injectable
+ * function?  Without kprobe events, never.  BPF asks when it attaches a
+ * program that overrides returns, under the mutex it attaches with.
  */
 #if IS_ENABLED(CONFIG_KPROBE_EVENTS)
 bool trace_kprobe_on_func_entry(struct trace_event_call *call);
@@ -28,6 +30,20 @@ bool trace_kprobe_error_injectable(struct trace_event_call *call);
 #else
 #define trace_kprobe_on_func_entry(call)	((void)(call), false)
 #define trace_kprobe_error_injectable(call)	((void)(call), false)
+#endif
+
+/*
+ * For the kprobe event layer, from bpf_trace.c: is a BPF program that
+ * overrides returns (bpf_override_return()) attached to @call?  Process
+ * context; looks under the mutex BPF attaches programs with.
+ */
+#ifdef CONFIG_BPF_EVENTS
+bool trace_event_bpf_overrides(struct trace_event_call *call);
+#else
+static inline bool trace_event_bpf_overrides(struct trace_event_call *call)
+{
+	return false;
+}
 #endif
 
 /*
