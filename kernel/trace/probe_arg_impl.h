@@ -289,6 +289,12 @@ int parg_push_deref(struct parg_ctx *ctx, long off, bool user);
 int parg_use_entry(struct parg_ctx *ctx, unsigned int argnum);
 void parg_use_src(struct parg_ctx *ctx, enum parg_src src, unsigned long param);
 
+/*
+ * probe_arg_run.c: the buffers a :symstr text is cut in, made once before
+ * the first set with a symstr is built.  Process context; 0 or -ENOMEM.
+ */
+int parg_symbufs_reserve(void);
+
 /* probe_arg_parse.c */
 int parg_parse_word(struct parg_ctx *ctx, int idx, const char *word);
 int parg_parse_fetch(struct parg_ctx *ctx, char *arg);

@@ -614,6 +614,8 @@ static int parg_finish_string(struct parg_ctx *ctx, unsigned int count, int pos)
 		return -EINVAL;
 
 	if (symstr) {
+		if (parg_symbufs_reserve())
+			return -ENOMEM;
 		a->store = PARG_ST_SYMSTR;
 	} else if (count) {
 		a->store = PARG_ST_STRV;

@@ -27,6 +27,10 @@
  * faults off (the set's run turns them off), as in
  * strncpy_from_user_nofault().
  *
+ * Stack.  Handlers may run on a small exception or NMI stack, so nothing
+ * here keeps a large buffer on it: a :symstr text that the record has no
+ * room left for whole is made in a per-CPU buffer and cut from there.
+ *
  * A caller that may sleep can learn which user reads faulted
  * (parg_set_fetch_user()), page them in and fetch again: reads stay
  * non-faulting here, so the run is the same whoever calls it.
@@ -35,6 +39,9 @@
  */
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -273,14 +280,66 @@ fault:
 }
 NOKPROBE_SYMBOL(parg_kstr);
 
+/*
+ * sprint_symbol() writes up to KSYM_SYMBOL_LEN bytes (the name alone is
+ * looked up into KSYM_NAME_LEN of them).  Where the record has less room
+ * left, the text is made in one of these and cut: not on the stack, which
+ * for a handler may be a small exception or NMI stack.  One per CPU and
+ * per context that can interrupt another (task, softirq, hardirq, NMI:
+ * interrupt_context_level()), so that a hit from an interrupt finds its
+ * own.  Within one context a hit may only come from inside
+ * sprint_symbol() itself (an fprobe on a kallsyms function, say): @busy
+ * turns that one away, and its text is a fault.
+ */
+#define PARG_SYM_LEVELS		4
+
+struct parg_symbuf {
+	char text[KSYM_SYMBOL_LEN];
+	bool busy;
+};
+
+static struct parg_symbuf __percpu *parg_symbufs;
+static DEFINE_MUTEX(parg_symbufs_lock);
+
+int parg_symbufs_reserve(void)
+{
+	struct parg_symbuf __percpu *bufs;
+
+	if (smp_load_acquire(&parg_symbufs))
+		return 0;
+	guard(mutex)(&parg_symbufs_lock);
+	if (parg_symbufs)
+		return 0;
+	bufs = __alloc_percpu(sizeof(*bufs) * PARG_SYM_LEVELS,
+			      __alignof__(*bufs));
+	if (!bufs)
+		return -ENOMEM;
+	smp_store_release(&parg_symbufs, bufs);
+	return 0;
+}
+
 /* The symbol text does not fit in the room left: cut it. */
 static noinline int parg_symstr_cut(char *dst, unsigned long addr,
 				    unsigned int max)
 {
-	char buf[KSYM_SYMBOL_LEN];
-	int len = sprint_symbol(buf, addr);
+	struct parg_symbuf __percpu *bufs = smp_load_acquire(&parg_symbufs);
+	struct parg_symbuf *buf;
+	int len = -EBUSY;
 
-	return parg_copy_str(dst, buf, len, max);
+	if (unlikely(!bufs))	/* a set with a symstr reserved them */
+		return -EFAULT;
+	preempt_disable_notrace();
+	buf = this_cpu_ptr(bufs) + interrupt_context_level();
+	if (likely(!buf->busy)) {
+		buf->busy = true;
+		barrier();
+		len = sprint_symbol(buf->text, addr);
+		len = parg_copy_str(dst, buf->text, len, max);
+		barrier();
+		buf->busy = false;
+	}
+	preempt_enable_notrace();
+	return len;
 }
 NOKPROBE_SYMBOL(parg_symstr_cut);
 
