@@ -370,6 +370,9 @@ static struct kprobe_site *kprobe_site_create(kprobe_opcode_t *addr)
 		cpus_read_unlock();
 	}
 	if (ret) {
+		/* the jumps that made way for it may be written again */
+		if (!hooked)
+			kprobe_opt_retry(a);
 		kfree(s);
 		return ERR_PTR(ret);
 	}
@@ -787,8 +790,13 @@ static int kprobe_attach(struct kprobe *p)
 	if (created)
 		hlist_del_rcu(&s->node);
 	synchronize_rcu();
-	if (created)
+	if (created) {
+		bool hooked = s->state & KPROBE_SITE_FTRACE;
+
 		kprobe_site_destroy(s);
+		if (!hooked)
+			kprobe_opt_retry((unsigned long)p->addr);
+	}
 	INIT_LIST_HEAD(&p->list);
 	return ret;
 }
@@ -1146,6 +1154,7 @@ static void kprobes_kill_sites(kprobe_code_pred_t gone, void *data, bool may_run
 {
 	struct kprobe_site *s, *dead = NULL;
 	struct hlist_node *tmp;
+	bool preemptible = false;
 	struct kprobe *p;
 	int i;
 
@@ -1164,6 +1173,8 @@ static void kprobes_kill_sites(kprobe_code_pred_t gone, void *data, bool may_run
 			list_for_each_entry(p, &s->probes, list)
 				p->flags |= KPROBE_FLAG_GONE;
 			hlist_del_rcu(&s->node);
+			if (!(s->state & KPROBE_SITE_FTRACE))
+				preemptible |= arch_kprobe_site_preemptible(s);
 			s->dead_next = dead;
 			dead = s;
 		}
@@ -1172,6 +1183,9 @@ static void kprobes_kill_sites(kprobe_code_pred_t gone, void *data, bool may_run
 		return;
 
 	synchronize_rcu();
+	/* a task preempted in a copy of the code (@may_run) must leave it first */
+	if (preemptible)
+		synchronize_rcu_tasks();
 	while (dead) {
 		s = dead;
 		dead = s->dead_next;
