@@ -132,7 +132,7 @@ static struct kpa_attach {
 	struct kprobe first, second;
 	struct list_head *second_next;	/* its link when the hit reached it */
 	struct completion hit_done;
-	bool on_list, reached, failed, looped;
+	bool in_first, on_list, reached, failed, looped;
 	int second_calls;
 } kpa_attach;
 
@@ -147,6 +147,7 @@ static void kpa_wait_for(bool *flag)
 
 static int kpa_attach_first_pre(struct kprobe *p, struct pt_regs *regs)
 {
+	WRITE_ONCE(kpa_attach.in_first, true);
 	kpa_wait_for(&kpa_attach.on_list);
 	return 0;
 }
@@ -186,28 +187,42 @@ static void kpa_test_attach_fails_live(struct kunit *test)
 {
 	struct kpa_attach *a = &kpa_attach;
 	struct task_struct *t;
-	int cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	int cpu, i;
 
-	if (cpu >= nr_cpu_ids)
-		kunit_skip(test, "needs two CPUs");
 	memset(a, 0, sizeof(*a));
 	init_completion(&a->hit_done);
 	a->first.symbol_name = a->second.symbol_name = "kpa_target";
 	a->first.pre_handler = kpa_attach_first_pre;
 	a->second.pre_handler = kpa_attach_second_pre;
-	KUNIT_ASSERT_EQ(test, 0, register_kprobe(&a->first));
-
 	t = kthread_create(kpa_attach_hitter, NULL, "kpa_attach");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	/* this task stays off the CPU where the hit spins */
+	migrate_disable();
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu >= nr_cpu_ids) {
+		migrate_enable();
+		kthread_stop(t);
+		kunit_skip(test, "needs two CPUs");
+	}
 	kthread_bind(t, cpu);
+	if (register_kprobe(&a->first)) {
+		migrate_enable();
+		kthread_stop(t);
+		KUNIT_FAIL(test, "cannot probe kpa_target");
+		return;
+	}
 	wake_up_process(t);
+	for (i = 0; i < 5000 && !READ_ONCE(a->in_first); i++)
+		usleep_range(1000, 2000);
 	kunit_activate_static_stub(test, kprobe_site_sync, kpa_attach_sync_fails);
 	KUNIT_EXPECT_EQ(test, -EIO, register_kprobe(&a->second));
 	kunit_deactivate_static_stub(test, kprobe_site_sync);
 	WRITE_ONCE(a->failed, true);
+	migrate_enable();
 	wait_for_completion(&a->hit_done);
 	unregister_kprobe(&a->first);
 
+	KUNIT_EXPECT_TRUE(test, a->in_first);
 	KUNIT_EXPECT_EQ(test, a->second_calls, 1);
 	KUNIT_EXPECT_FALSE(test, a->looped);
 	KUNIT_EXPECT_TRUE(test, list_empty(&a->second.list));

@@ -44,8 +44,8 @@
  * it keeps no state across loads.
  */
 #include <linux/async.h>
+#include <linux/completion.h>
 #include <linux/debugfs.h>
-#include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -352,24 +352,42 @@ static noinline __noclone int __init kptest_init_late(int x)
 }
 
 /*
+ * Told when every other module notifier has seen this module go live
+ * (INT_MIN: called last), the kprobes core's among them.
+ */
+static DECLARE_COMPLETION(kptest_live);
+
+static int kptest_module_event(struct notifier_block *nb, unsigned long state,
+			       void *data)
+{
+	if (data == THIS_MODULE && state == MODULE_STATE_LIVE)
+		complete(&kptest_live);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kptest_module_nb = {
+	.notifier_call = kptest_module_event,
+	.priority = INT_MIN,
+};
+
+/*
  * The loader waits for async work before it frees init text, so this runs
  * with the init text still there, but after the module went live.
  */
 static void __init kptest_init_async(void *data, async_cookie_t cookie)
 {
-	int i;
-
-	for (i = 0; i < 500 && READ_ONCE(THIS_MODULE->state) != MODULE_STATE_LIVE; i++)
-		msleep(10);
-	/* the notifiers of the live state have run by now */
-	msleep(50);
-	kptest_init_late(1);
+	if (wait_for_completion_timeout(&kptest_live, 30 * HZ))
+		kptest_init_late(1);
+	else
+		pr_err("kptest_mod: never told that the module is live\n");
+	unregister_module_notifier(&kptest_module_nb);
 }
 
 static int __init kptest_init(void)
 {
 	if (init_async) {
 		kptest_init_late(0);
+		register_module_notifier(&kptest_module_nb);
 		async_schedule(kptest_init_async, NULL);
 	}
 	WRITE_ONCE(kptest_cell, kptest_init_fn((int)jiffies) + 1);
