@@ -19,9 +19,8 @@
  *     (enum pev_name_err), and error_log entries: the words joined by
  *     single spaces, the caret under byte @pos of word @word, or just
  *     past the end when the word is missing;
- *   - the drop rule of the hit paths (pev_record_wanted(), and
- *     pev_reserve_again() for a refusal that races with the end of a
- *     pause, inline in probe_event.h so that a hit makes no extra call);
+ *   - the drop rule of the hit paths (pev_record_wanted(), inline in
+ *     probe_event.h so that a hit makes no extra call);
  *   - the first column of the stat files
  *     (uprobe_misses, fprobe_profile, eprobe_profile): GROUP/EVENT in 44
  *     columns after two blanks, and their file operations.

@@ -103,7 +103,10 @@ struct pev_link {
  * a resize, a tracer change, a read with pause-on-trace set), which
  * ring_buffer_record_is_on() reports with the same single load as the
  * OFF bit alone; nor on a CPU outside tracing_cpumask, nor when @file
- * filters this task out.  Then the refusal is no drop.
+ * filters this task out.  Then the refusal is no drop.  It is asked after
+ * the refusal, so that a hit costs nothing more until one; a refusal at
+ * the very moment a pause ends may still count (never a second
+ * reservation: the ring buffer would count its own drop twice).
  */
 static __always_inline bool pev_record_wanted(struct trace_event_file *file)
 {
@@ -112,43 +115,6 @@ static __always_inline bool pev_record_wanted(struct trace_event_file *file)
 	return ring_buffer_record_is_on(tr->array_buffer.buffer) &&
 	       cpumask_test_cpu(raw_smp_processor_id(), tr->tracing_cpumask) &&
 	       !trace_event_ignore_this_pid(file);
-}
-
-/*
- * After a refused reservation of @len bytes in @file's buffer (the slow
- * path of a hit): a pause may have ended between the refusal and the
- * check of pev_record_wanted(), so when a record is wanted now, try once
- * more.  Returns the record, or NULL; *@dropped is true when a record
- * was wanted and refused twice: a drop.  A buffer that is full and does
- * not overwrite pays two reservations per dropped hit, no more.
- */
-static __always_inline struct ring_buffer_event *
-pev_reserve_again(struct trace_event_file *file, unsigned long len,
-		  bool *dropped)
-{
-	struct ring_buffer_event *rbe = NULL;
-	bool wanted = pev_record_wanted(file);
-
-	if (wanted)
-		rbe = ring_buffer_lock_reserve(file->tr->array_buffer.buffer,
-					       len);
-	*dropped = wanted && !rbe;
-	return rbe;
-}
-
-/* The same, for a reservation through trace_event_buffer_reserve(). */
-static __always_inline void *
-pev_event_reserve_again(struct trace_event_buffer *fbuffer,
-			struct trace_event_file *file, unsigned long len,
-			bool *dropped)
-{
-	bool wanted = pev_record_wanted(file);
-	void *ent = NULL;
-
-	if (wanted)
-		ent = trace_event_buffer_reserve(fbuffer, file, len);
-	*dropped = wanted && !ent;
-	return ent;
 }
 
 /*

@@ -220,37 +220,14 @@ static __always_inline void tep_scratch_put(void)
 }
 
 /*
- * A record the buffer refused: the record of a second try if a pause
- * just ended, or NULL; a drop, unless the instance does not record now
- * (tracing off or paused, a CPU or task it does not trace), as
- * pev_reserve_again() says.
+ * A record the buffer refused: a drop, unless the instance does not
+ * record now (tracing off or paused, a CPU or task it does not trace).
  */
-static noinline struct ring_buffer_event *
-tep_reserve_again(struct tep_event *ev, struct trace_event_file *file,
-		  unsigned int size)
+static noinline void tep_refused(struct tep_event *ev,
+				 struct trace_event_file *file)
 {
-	struct ring_buffer_event *rbe;
-	bool dropped;
-
-	rbe = pev_reserve_again(file, size, &dropped);
-	if (dropped)
+	if (pev_record_wanted(file))
 		this_cpu_inc(ev->counts->dropped);
-	return rbe;
-}
-
-/* The same through trace_event_buffer_reserve(). */
-static noinline void *tep_event_reserve_again(struct tep_event *ev,
-					      struct trace_event_buffer *fb,
-					      struct trace_event_file *file,
-					      unsigned int size)
-{
-	bool dropped;
-	void *ent;
-
-	ent = pev_event_reserve_again(fb, file, size, &dropped);
-	if (dropped)
-		this_cpu_inc(ev->counts->dropped);
-	return ent;
 }
 
 /* The room a hit may fill in @file's buffer, strings included. */
@@ -274,9 +251,8 @@ static __always_inline void tep_write_generic(struct tep_event *ev,
 				      tep_room(file));
 	ent = trace_event_buffer_reserve(&fb, file, size);
 	if (unlikely(!ent)) {
-		ent = tep_event_reserve_again(ev, &fb, file, size);
-		if (!ent)
-			return;
+		tep_refused(ev, file);
+		return;
 	}
 	if (scratch)
 		pev_copy_rec(ent + TEP_HEAD, scratch + TEP_HEAD, size - TEP_HEAD);
@@ -306,9 +282,8 @@ static __always_inline void tep_write_plain(struct tep_event *ev,
 				      tep_room(file));
 	rbe = ring_buffer_lock_reserve(buffer, size);
 	if (unlikely(!rbe)) {
-		rbe = tep_reserve_again(ev, file, size);
-		if (!rbe)
-			return;
+		tep_refused(ev, file);
+		return;
 	}
 	ent = ring_buffer_event_data(rbe);
 	tracing_generic_entry_update(ent, ev->call.event.type, trace_ctx);

@@ -111,24 +111,6 @@ static __always_inline void tf_fill_head(const struct tf_probe *tp,
 	}
 }
 
-/*
- * A ring buffer refused a record: try again if a pause just ended; a
- * drop unless recording is off or paused (for the buffer or this CPU)
- * or the file filters this task out (pev_event_reserve_again()).
- */
-static noinline void *tf_reserve_again(struct tf_hit_ctx *c,
-				       struct trace_event_buffer *fbuffer,
-				       struct trace_event_file *file,
-				       unsigned int size)
-{
-	bool dropped;
-	void *ent = pev_event_reserve_again(fbuffer, file, size, &dropped);
-
-	c->dropped |= dropped;
-	return ent;
-}
-NOKPROBE_SYMBOL(tf_reserve_again);
-
 /* One record in @file, through the generic event buffer code. */
 static void tf_write(struct tf_probe *tp, struct tf_hit_ctx *c,
 		     struct trace_event_file *file)
@@ -149,9 +131,9 @@ static void tf_write(struct tf_probe *tp, struct tf_hit_ctx *c,
 	}
 	ent = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!ent) {
-		ent = tf_reserve_again(c, &fbuffer, file, size);
-		if (!ent)
-			return;
+		/* a drop unless recording is off, paused or filtered here */
+		c->dropped |= pev_record_wanted(file);
+		return;
 	}
 	fbuffer.regs = c->regs;
 	tf_fill_head(tp, c, ent);

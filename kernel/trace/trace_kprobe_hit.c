@@ -147,25 +147,6 @@ static noinline void tk_refused(struct tk_probe *tp,
 }
 NOKPROBE_SYMBOL(tk_refused);
 
-/*
- * A reservation of @size in @file's buffer was refused: the record of a
- * second try, if a pause just ended, or NULL, counted as a miss when
- * the record was wanted (pev_reserve_again()).
- */
-static noinline struct ring_buffer_event *
-tk_reserve_again(struct tk_probe *tp, struct trace_event_file *file,
-		 unsigned int size)
-{
-	struct ring_buffer_event *rbe;
-	bool dropped;
-
-	rbe = pev_reserve_again(file, size, &dropped);
-	if (dropped)
-		tk_count_drop(tp);
-	return rbe;
-}
-NOKPROBE_SYMBOL(tk_reserve_again);
-
 /* A file with triggers, soft-disable, pid filter, or commit hooks. */
 static noinline void tk_write_generic(struct tk_probe *tp,
 				unsigned long addr,
@@ -176,7 +157,6 @@ static noinline void tk_write_generic(struct tk_probe *tp,
 	struct trace_event_buffer fbuffer;
 	unsigned int size = tp->rec_size;
 	void *scratch = NULL, *ent;
-	bool dropped;
 
 	if (trace_trigger_soft_disabled(file))
 		return;
@@ -187,11 +167,8 @@ static noinline void tk_write_generic(struct tk_probe *tp,
 	}
 	ent = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!ent) {
-		ent = pev_event_reserve_again(&fbuffer, file, size, &dropped);
-		if (dropped)
-			tk_count_drop(tp);
-		if (!ent)
-			return;
+		tk_refused(tp, file);
+		return;
 	}
 	fbuffer.regs = regs;
 	tk_fill_head(addr, ent, ri);
@@ -231,9 +208,8 @@ static noinline void tk_write_filtered(struct tk_probe *tp,
 
 	rbe = ring_buffer_lock_reserve(buffer, size);
 	if (!rbe) {
-		rbe = tk_reserve_again(tp, file, size);
-		if (!rbe)
-			return;
+		tk_refused(tp, file);
+		return;
 	}
 	pev_copy_rec(ring_buffer_event_data(rbe), scratch, size);
 	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, regs);
@@ -260,9 +236,8 @@ static __always_inline void tk_write_plain(struct tk_probe *tp,
 	}
 	rbe = ring_buffer_lock_reserve(buffer, size);
 	if (unlikely(!rbe)) {
-		rbe = tk_reserve_again(tp, file, size);
-		if (!rbe)
-			return;
+		tk_refused(tp, file);
+		return;
 	}
 	ent = ring_buffer_event_data(rbe);
 	tracing_generic_entry_update(ent, tp->event->call.event.type,

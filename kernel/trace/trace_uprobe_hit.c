@@ -89,24 +89,20 @@ struct tu_site {
 /*
  * A file with triggers, soft disable, pid or event filters, or with
  * commit hooks on: the generic event buffer code does it all.  True when
- * the ring buffer refused a record that was wanted, a second try
- * included (pev_event_reserve_again()).
+ * the ring buffer refused a record that was wanted (pev_record_wanted()).
  */
 static bool tu_write_generic(struct tu_probe *tp, const void *rec,
 			     unsigned int size, struct trace_event_file *file)
 {
 	unsigned int skip = sizeof(struct trace_entry);
 	struct trace_event_buffer fbuffer;
-	bool dropped = false;
 	void *ent;
 
 	if (trace_trigger_soft_disabled(file))
 		return false;
 	ent = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!ent)
-		ent = pev_event_reserve_again(&fbuffer, file, size, &dropped);
-	if (!ent)
-		return dropped;
+		return pev_record_wanted(file);
 	/* (no fbuffer.regs: @regs are the task's user registers) */
 	/* the reserve wrote the trace_entry; the rest is ours */
 	pev_copy_rec(ent + skip, rec + skip, size - skip);
@@ -123,14 +119,11 @@ static bool tu_write_plain(struct tu_probe *tp, const void *rec,
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
 	unsigned int trace_ctx = tracing_gen_ctx_dec();	/* our preempt_disable() */
 	struct ring_buffer_event *rbe;
-	bool dropped = false;
 	void *ent;
 
 	rbe = ring_buffer_lock_reserve(buffer, size);
 	if (!rbe)
-		rbe = pev_reserve_again(file, size, &dropped);
-	if (!rbe)
-		return dropped;
+		return pev_record_wanted(file);
 	ent = ring_buffer_event_data(rbe);
 	tracing_generic_entry_update(ent, tp->event->call.event.type, trace_ctx);
 	pev_copy_rec(ent + skip, rec + skip, size - skip);
