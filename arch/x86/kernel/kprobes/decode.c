@@ -31,6 +31,7 @@
 #include <linux/perf_event.h>
 #include <linux/uaccess.h>
 #include <linux/extable.h>
+#include <asm/extable.h>
 #include <asm/insn.h>
 #include <asm/insn-eval.h>
 #include <asm/ibt.h>
@@ -295,6 +296,27 @@ void kpx86_put_jmp(u8 *dst, unsigned long run, unsigned long to)
 }
 
 /*
+ * Fixups that cannot follow a copy: the zero-padding load's handler
+ * decodes the instruction at the trapping address (the int3, once the
+ * step is rewound), and a machine check is graded by the fixup type at
+ * the address it hit (the slot's: none), so an MCE-safe copy would panic
+ * where the instruction in place recovers.
+ */
+static bool kpx86_fixup_needs_place(unsigned long addr)
+{
+	switch (ex_get_fixup_type(addr)) {
+	case EX_TYPE_ZEROPAD:
+	case EX_TYPE_DEFAULT_MCE_SAFE:
+	case EX_TYPE_FAULT_MCE_SAFE:
+	case EX_TYPE_RDMSR_IN_MCE:
+	case EX_TYPE_WRMSR_IN_MCE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
  * May the copy jump straight back instead of trapping after it?  Not if
  * the instruction may fault expecting a fixup (the fixup is found by the
  * original address, which only the step state can give back), and only
@@ -365,7 +387,8 @@ int arch_prepare_kprobe_site(struct kprobe_site *s)
 	if (ret)
 		return ret;
 	if (kpx86_is_trap(&insn) || insn_has_emulate_prefix(&insn) ||
-	    insn_masking_exception(&insn) || kpx86_cfi_insn(addr, &insn))
+	    insn_masking_exception(&insn) || kpx86_cfi_insn(addr, &insn) ||
+	    kpx86_fixup_needs_place(addr))
 		return -EINVAL;
 	/* A 32-bit %rip-relative address would not follow the copy. */
 	if (insn_rip_relative(&insn) && insn.addr_bytes != sizeof(long))

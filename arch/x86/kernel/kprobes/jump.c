@@ -196,14 +196,40 @@ static int kpx86_check_part(void *data, unsigned long start)
 	return kpx86_check_function(start, start + size, c->addr, c->len);
 }
 
+#define KPX86_PARTS_MAX	8
+
+/*
+ * The addresses of @mod's symbols named @name, at most @max: a module
+ * built from several files may have several static functions of one name,
+ * each with a .cold part.  @mod cannot go away: its going notifier waits
+ * for kprobe_mutex, held here.
+ */
+static unsigned int kpx86_module_parts(struct module *mod, const char *name,
+				       unsigned long *starts, unsigned int max)
+{
+	struct mod_kallsyms *ks;
+	unsigned int i, n = 0;
+
+	preempt_disable();
+	ks = rcu_dereference_sched(mod->kallsyms);
+	for (i = 0; i < ks->num_symtab && n < max; i++) {
+		if (!strcmp(ks->strtab + ks->symtab[i].st_name, name))
+			starts[n++] = ks->symtab[i].st_value;
+	}
+	preempt_enable();
+	return n;
+}
+
 /* NAME.cold for a probe in NAME, NAME for a probe in NAME.cold. */
 static int kpx86_check_other_part(unsigned long addr, int len)
 {
 	static const char cold[] = ".cold";
-	char buf[MODULE_NAME_LEN + 1 + KSYM_NAME_LEN + sizeof(cold)];
-	char *name = buf + MODULE_NAME_LEN + 1, *modname;
+	char name[KSYM_NAME_LEN + sizeof(cold)], *modname;
 	struct kpx86_cover_span c = { .addr = addr, .len = len };
-	size_t n, m;
+	unsigned long starts[KPX86_PARTS_MAX];
+	struct module *mod;
+	unsigned int i, n;
+	int ret = 0;
 
 	if (!kallsyms_lookup(addr, NULL, NULL, &modname, name))
 		return -ENOENT;
@@ -215,13 +241,18 @@ static int kpx86_check_other_part(unsigned long addr, int len)
 	if (!modname)
 		return kallsyms_on_each_match_symbol(kpx86_check_part, name, &c);
 
-	/* "MODULE:NAME" looks in that module only. */
-	m = strnlen(modname, MODULE_NAME_LEN);
-	name -= m + 1;
-	memcpy(name, modname, m);
-	name[m] = ':';
-	addr = kallsyms_lookup_name(name);
-	return addr ? kpx86_check_part(&c, addr) : 0;
+	preempt_disable();
+	mod = __module_text_address(addr);
+	preempt_enable();
+	if (!mod)
+		return -ENOENT;
+	n = kpx86_module_parts(mod, name, starts, ARRAY_SIZE(starts));
+	/* more parts of one name than that: do not guess, stay a breakpoint */
+	if (n == ARRAY_SIZE(starts))
+		return -E2BIG;
+	for (i = 0; i < n && !ret; i++)
+		ret = kpx86_check_part(&c, starts[i]);
+	return ret;
 }
 
 #ifdef CONFIG_JUMP_LABEL
