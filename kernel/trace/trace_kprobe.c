@@ -1312,6 +1312,19 @@ static bool tk_probe_names_module(const struct tk_probe *tp,
 
 
 /*
+ * Arm @tp, unless an overriding BPF program is attached to its event and
+ * may not override where @tp now lands: the module that came back may no
+ * longer list the function for error injection, or have other code there.
+ */
+static int tk_probe_arm_checked(struct tk_probe *tp)
+{
+	if (trace_event_bpf_overrides(&tp->event->call) &&
+	    !tk_probe_injectable(tp))
+		return -EBUSY;
+	return tk_probe_arm(tp);
+}
+
+/*
  * Arm the probes that name @mod as it comes in, before its code runs.
  * The symbol must be unique in the module, as for a loaded one.
  */
@@ -1327,7 +1340,7 @@ static void tk_module_coming(struct module *mod)
 			continue;
 		n = tk_count_symbols(mod->name, strchr(tk_probe_symbol(tp), ':') + 1);
 		if (n == 1)
-			ret = tk_probe_arm(tp);
+			ret = tk_probe_arm_checked(tp);
 		else
 			ret = n ? -EADDRNOTAVAIL : -ENOENT;
 		if (ret)
@@ -1442,13 +1455,23 @@ static bool tk_probe_on_entry(struct tk_probe *tp)
 	return !kprobe_on_func_entry(tp->rp.kp.addr, NULL, 0);
 }
 
+/* BPF asks of the events its programs attach to; only kprobe events have these. */
+static struct tk_event *tk_event_for_bpf(struct trace_event_call *call)
+{
+	if (WARN_ON_ONCE(!(call->flags & TRACE_EVENT_FL_KPROBE)))
+		return NULL;
+	return tk_event_of(call);
+}
+
+/*
+ * Read without event_mutex, which BPF does not hold (the probe list may
+ * change meanwhile): one flag, worked out with the injectable one.
+ */
 bool trace_kprobe_on_func_entry(struct trace_event_call *call)
 {
-	struct tk_probe *tp = tk_event_primary(tk_event_of(call));
+	struct tk_event *ev = tk_event_for_bpf(call);
 
-	if (WARN_ON_ONCE(!tp))
-		return false;
-	return tk_probe_on_entry(tp);
+	return ev && READ_ONCE(ev->on_entry);
 }
 
 /*
@@ -1484,18 +1507,23 @@ static bool tk_probe_injectable(struct tk_probe *tp)
  */
 void tk_event_injectable_update(struct tk_event *ev)
 {
+	bool all = !list_empty(&ev->probes), entries = all;
 	struct tk_probe *tp;
-	bool all = !list_empty(&ev->probes);
 
 	lockdep_assert_held(&event_mutex);
-	list_for_each_entry(tp, &ev->probes, sibling)
-		all = all && tk_probe_injectable(tp);
+	list_for_each_entry(tp, &ev->probes, sibling) {
+		entries = entries && tk_probe_on_entry(tp);
+		all = all && entries && tk_probe_injectable(tp);
+	}
+	WRITE_ONCE(ev->on_entry, entries);
 	WRITE_ONCE(ev->injectable, all);
 }
 
 bool trace_kprobe_error_injectable(struct trace_event_call *call)
 {
-	return READ_ONCE(tk_event_of(call)->injectable);
+	struct tk_event *ev = tk_event_for_bpf(call);
+
+	return ev && READ_ONCE(ev->injectable);
 }
 
 /* ---------------------------------------------------------------- init */

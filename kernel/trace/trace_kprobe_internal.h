@@ -195,6 +195,8 @@ struct tk_event {
 	unsigned int head_size;		/* record head: argument block offset */
 	bool is_return;
 	bool published;			/* in ftrace_events; event_mutex */
+	/* every probe's first place a function entry; event_mutex to write */
+	bool on_entry;
 	/* every place on the error-injection list; event_mutex to write */
 	bool injectable;
 };
