@@ -818,8 +818,11 @@ static int tep_create(const char *raw)
 	ret = tep_parse_names(&p, &def);
 	if (!ret)
 		ret = tep_parse_filter(&p, &def);
-	if (!ret && def.nargs > PARG_MAX_ARGS)
+	if (!ret && def.nargs > PARG_MAX_ARGS) {
+		tep_error(&p, 2 + PARG_MAX_ARGS, 0,
+			  pev_err_code(TEP_ERR_PARG_FIRST, PARG_ERR_TOO_MANY_ARGS));
 		ret = -E2BIG;
+	}
 	if (!ret)
 		ret = tep_create_parsed(&p, &def);
 out_free:

@@ -510,8 +510,11 @@ static int tu_create_words(const struct tu_parse *p)
 		ret = ev ? tu_join_event(p, ev, tp) :
 			   tu_start_event(p, &def, tp);
 		/* a new probe of an enabled event is armed at once */
-		if (!ret && ev && ev->flags)
+		if (!ret && ev && ev->flags) {
 			ret = tu_probe_arm(tp, ev->flags & TU_EV_PERF);
+			if (ret)
+				tu_error(p, 1, 0, TU_ERR_ARM_REFUSED);
+		}
 		if (ret && ev && !list_empty(&tp->sibling)) {
 			dyn_event_remove(&tp->devent);
 			list_del_init(&tp->sibling);
