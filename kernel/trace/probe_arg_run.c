@@ -286,10 +286,13 @@ NOKPROBE_SYMBOL(parg_kstr);
  * left, the text is made in one of these and cut: not on the stack, which
  * for a handler may be a small exception or NMI stack.  One per CPU and
  * per context that can interrupt another (task, softirq, hardirq, NMI:
- * interrupt_context_level()), so that a hit from an interrupt finds its
- * own.  Within one context a hit may only come from inside
- * sprint_symbol() itself (an fprobe on a kallsyms function, say): @busy
- * turns that one away, and its text is a fault.
+ * interrupt_context_level()), so that a hit from an interrupt mostly
+ * finds its own.  Not always: an x86 int3 enters as an NMI does, so a
+ * kprobe hit counts at the NMI level whatever it interrupted, and a real
+ * NMI's hit may find that buffer in use; so may a hit from inside
+ * sprint_symbol() itself (an fprobe on a kallsyms function, say).  @busy
+ * turns those away (use nests last in, first out on a CPU), and their
+ * text is a fault.
  */
 #define PARG_SYM_LEVELS		4
 
