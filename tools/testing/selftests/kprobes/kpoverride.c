@@ -13,13 +13,17 @@
  *                    the middle of the function and one on a function that
  *                    is not injectable are refused with EBUSY and an
  *                    error_log entry; the entry of another injectable
- *                    function joins, and is overridden too; once the
- *                    program is gone the mid-function probe joins;
+ *                    function joins, and is overridden too; the calls
+ *                    of a child process are overridden on neither; once
+ *                    the program is gone the mid-function probe joins;
  *   attach_mid       an overriding program does not attach to an event
  *                    one of whose probes sits in the middle of a function,
  *                    even when its first probe is on an entry.
  * The programs are raw BPF instructions loaded with bpf(2) and attached
- * with PERF_EVENT_IOC_SET_BPF to the event's perf event.
+ * with PERF_EVENT_IOC_SET_BPF to the event's perf event.  They override
+ * the calls of the test's own process only: the event's program runs on
+ * every hit in every task, and the rest of the system must go on calling
+ * getppid() and getpid().
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +36,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -148,10 +153,32 @@ static int open_event(const char *name)
 	return syscall(__NR_perf_event_open, &attr, 0, -1, -1, 0);
 }
 
-/* r2 = -EUCLEAN; bpf_override_return(ctx, r2); r0 = 0 */
-static int load_override(void)
+/* Where load_override() patches in the tgid the program acts for. */
+#define TGID_INSN	3
+
+/*
+ * A program on a kprobe event runs on every hit, in every task: it
+ * overrides the return for the process @tgid only, and lets the calls of
+ * every other process (the test runner's, a child's) go on.
+ *
+ *	r6 = r1				ctx
+ *	r0 = bpf_get_current_pid_tgid()
+ *	r0 >>= 32			tgid
+ *	if r0 != tgid goto out
+ *	r1 = r6
+ *	r2 = -EUCLEAN
+ *	bpf_override_return(r1, r2)
+ * out:	r0 = 0
+ *	exit
+ */
+static int load_override(pid_t tgid)
 {
 	struct bpf_insn prog[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 6, .src_reg = 1 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_get_current_pid_tgid },
+		{ .code = BPF_ALU64 | BPF_RSH | BPF_K, .dst_reg = 0, .imm = 32 },
+		{ .code = BPF_JMP | BPF_JNE | BPF_K, .dst_reg = 0, .off = 3 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 1, .src_reg = 6 },
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 2, .imm = -EUCLEAN },
 		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_override_return },
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
@@ -160,6 +187,7 @@ static int load_override(void)
 	static char log[4096];
 	union bpf_attr attr;
 
+	prog[TGID_INSN].imm = tgid;
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = BPF_PROG_TYPE_KPROBE;
 	attr.insns = (uint64_t)(unsigned long)prog;
@@ -169,6 +197,36 @@ static int load_override(void)
 	attr.log_size = sizeof(log);
 	attr.log_level = 1;
 	return syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+}
+
+/*
+ * The raw result of syscall @nr made in a child process, read back through
+ * a pipe; the child's pid goes to @child.  -1 too when the child cannot
+ * run or report.
+ */
+static long child_syscall(long nr, pid_t *child)
+{
+	long r = -1;
+	int fds[2], status;
+
+	if (pipe(fds))
+		return -1;
+	*child = fork();
+	if (*child == 0) {
+		close(fds[0]);
+		r = syscall(nr);
+		_exit(write(fds[1], &r, sizeof(r)) != sizeof(r));
+	}
+	close(fds[1]);
+	if (*child > 0) {
+		if (read(fds[0], &r, sizeof(r)) != sizeof(r))
+			r = -1;
+		if (waitpid(*child, &status, 0) != *child || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			r = -1;
+	}
+	close(fds[0]);
+	return r;
 }
 
 /* kpovr/ovr on the getppid syscall, open in perf, and the program. */
@@ -185,7 +243,7 @@ FIXTURE_SETUP(override)
 	ASSERT_NE(0, self->mid) TH_LOG("no mid-function place in %s",
 				       SYSFN("getppid"));
 	ASSERT_EQ(0, write_events("p:kpovr/ovr " SYSFN("getppid") "\n"));
-	self->prog = load_override();
+	self->prog = load_override(getpid());
 	ASSERT_LE(0, self->prog) TH_LOG("BPF_PROG_LOAD: %s", strerror(errno));
 	self->fd = open_event("kpovr/ovr");
 	ASSERT_LE(0, self->fd) TH_LOG("perf_event_open: %s", strerror(errno));
@@ -202,6 +260,7 @@ FIXTURE_TEARDOWN(override)
 
 TEST_F(override, join)
 {
+	pid_t me = getpid(), child;
 	char mid[128];
 	int err;
 	long r;
@@ -215,6 +274,9 @@ TEST_F(override, join)
 	err = errno;
 	ASSERT_EQ(-1, r) TH_LOG("getppid() was not overridden: %ld", r);
 	ASSERT_EQ(EUCLEAN, err);
+	/* the program acts for this process only: a child's call goes on */
+	r = child_syscall(SYS_getppid, &child);
+	EXPECT_EQ(me, r) TH_LOG("a child's getppid() was overridden: %ld", r);
 
 	error_log_clear();
 	EXPECT_EQ(-EBUSY, write_events(mid)) TH_LOG("%s+%d joined", SYSFN("getppid"),
@@ -232,6 +294,9 @@ TEST_F(override, join)
 	err = errno;
 	EXPECT_EQ(-1, r) TH_LOG("getpid() was not overridden: %ld", r);
 	EXPECT_EQ(EUCLEAN, err);
+	r = child_syscall(SYS_getpid, &child);
+	EXPECT_LT(0, child);
+	EXPECT_EQ(child, r) TH_LOG("a child's getpid() was overridden: %ld", r);
 
 	/* no overriding program, no refusal */
 	close(self->fd);
