@@ -1380,9 +1380,11 @@ static unsigned long accepted, rejected;
 
 /*
  * The words of @line as the kernel splits them, up to a '#' (the rest is
- * a comment): their count, the first and the second (empty when none).
+ * a comment): their count, the first into @w0 (@len0 bytes) and the
+ * second into @w1 (@len1 bytes), cut to fit, empty when none.
  */
-static int line_words(const char *line, char *w0, char *w1, size_t len)
+static int line_words(const char *line, char *w0, size_t len0,
+		      char *w1, size_t len1)
 {
 	size_t n = strcspn(line, "#"), i = 0, k;
 	int argc = 0;
@@ -1395,8 +1397,10 @@ static int line_words(const char *line, char *w0, char *w1, size_t len)
 			break;
 		for (k = i; k < n && !isspace((unsigned char)line[k]); k++)
 			;
-		if (argc < 2)
-			snprintf(argc ? w1 : w0, len, "%.*s", (int)(k - i), line + i);
+		if (argc == 0)
+			snprintf(w0, len0, "%.*s", (int)(k - i), line + i);
+		else if (argc == 1)
+			snprintf(w1, len1, "%.*s", (int)(k - i), line + i);
 		argc++;
 		i = k;
 	}
@@ -1428,7 +1432,7 @@ static int uprobe_place(const char *word)
 static int owned(const struct pending *p)
 {
 	char w0[64], w1[LINE_MAX_LEN];
-	int argc = line_words(p->b.s, w0, w1, sizeof(w1));
+	int argc = line_words(p->b.s, w0, sizeof(w0), w1, sizeof(w1));
 
 	if (!strcmp(p->file, TR "kprobe_events"))
 		return 1;
