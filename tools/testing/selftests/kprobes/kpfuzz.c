@@ -38,9 +38,8 @@
  * for an fprobe or tprobe), disables it, counts its hits in the kind's
  * profile file and reads trace_pipe (and trace, one time in four).
  * Every kind is checked the same way: each refused line that a probe
- * parser owns (everything written to kprobe_events and uprobe_events,
- * and the p, r, e, f and t lines of dynamic_events) must add one
- * error_log entry.  The summary has one line per kind: definitions,
+ * parser owns (listed under "Checked:" below) must add one error_log
+ * entry.  The summary has one line per kind: definitions,
  * accepted and refused writes, hits, seconds and definitions per second.
  *
  * Kprobe definitions are of two kinds.
@@ -87,13 +86,18 @@
  * syscall wrappers are those of the machine kpfuzz is built for, x86_64
  * or arm64.
  *
- * Checked: every rejected write added exactly one error_log entry (an
- * "error:" line and a caret line); the check is made per batch of writes,
- * see flush() below, and names each culprit.  The driver watches the
- * kernel console for oopses, WARNs, KASAN and UBSAN reports, and leaks.
- * Only lines the kprobe event layer owns are checked: everything written
- * to kprobe_events, and the p/r lines of dynamic_events (other lines there
- * belong to the generic dynamic event code).  Prints one line per failure
+ * Checked: every rejected write of a line a probe parser owns added
+ * exactly one error_log entry (an "error:" line and a caret line), each
+ * line on its own right after its write (see rejected_line() below),
+ * naming each culprit.  The owned lines, for every kind (see owned()):
+ * everything written to kprobe_events; the p and r lines written to
+ * uprobe_events whose second word is a uprobe place; the p and r lines
+ * of dynamic_events, and its e, f and t lines of two words or more (the
+ * other lines there, deletes among them, belong to the generic dynamic
+ * event code, which logs nothing).  The driver watches the kernel console
+ * for oopses, WARNs, KASAN and UBSAN reports, and leaks.  The test starts
+ * by deleting the events of every kind, whoever made them, so that the
+ * same seed makes the same run.  Prints one line per failure
  * (first 20) and a summary: the counts, the hit work (calls made, hits,
  * trace bytes read, joins tried and accepted), where the time went and
  * the rate, as "# kpfuzz:" lines.  A kselftest_harness program: its one
@@ -115,6 +119,7 @@
 #include <elf.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -1029,14 +1034,15 @@ static size_t read_file(const char *path, char *out, size_t len)
 	return n > 0 ? n : 0;
 }
 
-/* ------------------------------------------------ error_log batches */
+/* ------------------------------------------------ error_log checks */
 
 /*
- * Rejected writes are checked in batches: error_log is cleared, up to
- * BATCH owned lines are written, and then it must hold exactly one entry
- * (an "error:" line and a caret line) per rejection.  error_log keeps the
- * last 16 entries, so BATCH stays below that.  When a batch is short of
- * entries, its lines are replayed one at a time to name the culprits.
+ * Each rejected owned write is checked right after it: error_log must
+ * then hold exactly one entry more (an "error:" line and a caret line)
+ * than before it, so one line that logs two entries cannot hide another
+ * that logs none.  error_log keeps the last 16 entries: it is emptied
+ * every BATCH checked lines, and after every write whose entries are
+ * not counted (lines other parsers own, deletes of every event).
  * Accepted events (hit events among them, disabled again) stay until
  * LIVE_MAX of them exist, which also exercises name clashes and deletes.
  */
@@ -1048,9 +1054,9 @@ struct pending {
 	const char *file;
 };
 
-static struct pending pend[BATCH];
-static int npend, live, quiet;
-static unsigned long unlogged, replayed;
+static struct pending pend;
+static int logged, live, live_dyn, quiet;
+static unsigned long unlogged;
 static char log_buf[1 << 16];
 
 static const char *target(int dyn)
@@ -1126,38 +1132,18 @@ static void report_unlogged(const struct pending *p, int err, int entries)
 	printf("'\n");
 }
 
-/* replay a short batch one line at a time to find the unlogged lines */
-static void replay(void)
+/* empties error_log: the next check counts from 0 */
+static void clear_log(void)
 {
-	int i, e, c, err;
-
-	replayed++;
-	for (i = 0; i < npend; i++) {
-		write_file(TR "error_log", "", 0, 1);
-		err = write_file(pend[i].file, pend[i].b.s, pend[i].b.n, 0);
-		if (!err) {	/* state changed since: inconclusive */
-			live++;
-			continue;
-		}
-		count_log(&e, &c);
-		if (e != 1 || c != 1)
-			report_unlogged(&pend[i], err, e);
-	}
+	write_file(TR "error_log", "", 0, 1);
+	logged = 0;
 }
 
-static void flush(void)
+/* @p was accepted: its event is live until the next delete_all() */
+static void note_live(const struct pending *p)
 {
-	double t = now();
-	int e, c;
-
-	if (npend) {
-		count_log(&e, &c);
-		if (e != npend || c != npend)
-			replay();
-		npend = 0;
-	}
-	write_file(TR "error_log", "", 0, 1);
-	spent[T_CHECK] += now() - t;
+	live++;
+	live_dyn += !strcmp(p->file, TR "dynamic_events");
 }
 
 /*
@@ -1182,33 +1168,54 @@ static void delete_eprobes_first(void)
 		printf("# kpfuzz: emptying dynamic_events: %s\n", strerror(-err));
 }
 
+/* every event of every kind, whoever made it: a clean start */
+static void delete_every_kind(void)
+{
+	write_file(TR "kprobe_events", "", 0, 1);
+	write_file(TR "uprobe_events", "", 0, 1);
+	if (write_file(TR "dynamic_events", "", 0, 1))
+		delete_eprobes_first();
+	clear_log();
+	live = live_dyn = 0;
+}
+
 /*
- * Deletes every event: through kprobe_events when only kprobes are
- * fuzzed, else through dynamic_events, which lists every kind.
+ * Deletes every event the fuzzer made: through kprobe_events when only
+ * kprobes are fuzzed (and through dynamic_events too when a line there
+ * was accepted: it may have been an f: or other non-kprobe event), else
+ * through dynamic_events, which lists every kind.
  */
 static void delete_all(void)
 {
 	double t;
 
-	flush();
 	if (!live)
 		return;	/* nothing to delete: spare the truncation */
 	t = now();
-	if (kinds_on == 1u << K_KPROBE) {
+	if (kinds_on == 1u << K_KPROBE)
 		write_file(TR "kprobe_events", "", 0, 1);
-	} else if (write_file(TR "dynamic_events", "", 0, 1)) {
+	if ((kinds_on != 1u << K_KPROBE || live_dyn) &&
+	    write_file(TR "dynamic_events", "", 0, 1))
 		delete_eprobes_first();
-		write_file(TR "error_log", "", 0, 1);
-	}
+	clear_log();
 	spent[T_DELETE] += now() - t;
-	live = 0;
+	live = live_dyn = 0;
 }
 
-/* a rejected owned line: into the batch, checked when the batch is full */
-static void rejected_line(void)
+/* a rejected owned line (refused with @err): one error_log entry more */
+static void rejected_line(const struct pending *p, int err)
 {
-	if (++npend == BATCH)
-		flush();
+	double t = now();
+	int e, c;
+
+	count_log(&e, &c);
+	if (e != logged + 1 || c != logged + 1) {
+		report_unlogged(p, err, e - logged);
+		clear_log();
+	} else if (++logged == BATCH) {
+		clear_log();
+	}
+	spent[T_CHECK] += now() - t;
 }
 
 /* ------------------------------------------------------ hit cycles */
@@ -1321,19 +1328,20 @@ static void count_hits(unsigned long hits)
 /* a second probe on the event of @h; 1 if the kernel took it */
 static int try_join(const struct hitdef *h, struct hitdef *j)
 {
-	struct pending *p = &pend[npend];
+	struct pending *p = &pend;
+	int err;
 
 	gen_join(h, j);
 	render_hitdef(j, &p->b);
 	p->file = target(cur_kind == K_FPROBE || pick(4) == 0);
 	st.joins++;
-	if (write_def(p)) {
-		npend++;
-		flush();
+	err = write_def(p);
+	if (err) {
+		rejected_line(p, err);
 		return 0;
 	}
 	st.joins_accepted++;
-	live++;
+	note_live(p);
 	return 1;
 }
 
@@ -1446,23 +1454,20 @@ static int owned(const struct pending *p)
 /* Writes @p: 0 when accepted (the event is live), else the error. */
 static int submit(struct pending *p)
 {
-	int own = owned(p), err;
+	int err = write_def(p);
 
-	if (!own)
-		flush();	/* other parsers' entries stay out */
-	err = write_def(p);
 	if (!err) {
 		accepted++;
 		kst[cur_kind].accepted++;
-		live++;
+		note_live(p);
 		return 0;
 	}
 	rejected++;
 	kst[cur_kind].rejected++;
-	if (own)
-		rejected_line();
+	if (owned(p))
+		rejected_line(p, err);
 	else
-		write_file(TR "error_log", "", 0, 1);
+		clear_log();	/* other parsers' entries stay out */
 	return err;
 }
 
@@ -1473,7 +1478,7 @@ static struct pending *next_pending(const char *file)
 
 	if (live >= LIVE_MAX)
 		delete_all();
-	p = &pend[npend];
+	p = &pend;
 	p->b.n = 0;
 	p->b.s[0] = '\0';
 	p->file = file;
@@ -1782,14 +1787,18 @@ static void gen_uarg(struct buf *b, const struct utarget *u, int ret, int pos)
 		add(b, ":string");
 }
 
-/* the place of a uprobe: this program at a target function */
+/*
+ * The place of a uprobe: this program at a target function, in the
+ * grammar's order PATH:OFFSET[%return][(REFCTR)], with a reference
+ * counter one time in sixteen.
+ */
 static void add_uplace(struct buf *b, const struct utarget *u, int retsuffix)
 {
 	add(b, "%s:%#lx", self.path, u->off);
-	if (pick(16) == 0)
-		add(b, "(%#lx)", self.sem_off);
 	if (retsuffix)
 		add(b, "%%return");
+	if (pick(16) == 0)
+		add(b, "(%#lx)", self.sem_off);
 }
 
 /*
@@ -2163,8 +2172,8 @@ static void summary(unsigned long count, double start)
 {
 	double t = now() - start;
 
-	printf("# kpfuzz: %lu accepted, %lu rejected, %lu rejected without an error_log entry (%lu batches replayed); hits driven %lu, trace bytes read %lu, joins tried %lu, accepted %lu\n",
-	       accepted, rejected, unlogged, replayed, st.hits, st.trace_bytes,
+	printf("# kpfuzz: %lu accepted, %lu rejected, %lu rejected without an error_log entry; hits driven %lu, trace bytes read %lu, joins tried %lu, accepted %lu\n",
+	       accepted, rejected, unlogged, st.hits, st.trace_bytes,
 	       st.joins, st.joins_accepted);
 	printf("# kpfuzz: hit definitions %lu, accepted %lu, enabled %lu (%lu failed to enable, %lu without a hit), %lu calls; %lu reads of trace and trace_pipe (%lu cycles with latency-format, %lu read errors)\n",
 	       st.defs, st.accepted, st.enabled, st.enable_failed, st.hitless,
@@ -2203,7 +2212,7 @@ FIXTURE_SETUP(fuzz)
 					 strerror(errno));
 	if (kinds_on & 1u << K_UPROBE)
 		ASSERT_EQ(0, self_init()) TH_LOG("cannot read this program's ELF headers");
-	delete_all();
+	delete_every_kind();
 }
 
 FIXTURE_TEARDOWN(fuzz)
@@ -2278,12 +2287,32 @@ static int usage(const char *prog)
 	return KSFT_FAIL;
 }
 
+/*
+ * Definitions print user addresses (uprobe arguments @ADDR on this
+ * program's data and buffers): the same seed makes the same text only
+ * when the address space is laid out the same way each run.  Unless
+ * address randomization is already off, turn it off and start again.
+ */
+static void fixed_layout(char **argv)
+{
+	int pers = personality(0xffffffff);
+
+	if (pers == -1 || pers & ADDR_NO_RANDOMIZE)
+		return;
+	if (personality(pers | ADDR_NO_RANDOMIZE) != -1)
+		execv("/proc/self/exe", argv);
+	printf("# kpfuzz: address randomization stays on (%s): a seed may not reproduce\n",
+	       strerror(errno));
+}
+
 /* Takes kpfuzz's own options out of argv; the harness gets the rest. */
 int main(int argc, char **argv)
 {
-	char **rest = calloc(argc + 1, sizeof(*rest));
+	char **rest;
 	int i, n = 0;
 
+	fixed_layout(argv);
+	rest = calloc(argc + 1, sizeof(*rest));
 	if (!rest)
 		return KSFT_FAIL;
 	rest[n++] = argv[0];
