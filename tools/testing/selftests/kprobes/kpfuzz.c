@@ -3,7 +3,7 @@
  * kpfuzz - fuzz the probe event definition parsers, and the fetches and
  * printers of the events they accept, from user space.
  *
- *   kpfuzz [-n COUNT] [-s SEED] [-H N] [-k KINDS] [-q]
+ *   kpfuzz [-n COUNT] [-s SEED] [-H N] [-k KINDS] [-q] [-P]
  *
  * Writes COUNT definitions in all (not per kind), each of a kind picked
  * at random among KINDS (-k, a comma-separated list; default all):
@@ -1055,13 +1055,23 @@ struct pending {
 };
 
 static struct pending pend;
-static int logged, live, live_dyn, quiet;
+static int logged, live, live_dyn, quiet, verbose;
 static unsigned long unlogged;
 static char log_buf[1 << 16];
 
 static const char *target(int dyn)
 {
 	return dyn ? TR "dynamic_events" : TR "kprobe_events";
+}
+
+/* A TAP diagnostic line keeps to one line: newlines show as \n. */
+static void print_oneline(const char *s)
+{
+	for (; *s; s++)
+		if (*s == '\n')
+			fputs("\\n", stdout);
+		else
+			putchar(*s);
 }
 
 /* the slowest definition writes, shown in the summary */
@@ -1094,6 +1104,11 @@ static int write_def(const struct pending *p)
 	t = now() - t;
 	spent[err ? T_REJECT : T_ACCEPT] += t;
 	note_slow(p, t, err);
+	if (verbose) {
+		printf("# kpfuzz: %s %d '", p->file + strlen(TR), err);
+		print_oneline(p->b.s);
+		printf("'\n");
+	}
 	return err;
 }
 
@@ -1109,16 +1124,6 @@ static void count_log(int *errors, int *carets)
 		*errors += strstr(line, " error: ") != NULL;
 		*carets += line[strspn(line, " ")] == '^';
 	}
-}
-
-/* A TAP diagnostic line keeps to one line: newlines show as \n. */
-static void print_oneline(const char *s)
-{
-	for (; *s; s++)
-		if (*s == '\n')
-			fputs("\\n", stdout);
-		else
-			putchar(*s);
 }
 
 static void report_unlogged(const struct pending *p, int err, int entries)
@@ -2276,14 +2281,16 @@ static unsigned int parse_kinds(const char *list)
 static int usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-n COUNT] [-s SEED] [-H N] [-k KINDS] [-q] [harness options]\n"
+		"usage: %s [-n COUNT] [-s SEED] [-H N] [-k KINDS] [-q] [-P] [harness options]\n"
 		"  -n COUNT  definitions in all, shared at random among the kinds (10000)\n"
 		"  -s SEED   the random seed: the same seed makes the same definitions\n"
 		"  -H N      one definition in N is a hit definition, 0 for none (20)\n"
 		"  -k KINDS  a comma-separated list of kprobe (with kretprobes), uprobe\n"
 		"            (with uretprobes), eprobe, fprobe (with f:SYM%%return), tprobe,\n"
 		"            or all (the default)\n"
-		"  -q        no diagnostics but the summary\n", prog);
+		"  -q        no diagnostics but the summary\n"
+		"  -P        every definition written: its file, the error (0 when\n"
+		"            accepted) and its text\n", prog);
 	return KSFT_FAIL;
 }
 
@@ -2331,6 +2338,8 @@ int main(int argc, char **argv)
 				return usage(argv[0]);
 		} else if (!strcmp(argv[i], "-q"))
 			quiet = 1;
+		else if (!strcmp(argv[i], "-P"))
+			verbose = 1;
 		else
 			rest[n++] = argv[i];
 	}
