@@ -1183,8 +1183,12 @@ static void kprobes_kill_sites(kprobe_code_pred_t gone, void *data, bool may_run
 		return;
 
 	synchronize_rcu();
-	/* a task preempted in a copy of the code (@may_run) must leave it first */
-	if (preemptible)
+	/*
+	 * Code that may still run (@may_run) may have a task preempted in a
+	 * copy of it: let it leave first.  Elsewhere the code itself is going,
+	 * and a task in a copy would return into it anyway.
+	 */
+	if (may_run && preemptible)
 		synchronize_rcu_tasks();
 	while (dead) {
 		s = dead;

@@ -136,19 +136,19 @@ static struct kpa_attach {
 	int second_calls;
 } kpa_attach;
 
-/* Wait up to a second for @flag; the caller may not sleep. */
-static void kpa_wait_for(bool *flag)
+/* Wait up to @ms milliseconds for @flag; the caller may not sleep. */
+static void kpa_wait_for(bool *flag, unsigned int ms)
 {
-	int i;
+	unsigned int i;
 
-	for (i = 0; i < 1000 && !READ_ONCE(*flag); i++)
+	for (i = 0; i < ms && !READ_ONCE(*flag); i++)
 		mdelay(1);
 }
 
 static int kpa_attach_first_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	WRITE_ONCE(kpa_attach.in_first, true);
-	kpa_wait_for(&kpa_attach.on_list);
+	kpa_wait_for(&kpa_attach.on_list, 10000);
 	return 0;
 }
 
@@ -164,7 +164,11 @@ static int kpa_attach_second_pre(struct kprobe *p, struct pt_regs *regs)
 	}
 	a->second_next = READ_ONCE(a->second.list.next);
 	WRITE_ONCE(a->reached, true);
-	kpa_wait_for(&a->failed);
+	/*
+	 * A core that resets the probe at once sets @failed quickly; the
+	 * fixed one waits for this handler first, so this wait runs out.
+	 */
+	kpa_wait_for(&a->failed, 1000);
 	return 0;
 }
 
@@ -172,7 +176,7 @@ static int kpa_attach_second_pre(struct kprobe *p, struct pt_regs *regs)
 static int kpa_attach_sync_fails(struct kprobe_site *s)
 {
 	WRITE_ONCE(kpa_attach.on_list, true);
-	kpa_wait_for(&kpa_attach.reached);
+	kpa_wait_for(&kpa_attach.reached, 10000);
 	return -EIO;
 }
 

@@ -387,8 +387,8 @@ static int __init kptest_init(void)
 {
 	if (init_async) {
 		kptest_init_late(0);
-		register_module_notifier(&kptest_module_nb);
-		async_schedule(kptest_init_async, NULL);
+		if (!register_module_notifier(&kptest_module_nb))
+			async_schedule(kptest_init_async, NULL);
 	}
 	WRITE_ONCE(kptest_cell, kptest_init_fn((int)jiffies) + 1);
 	kptest_dir = debugfs_create_dir("kptest", NULL);
