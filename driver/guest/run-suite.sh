@@ -13,6 +13,11 @@ export TK_BASE=$base
 flavor=$(sed -n 's/.*tkflavor=\([a-z]*\).*/\1/p' /proc/cmdline)
 only=$(sed -n 's/.*tktests=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ')
 ondemand=$(sed -n 's/.*tkondemand=\([01]\).*/\1/p' /proc/cmdline)
+# tkshard=I/N: this guest runs the I-th of every N selected tests
+shard=$(sed -n 's/.*tkshard=\([0-9]*\/[0-9]*\).*/\1/p' /proc/cmdline)
+shard_i=${shard%/*} shard_n=${shard#*/}
+[ -n "$shard" ] || shard_i=1 shard_n=1
+picked=0
 
 # uptime in whole seconds, for per-test timings
 now() { cut -d. -f1 /proc/uptime; }
@@ -208,16 +213,22 @@ run_prog() { # name args...
 	echo "--- end"
 }
 
-echo "guest: $(uname -r), $(nproc) cpus, base=$base flavor=$flavor"
+echo "guest: $(uname -r), $(nproc) cpus, base=$base flavor=$flavor, shard $shard_i of $shard_n"
+# mine: does the next selected test fall to this guest's shard?
+mine() {
+	picked=$((picked + 1))
+	[ $(((picked - 1) % shard_n + 1)) = "$shard_i" ]
+}
+
 grep -v '^#' /guest/suite.list | while read -r kind a b; do
 	case $kind in
 	ftrace)
 		for t in $(cd $FT && ls $a 2>/dev/null); do
-			run_ftrace "$t"
+			wanted "ftrace:${t#test.d/}" && mine && run_ftrace "$t"
 		done
 		;;
-	kunit) run_kunit "$a" "$b" ;;
-	prog) run_prog $a $b ;;
+	kunit) wanted_all "kunit:$a" && mine && run_kunit "$a" "$b" ;;
+	prog) wanted_all "prog:$a" && mine && run_prog $a $b ;;
 	esac
 done
 
