@@ -148,7 +148,8 @@ run_ftrace() { # path relative to $FT
 	fi
 }
 
-run_kunit() { # suite module
+run_kunit() { # suite module [machine]
+	[ -z "$3" ] || [ "$3" = "$(uname -m)" ] || return 0
 	wanted_all "kunit:$1" || return 0
 	T_START=
 	# A suite of the series alone has no module in the base kernel.
@@ -216,7 +217,8 @@ grep -v '^#' /guest/suite.list | while read -r kind a b; do
 			run_ftrace "$t"
 		done
 		;;
-	kunit) run_kunit "$a" "$b" ;;
+	# shellcheck disable=SC2086 # the module, then the machine if any
+	kunit) run_kunit "$a" $b ;;
 	prog) run_prog $a $b ;;
 	esac
 done

@@ -54,7 +54,7 @@
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 DEFINE_MUTEX(kprobe_mutex);
 struct hlist_head kprobe_table[KPROBE_TABLE_SIZE];

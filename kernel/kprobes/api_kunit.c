@@ -33,7 +33,7 @@
 #include <linux/module.h>
 #include <linux/ptrace.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 static unsigned int kpa_race_secs = 60;
 module_param(kpa_race_secs, uint, 0444);

@@ -30,7 +30,7 @@
 #include <linux/string.h>
 #include <asm/sections.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 struct kprobe_bl_range {
 	unsigned long start;

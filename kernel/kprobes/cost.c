@@ -32,7 +32,7 @@
 #include <linux/sched/clock.h>
 #include <kunit/visibility.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 static unsigned int kprobe_cost_every = KPROBE_COST_EVERY;
 

@@ -27,7 +27,7 @@
 #include <asm/ibt.h>
 #include <asm/msr.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 /*
  * kpt_walk(x, twice) = (x + 3 + kpt_bias) * (twice ? 2 : 1), one

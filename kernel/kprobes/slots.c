@@ -27,7 +27,7 @@
 #include <linux/set_memory.h>
 #include <linux/slab.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 #define KPROBE_MAX_SLOTS_PER_PAGE	(PAGE_SIZE / KPROBE_INSN_SLOT_SIZE)
 

@@ -25,7 +25,7 @@
 #include <linux/kprobes.h>
 #include <linux/slab.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 bool kprobe_ftrace_disabled __read_mostly;
 

@@ -26,7 +26,7 @@
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 static void kprobe_list_one(struct seq_file *m, struct kprobe_site *s,
 			    struct kprobe *p)

@@ -40,7 +40,7 @@
 #include <linux/memory.h>
 #include <linux/workqueue.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 /* debug.kprobes-optimization (its handler is in kprobes.c); kprobe_mutex. */
 int kprobes_optimization = 1;

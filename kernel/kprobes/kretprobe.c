@@ -22,7 +22,7 @@
 #include <linux/kprobes_arch.h>
 #include <linux/rethook.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 static int kretprobe_on_entry(struct kprobe *p, struct pt_regs *regs)
 {
