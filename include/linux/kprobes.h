@@ -258,7 +258,7 @@ void unregister_kretprobes(struct kretprobe **rps, int num);
 void kprobe_batch_begin(void);
 int kprobe_batch_end(void);
 
-/* How the address of a probe is hit: kprobe_hit_path(). */
+/* How the address of a probe is hit: kprobe_hit_path(), for KUnit tests. */
 enum kprobe_hit_path {
 	KPROBE_PATH_NONE,	/* not registered, or its code is gone */
 	KPROBE_PATH_FTRACE,	/* a call to ftrace at the function entry */

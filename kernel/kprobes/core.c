@@ -996,8 +996,8 @@ EXPORT_SYMBOL_GPL(unregister_kprobe);
  * kprobe_hit_path() - how a hit of @p is handled now
  * @p: a probe
  *
- * For tests and debugging: the answer may change as soon as kprobe_mutex
- * is released.
+ * For the KUnit tests, which import EXPORTED_FOR_KUNIT_TESTING: the
+ * answer may change as soon as kprobe_mutex is released.
  *
  * Return: the path, KPROBE_PATH_NONE for a probe not registered.
  */
@@ -1013,7 +1013,7 @@ enum kprobe_hit_path kprobe_hit_path(struct kprobe *p)
 		return KPROBE_PATH_FTRACE;
 	return arch_kprobe_site_path(s);
 }
-EXPORT_SYMBOL_GPL(kprobe_hit_path);
+EXPORT_SYMBOL_IF_KUNIT(kprobe_hit_path);
 
 /*
  * Set KPROBE_FLAG_DISABLED of a registered @kp to @disabled and make its
