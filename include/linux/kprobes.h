@@ -6,7 +6,7 @@
  * (kretprobes) when the function entered there returns.
  *
  * This is the API for probe users.  What the generic core
- * (kernel/kprobes*.c) and the architecture code share is in
+ * (kernel/kprobes/) and the architecture code share is in
  * <linux/kprobes_arch.h>, which only they include.  The mechanism is
  * explained in Documentation/trace/kprobes.rst.
  */

@@ -9,7 +9,7 @@
  *              with TYPE k (kprobe) or r (kretprobe); the address reads as
  *              0 for who may not see kernel addresses.
  *   enabled    1 or 0: the global switch that arms or disarms every site.
- *   blacklist  the functions that cannot be probed (kprobes_blacklist.c).
+ *   blacklist  the functions that cannot be probed (blacklist.c).
  *   switches   how many times sites were switched, and in how many calls
  *              to ftrace or to the text patcher ("ftrace_updates N",
  *              "ftrace_sites N", "text_syncs N", "text_sites N"): a

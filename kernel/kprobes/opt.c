@@ -42,7 +42,7 @@
 
 #include "internal.h"
 
-/* debug.kprobes-optimization (its handler is in kprobes.c); kprobe_mutex. */
+/* debug.kprobes-optimization (its handler is in core.c); kprobe_mutex. */
 int kprobes_optimization = 1;
 
 /* Cleared while kprobes are globally disarmed (kprobe_opt_allow()). */

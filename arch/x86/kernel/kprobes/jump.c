@@ -3,7 +3,7 @@
  * DOC: Design notes
  *
  * x86 jump optimization: replace a site's int3 by a 5-byte jump to a detour
- * buffer (the generic state machine is in kernel/kprobes_opt.c)::
+ * buffer (the generic state machine is in kernel/kprobes/opt.c)::
  *
  *      addr:   jmp detour              (covers the instructions [addr, addr + len))
  *
