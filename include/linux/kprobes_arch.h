@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /**
- * DOC: Design notes
+ * DOC: kprobes: the interface between the core and the architecture code
  *
- * Kernel probes: the interface between the generic core (kernel/kprobes/)
- * and the architecture code (arch/x86/kernel/kprobes/, arch/arm64/kernel/
- * probes/).  Probe users include <linux/kprobes.h> only; this header is
- * for the core and the arch code, as <linux/rbtree_augmented.h> is for
- * the users who augment an rbtree.
+ * The generic core is in kernel/kprobes/, the architecture code in
+ * arch/x86/kernel/kprobes/ and arch/arm64/kernel/probes/.  Probe users
+ * include <linux/kprobes.h> only; this header is for the core and the
+ * arch code, as <linux/rbtree_augmented.h> is for the users who augment
+ * an rbtree.
  *
  * Prefixes: kprobe_site_* (one probed address and its probes),
  * kprobe_step_* (single steps in flight), kprobe_cost_* (the sampling of

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
- *
- * Kernel probes: the generic core.
+ * DOC: kprobes core: registration, arming and the hit path
  *
  * A probe user registers a struct kprobe on an address.  The core keeps one
  * struct kprobe_site per probed address; every probe on that address hangs

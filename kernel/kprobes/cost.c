@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
+ * DOC: kprobes core: sampling what hits cost
  *
- * Kernel probes: what hits cost, sampled (KPROBE_COST_EVERY in
- * <linux/kprobes.h> says what is timed).
+ * What is timed is said in the design notes of <linux/kprobes.h>.
  *
  * The hit paths of the arch code count every hit down on a per-CPU
  * countdown; when it runs out, kprobe_cost_start() draws the next gap and,

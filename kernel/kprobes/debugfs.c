@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
+ * DOC: kprobes core: the files of <debugfs>/kprobes/
  *
  * <debugfs>/kprobes/::
  *

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /**
- * DOC: Design notes
+ * DOC: kprobes core: the interfaces between its files
  *
- * Internal interfaces between the files of the kprobes core.
  * Prefixes: ``kprobe_`` (the core), ``kprobe_site_`` (one probed address),
  * ``kprobe_opt_`` (jump optimization), ``arch_`` (what the arch code provides).
  *

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
- *
- * Jump optimization of probe sites.
+ * DOC: kprobes core: jump optimization of breakpoint sites
  *
  * An armed breakpoint site costs a trap per hit.  Where the code allows it
  * (the architecture decides: arch_kprobe_opt_prepare()), the breakpoint is
