@@ -153,7 +153,8 @@ run_ftrace() { # path relative to $FT
 	fi
 }
 
-run_kunit() { # suite module
+run_kunit() { # suite module [machine]
+	[ -z "$3" ] || [ "$3" = "$(uname -m)" ] || return 0
 	wanted_all "kunit:$1" || return 0
 	T_START=
 	# A suite of the series alone has no module in the base kernel.
@@ -227,7 +228,8 @@ grep -v '^#' /guest/suite.list | while read -r kind a b; do
 			wanted "ftrace:${t#test.d/}" && mine && run_ftrace "$t"
 		done
 		;;
-	kunit) wanted_all "kunit:$a" && mine && run_kunit "$a" "$b" ;;
+	# shellcheck disable=SC2086 # the module, then the machine if any
+	kunit) wanted_all "kunit:$a" && mine && run_kunit "$a" $b ;;
 	prog) wanted_all "prog:$a" && mine && run_prog $a $b ;;
 	esac
 done

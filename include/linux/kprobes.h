@@ -1,14 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /**
- * DOC: Design notes
+ * DOC: kprobes: the API for probe users
  *
  * Kernel probes: call a handler when the CPU reaches a kernel address, and
  * (kretprobes) when the function entered there returns.
  *
  * This is the API for probe users.  What the generic core
- * (kernel/kprobes*.c) and the architecture code share is in
+ * (kernel/kprobes/) and the architecture code share is in
  * <linux/kprobes_arch.h>, which only they include.  The mechanism is
  * explained in Documentation/trace/kprobes.rst.
+ *
+ * What hits cost (struct kprobe_cost): each CPU times one kprobe hit in
+ * KPROBE_COST_EVERY (N) on average, whichever probe it is: the gaps are
+ * drawn at random between half and one and a half times that, so that
+ * probes hit in a fixed rhythm all get their share.  The clock is
+ * sched_clock(), the one the ring buffer's default trace clock ("local")
+ * reads.  A timed hit runs from when the arch code has found the probed
+ * address (in the breakpoint handler, or the ftrace callback) to the end
+ * of the hit (after the post handlers, after the step of the probed
+ * instruction, or at a fault of that step); the trap's own entry and exit,
+ * and ftrace's saving of the registers, are outside.  The time goes to the
+ * struct kprobe_cost of every enabled probe at the address that has one
+ * and whose handler ran; the return of a kretprobe is timed in the same
+ * way and kept apart.  Sampling costs a per-CPU decrement on every hit,
+ * and two clock reads on the timed one.  Only addresses with such a probe
+ * are timed.  debugfs kprobes/cost_every changes N for measurement (0:
+ * off).
  */
 #ifndef _LINUX_KPROBES_H
 #define _LINUX_KPROBES_H
@@ -121,24 +138,7 @@ static inline bool kprobe_disabled(struct kprobe *p)
 	return p->flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE);
 }
 
-/*
- * What hits cost.  Each CPU times one kprobe hit in KPROBE_COST_EVERY on
- * average, whichever probe it is: the gaps are drawn at random between
- * half and one and a half times that, so that probes hit in a fixed
- * rhythm all get their share.  The clock is sched_clock(), the one the
- * ring buffer's default trace clock ("local") reads.  A timed hit runs
- * from when the arch code has found the probed address (in the
- * breakpoint handler, or the ftrace callback) to the end of the hit
- * (after the post handlers, after the step of the probed instruction, or
- * at a fault of that step); the trap's own entry and exit, and ftrace's
- * saving of the registers, are outside.  The time goes to the struct
- * kprobe_cost of every enabled probe at the address that has one and
- * whose handler ran; the return of a kretprobe is timed in the same way
- * and kept apart.  Sampling costs a per-CPU decrement on every hit, and
- * two clock reads on the timed one.  Only addresses with such a probe
- * are timed.  debugfs kprobes/cost_every changes N for measurement (0:
- * off).
- */
+/* N: one hit in N timed on each CPU, on average (see above). */
 #define KPROBE_COST_EVERY	64
 
 /**
@@ -258,7 +258,7 @@ void unregister_kretprobes(struct kretprobe **rps, int num);
 void kprobe_batch_begin(void);
 int kprobe_batch_end(void);
 
-/* How the address of a probe is hit: kprobe_hit_path(). */
+/* How the address of a probe is hit: kprobe_hit_path(), for KUnit tests. */
 enum kprobe_hit_path {
 	KPROBE_PATH_NONE,	/* not registered, or its code is gone */
 	KPROBE_PATH_FTRACE,	/* a call to ftrace at the function entry */

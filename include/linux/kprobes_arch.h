@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /**
- * DOC: Design notes
+ * DOC: kprobes: the interface between the core and the architecture code
  *
- * Kernel probes: the interface between the generic core (kernel/kprobes*.c)
- * and the architecture code (arch/x86/kernel/kprobes/, arch/arm64/kernel/
- * probes/).  Probe users include <linux/kprobes.h> only; this header is
- * for the core and the arch code, as <linux/rbtree_augmented.h> is for
- * the users who augment an rbtree.
+ * The generic core is in kernel/kprobes/, the architecture code in
+ * arch/x86/kernel/kprobes/ and arch/arm64/kernel/probes/.  Probe users
+ * include <linux/kprobes.h> only; this header is for the core and the
+ * arch code, as <linux/rbtree_augmented.h> is for the users who augment
+ * an rbtree.
  *
  * Prefixes: kprobe_site_* (one probed address and its probes),
  * kprobe_step_* (single steps in flight), kprobe_cost_* (the sampling of
@@ -36,7 +36,7 @@
 #define KPROBE_SITE_FTRACE	2	/* hit through ftrace, not a breakpoint */
 #define KPROBE_SITE_GONE	4	/* the code was freed (module unload) */
 
-/* Jump optimization of a site, kprobe_site::opt: see kernel/kprobes_opt.c. */
+/* Jump optimization of a site, kprobe_site::opt: see kernel/kprobes/opt.c. */
 enum kprobe_opt_state {
 	KPROBE_OPT_NONE,	/* a breakpoint */
 	KPROBE_OPT_QUEUED,	/* detour ready, waiting for the optimizer */
@@ -111,7 +111,7 @@ struct kprobe_step {
 
 /*
  * @cost_left: hits on this CPU until the next one is sampled; @cost_rand
- * draws the gaps (see kprobes_cost.c).
+ * draws the gaps (see kernel/kprobes/cost.c).
  */
 #define KPROBE_STEP_DEPTH	3
 struct kprobe_ctlblk {
@@ -368,7 +368,7 @@ void kprobe_insn_slot_free(kprobe_opcode_t *slot);
 
 #ifdef CONFIG_OPTPROBES
 /*
- * Jump optimization (kernel/kprobes_opt.c).  All hooks run with
+ * Jump optimization (kernel/kprobes/opt.c).  All hooks run with
  * kprobe_mutex and text_mutex held.  prepare checks that the site can take
  * a jump, builds its detour buffer and makes breakpoint hits leave through
  * it; cancel undoes that before the jump was written; install writes the

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
- *
- * rethook: return hooking on a per-task shadow stack.
+ * DOC: rethook: return hooking on a per-task shadow stack
  *
  * Design (see include/linux/rethook.h and Documentation/trace/kprobes.rst)::
  *

@@ -9,7 +9,7 @@
  * instructions that belong to ftrace, "mov x9, x30" and "bl ftrace_caller"
  * (after a BTI landing pad when there is one).  A probe on the function
  * (offset 0) is placed on that bl by arch_adjust_kprobe_addr() and armed
- * through the ftrace_ops of kernel/kprobes_ftrace.c; ftrace calls
+ * through the ftrace_ops of kernel/kprobes/ftrace.c; ftrace calls
  * kprobe_ftrace_handler() with the address of the bl as its ip.
  *
  * ftrace_caller keeps only what a call carries (struct ftrace_regs): x0..x8,

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
- *
- * x86 kprobes: the breakpoint hit path.
+ * DOC: x86 kprobes: the breakpoint hit path
  *
  * An armed site has an int3 on the first byte of its instruction.  When a
  * CPU hits it, the int3 handler (NMI-like context, interrupts off) finds
@@ -28,8 +26,8 @@
  * off, and current_kprobe stays set, so a trap in the copy is recognised
  * (a page fault by kprobe_fault_handler(), any other trap when
  * fixup_exception() finds no entry for the copy: kprobe_step_trap_rewind())
- * and handled at the original address, fixed up by its exception entry.  A probe
- * hit while a handler runs (kprobe_running()) only counts a miss and makes
+ * and handled at the original address, fixed up by its exception entry.
+ * A probe hit while a handler runs (kprobe_running()) only counts a miss and makes
  * its instruction happen; such a step may nest inside another (NMI), which
  * is why steps are kept on a small per-CPU stack.
  *
@@ -298,10 +296,10 @@ NOKPROBE_SYMBOL(kpx86_reenter);
  *
  * The re-run resumes with RF set, as any resumption after a trap may.
  * For hardware that changes nothing here, but QEMU's TCG keys its
- * translations on RF: we caught it (gdb on a hung guest, both vCPUs)
- * running a stale translation of an fentry site, int3 and all, long after
- * the byte was restored, so that every re-run trapped again, for ever.
- * With RF set the instruction is translated afresh from memory.
+ * translations on RF: without it a vCPU can keep running a stale
+ * translation of an fentry site, int3 and all, long after the byte was
+ * restored, so that every re-run traps again, for ever.  With RF set the
+ * instruction is translated afresh from memory.
  */
 static int kpx86_int3_vanished(void *addr, struct pt_regs *regs)
 {

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
- *
- * x86 kprobes: decide what a hit does with the probed instruction.
+ * DOC: x86 kprobes: what a hit does with the probed instruction
  *
  * A probe may only sit on an instruction boundary: the function is decoded
  * from its start up to the probe address with the kernel's instruction

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
+ * DOC: x86 kprobes: the hit path of a site on an fentry call
  *
- * x86 kprobes on ftrace: the hit path of a site at a function's fentry
- * call.  The call goes to ftrace, which saved a full pt_regs, and ftrace
- * calls this handler; no trap is taken.  To the handlers it looks like a
- * breakpoint hit: regs->ip is the site + 1 before, and the end of the
- * 5-byte call (the "stepped" nop) for the post handlers.
+ * The call at the function's entry goes to ftrace, which saved a full
+ * pt_regs, and ftrace calls this handler; no trap is taken.  To the
+ * handlers it looks like a breakpoint hit: regs->ip is the site + 1
+ * before, and the end of the 5-byte call (the "stepped" nop) for the post
+ * handlers.
  *
  * Context: preemption enabled on entry; the site is looked up and the
  * handlers run with preemption disabled, which keeps the site alive (RCU).

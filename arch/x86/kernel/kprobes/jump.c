@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
+ * DOC: x86 kprobes: jump optimization
  *
- * x86 jump optimization: replace a site's int3 by a 5-byte jump to a detour
- * buffer (the generic state machine is in kernel/kprobes_opt.c)::
+ * An optimized site's int3 is replaced by a 5-byte jump to a detour
+ * buffer (the generic state machine is in kernel/kprobes/opt.c)::
  *
  *      addr:   jmp detour              (covers the instructions [addr, addr + len))
  *

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
- *
- * Return probes (kretprobes) on top of rethook.
+ * DOC: kprobes core: return probes on rethook
  *
  * A kretprobe is a kprobe at a function entry whose pre handler takes a
  * kretprobe_instance from the kretprobe's rethook pool, lets the user's
@@ -22,7 +20,7 @@
 #include <linux/kprobes_arch.h>
 #include <linux/rethook.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 static int kretprobe_on_entry(struct kprobe *p, struct pt_regs *regs)
 {

@@ -33,7 +33,7 @@
 #include <linux/module.h>
 #include <linux/ptrace.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 static unsigned int kpa_race_secs = 60;
 module_param(kpa_race_secs, uint, 0444);
@@ -251,6 +251,45 @@ static int kpa_batch_calls(void)
 	kpa_call(kpa_target, 1);
 	kpa_call(kpa_alt, 1);
 	return kpa_batch_hits[0] + kpa_batch_hits[1] - before;
+}
+
+/* Another task's batch: begun and ended from a kthread, then reported. */
+static DECLARE_COMPLETION(kpa_batch_done);
+
+static int kpa_batch_other(void *unused)
+{
+	kprobe_batch_begin();
+	kprobe_batch_end();
+	complete(&kpa_batch_done);
+	return 0;
+}
+
+/*
+ * One task at a time has a batch open, from its outermost begin to its
+ * outermost end; an inner end lets no other task in.
+ */
+static void kpa_test_batch_exclusive(struct kunit *test)
+{
+	struct task_struct *t;
+	bool early;
+
+	reinit_completion(&kpa_batch_done);
+	kprobe_batch_begin();
+	kprobe_batch_begin();
+	t = kthread_run(kpa_batch_other, NULL, "kpa_batch");
+	if (IS_ERR(t)) {
+		kprobe_batch_end();
+		kprobe_batch_end();
+		KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(t));
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, 0, kprobe_batch_end());
+	early = wait_for_completion_timeout(&kpa_batch_done,
+						    msecs_to_jiffies(200));
+	KUNIT_EXPECT_EQ(test, 0, kprobe_batch_end());
+	KUNIT_EXPECT_FALSE_MSG(test, early, "another task began a batch inside ours");
+	KUNIT_EXPECT_TRUE(test, early ||
+			  wait_for_completion_timeout(&kpa_batch_done, 10 * HZ));
 }
 
 /*
@@ -753,6 +792,7 @@ static struct kunit_case kprobes_api_cases[] = {
 	KUNIT_CASE(kpa_test_retry),
 	KUNIT_CASE(kpa_test_redirect_skips),
 	KUNIT_CASE(kpa_test_attach_fails_live),
+	KUNIT_CASE(kpa_test_batch_exclusive),
 	KUNIT_CASE(kpa_test_batch_defers),
 	KUNIT_CASE(kpa_test_batch_all_or_nothing),
 	KUNIT_CASE(kpa_test_cost),

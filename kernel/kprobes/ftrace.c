@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
- *
- * Arming of kprobe sites that sit on a function's fentry call.
+ * DOC: kprobes core: sites on a function's fentry call
  *
  * Such a site is not patched with a breakpoint: it is added to the filter
  * of one ftrace_ops shared by all of them, whose callback is the arch's
@@ -25,7 +23,7 @@
 #include <linux/kprobes.h>
 #include <linux/slab.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 bool kprobe_ftrace_disabled __read_mostly;
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
+ * DOC: kprobes core: addresses that must never be probed
  *
  * The kprobes blacklist: code that must never be probed, because the probe
  * machinery itself runs through it (a probe there would recurse) or
@@ -30,7 +30,7 @@
 #include <linux/string.h>
 #include <asm/sections.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 struct kprobe_bl_range {
 	unsigned long start;

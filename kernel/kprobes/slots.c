@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
+ * DOC: kprobes core: executable slots for copies and detours
  *
  * Executable slots for the code kprobes generates: the out-of-line copies
  * of probed instructions, and the detour buffers of optimized sites.
@@ -27,7 +27,7 @@
 #include <linux/set_memory.h>
 #include <linux/slab.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 #define KPROBE_MAX_SLOTS_PER_PAGE	(PAGE_SIZE / KPROBE_INSN_SLOT_SIZE)
 

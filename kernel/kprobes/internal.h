@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /**
- * DOC: Design notes
+ * DOC: kprobes core: the interfaces between its files
  *
- * Internal interfaces between the files of the kprobes core.
  * Prefixes: ``kprobe_`` (the core), ``kprobe_site_`` (one probed address),
  * ``kprobe_opt_`` (jump optimization), ``arch_`` (what the arch code provides).
  *
- * Calls go one way: kretprobes.c and kprobes_debugfs.c use kprobes.c,
+ * Calls go one way: kretprobe.c and debugfs.c use core.c,
  * which uses the blacklist, ftrace and jump optimization files (the
  * slots and cost files serve the arch code); none of these calls back
  * up.  kprobe_mutex and the site table
@@ -14,15 +13,15 @@
  *
  * The files::
  *
- *      kprobes.c               sites, registration, arming, module life
- *      kprobes_blacklist.c     addresses that must never be probed
- *      kprobes_slots.c         executable pages for out-of-line copies
- *      kprobes_ftrace.c        arming sites that sit on an fentry call
- *      kprobes_opt.c           jump optimization of breakpoint sites
- *      kretprobes.c            return probes on top of rethook
- *      kprobes_cost.c          sampling what hits cost
- *      kprobes_debugfs.c       <debugfs>/kprobes/{list,enabled,blacklist,
- *                              switches,cost_every}
+ *      core.c          sites, registration, arming, module life
+ *      blacklist.c     addresses that must never be probed
+ *      slots.c         executable pages for out-of-line copies
+ *      ftrace.c        arming sites that sit on an fentry call
+ *      opt.c           jump optimization of breakpoint sites
+ *      kretprobe.c     return probes on top of rethook
+ *      cost.c          sampling what hits cost
+ *      debugfs.c       <debugfs>/kprobes/{list,enabled,blacklist,
+ *                      switches,cost_every}
  *
  * Everything here is called with kprobe_mutex held unless said otherwise.
  */
@@ -63,7 +62,7 @@ struct kprobe_where {
 	bool		cfi;		/* a compiler-made CFI preamble */
 };
 
-/* kprobes.c */
+/* core.c */
 int kprobe_locate(kprobe_opcode_t *addr, const char *sym, unsigned long offset,
 		  u32 flags, struct kprobe_where *w);
 int kprobe_register_at(struct kprobe *p, const struct kprobe_where *w);
@@ -74,7 +73,7 @@ int kprobe_defer_end(void);
 bool kprobe_detach(struct kprobe *p, struct kprobe_site **dead);
 void kprobe_finish_detach(struct kprobe_site *dead);
 
-/* kprobes_blacklist.c; NOKPROBE_SYMBOL() fills the _kprobe_blacklist section. */
+/* blacklist.c; NOKPROBE_SYMBOL() fills the _kprobe_blacklist section. */
 extern unsigned long __start_kprobe_blacklist[];
 extern unsigned long __stop_kprobe_blacklist[];
 int kprobe_blacklist_init(void);
@@ -84,7 +83,7 @@ unsigned long kprobe_clone_origin(char *name);
 bool kprobe_blacklisted(unsigned long addr, unsigned long origin);
 extern const struct seq_operations kprobe_blacklist_sops;
 
-/* kprobes_ftrace.c: hook a site into ftrace, or take it off */
+/* ftrace.c: hook a site into ftrace, or take it off */
 #ifdef CONFIG_KPROBES_ON_FTRACE
 int kprobe_ftrace_arm(struct kprobe_site **sites, unsigned int n);
 int kprobe_ftrace_disarm(struct kprobe_site **sites, unsigned int n);
@@ -100,17 +99,17 @@ static inline int kprobe_ftrace_disarm(struct kprobe_site **sites,
 }
 #endif
 
-/* kprobes.c, for the KUnit tests (which may stand in for it) */
+/* core.c, for the KUnit tests (which may stand in for it) */
 #if IS_ENABLED(CONFIG_KUNIT)
 int kprobe_site_sync(struct kprobe_site *s);
 #endif
 
-/* kprobes_cost.c: debugfs kprobes/cost_every, and the KUnit tests */
+/* cost.c: debugfs kprobes/cost_every, and the KUnit tests */
 #define KPROBE_COST_EVERY_MAX	(1U << 20)
 int kprobe_cost_set_every(unsigned int every);
 unsigned int kprobe_cost_get_every(void);
 
-/* kprobes_opt.c: jump optimization of breakpoint sites */
+/* opt.c: jump optimization of breakpoint sites */
 #ifdef CONFIG_OPTPROBES
 extern int kprobes_optimization;
 void kprobe_opt_allow(bool allowed);
@@ -128,7 +127,7 @@ static inline void kprobe_opt_yield(unsigned long addr) { }
 static inline void kprobe_opt_retry(unsigned long addr) { }
 #endif
 
-/* kretprobes.c */
+/* kretprobe.c */
 #ifdef CONFIG_KRETPROBES
 bool kprobe_is_return(struct kprobe *p);
 #else

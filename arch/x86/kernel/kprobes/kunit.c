@@ -27,7 +27,7 @@
 #include <asm/ibt.h>
 #include <asm/msr.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 /*
  * kpt_walk(x, twice) = (x + 3 + kpt_bias) * (twice ? 2 : 1), one
@@ -1176,7 +1176,7 @@ static void kpt_test_opt_landing(struct kunit *test)
 		kpt_landing_one(test, &cases[i]);
 }
 
-static struct kunit_case kprobes_core_cases[] = {
+static struct kunit_case kprobes_x86_cases[] = {
 	KUNIT_CASE(kpt_test_walk),
 	KUNIT_CASE(kpt_test_boost),
 	KUNIT_CASE(kpt_test_optimized),
@@ -1195,11 +1195,11 @@ static struct kunit_case kprobes_core_cases[] = {
 	{}
 };
 
-static struct kunit_suite kprobes_core_suite = {
-	.name = "kprobes_core",
-	.test_cases = kprobes_core_cases,
+static struct kunit_suite kprobes_x86_suite = {
+	.name = "kprobes_x86",
+	.test_cases = kprobes_x86_cases,
 };
-kunit_test_suite(kprobes_core_suite);
+kunit_test_suite(kprobes_x86_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the kprobes core");
 MODULE_LICENSE("GPL");

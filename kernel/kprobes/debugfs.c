@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
+ * DOC: kprobes core: the files of <debugfs>/kprobes/
  *
  * <debugfs>/kprobes/::
  *
@@ -9,7 +9,7 @@
  *              with TYPE k (kprobe) or r (kretprobe); the address reads as
  *              0 for who may not see kernel addresses.
  *   enabled    1 or 0: the global switch that arms or disarms every site.
- *   blacklist  the functions that cannot be probed (kprobes_blacklist.c).
+ *   blacklist  the functions that cannot be probed (blacklist.c).
  *   switches   how many times sites were switched, and in how many calls
  *              to ftrace or to the text patcher ("ftrace_updates N",
  *              "ftrace_sites N", "text_syncs N", "text_sites N"): a
@@ -26,7 +26,7 @@
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 static void kprobe_list_one(struct seq_file *m, struct kprobe_site *s,
 			    struct kprobe *p)

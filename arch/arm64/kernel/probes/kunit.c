@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * KUnit suite "kprobes_core" on arm64: each instruction class that the
+ * KUnit suite "kprobes_arm64" on arm64: each instruction class that the
  * BRK path simulates rather than steps, probed on a real instance in the
  * kernel, plus a stepped instruction, a return probe and the refusals.
  *
@@ -1088,7 +1088,7 @@ static struct kunit_case kpa_cases[] = {
 };
 
 static struct kunit_suite kpa_suite = {
-	.name = "kprobes_core",
+	.name = "kprobes_arm64",
 	.test_cases = kpa_cases,
 };
 kunit_test_suite(kpa_suite);

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
- *
- * Jump optimization of probe sites.
+ * DOC: kprobes core: jump optimization of breakpoint sites
  *
  * An armed breakpoint site costs a trap per hit.  Where the code allows it
  * (the architecture decides: arch_kprobe_opt_prepare()), the breakpoint is
@@ -40,9 +38,9 @@
 #include <linux/memory.h>
 #include <linux/workqueue.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
-/* debug.kprobes-optimization (its handler is in kprobes.c); kprobe_mutex. */
+/* debug.kprobes-optimization (its handler is in core.c); kprobe_mutex. */
 int kprobes_optimization = 1;
 
 /* Cleared while kprobes are globally disarmed (kprobe_opt_allow()). */

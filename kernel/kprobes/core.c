@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
- *
- * Kernel probes: the generic core.
+ * DOC: kprobes core: registration, arming and the hit path
  *
  * A probe user registers a struct kprobe on an address.  The core keeps one
  * struct kprobe_site per probed address; every probe on that address hangs
@@ -54,7 +52,7 @@
 #include <kunit/static_stub.h>
 #include <kunit/visibility.h>
 
-#include "kprobes_internal.h"
+#include "internal.h"
 
 DEFINE_MUTEX(kprobe_mutex);
 struct hlist_head kprobe_table[KPROBE_TABLE_SIZE];
@@ -92,7 +90,11 @@ NOKPROBE_SYMBOL(kprobe_busy_end);
  * then switches all that need it, one call to ftrace or to the arch per
  * kind of site and direction.  Two kinds of batch:
  *  - a task's, from kprobe_batch_begin() to kprobe_batch_end(), over
- *    many holds of kprobe_mutex; kprobe_batch_mutex makes it one task's;
+ *    many holds of kprobe_mutex.  The outermost begin takes
+ *    kprobe_batch_mutex and the outermost end releases it, so that lockdep
+ *    sees one plain mutex held for the whole batch, taken before
+ *    kprobe_mutex; the nested begins and ends only count, under that
+ *    mutex, which they assert (kprobe_batch_depth);
  *  - an API call's own (kprobe_defer_begin() to kprobe_defer_end()), under
  *    one hold of kprobe_mutex; every unregistration is one, so that a
  *    dead site is disarmed before the grace period that precedes its free.
@@ -101,17 +103,24 @@ NOKPROBE_SYMBOL(kprobe_busy_end);
  * A site is taken off both lists before it is freed or marked gone.
  */
 static DEFINE_MUTEX(kprobe_batch_mutex);
-static struct task_struct *kprobe_batch_owner;	/* kprobe_mutex to write */
-static unsigned int kprobe_batch_depth;		/* the owner's nesting */
+/* Written under both mutexes; a task may read it to ask if it is the owner. */
+static struct task_struct *kprobe_batch_owner;
+static unsigned int kprobe_batch_depth;		/* kprobe_batch_mutex */
 static bool kprobe_batch_inner;			/* kprobe_mutex */
 static int kprobe_batch_err;	/* kept for the owner's end; kprobe_mutex */
 static bool kprobes_switching_all;	/* in kprobes_set_all_armed(); kprobe_mutex */
 static LIST_HEAD(kprobe_batch_sites);		/* kprobe_mutex */
 static LIST_HEAD(kprobe_batch_dead);		/* kprobe_mutex */
 
+/* Only this task sets the owner to itself, or clears it from itself. */
+static bool kprobe_batch_mine(void)
+{
+	return READ_ONCE(kprobe_batch_owner) == current;
+}
+
 static bool kprobe_batching(void)
 {
-	return kprobe_batch_inner || kprobe_batch_owner == current;
+	return kprobe_batch_inner || kprobe_batch_mine();
 }
 
 kprobe_opcode_t *kprobe_lookup_name(const char *name, unsigned int offset)
@@ -703,16 +712,14 @@ int kprobe_defer_end(void)
  */
 void kprobe_batch_begin(void)
 {
-	/* Only this task makes the owner this task: no lock needed to ask. */
-	if (READ_ONCE(kprobe_batch_owner) == current) {
-		kprobe_batch_depth++;
-		return;
+	if (!kprobe_batch_mine()) {
+		mutex_lock(&kprobe_batch_mutex);
+		mutex_lock(&kprobe_mutex);
+		WRITE_ONCE(kprobe_batch_owner, current);
+		mutex_unlock(&kprobe_mutex);
 	}
-	mutex_lock(&kprobe_batch_mutex);
-	mutex_lock(&kprobe_mutex);
-	WRITE_ONCE(kprobe_batch_owner, current);
-	kprobe_batch_depth = 1;
-	mutex_unlock(&kprobe_mutex);
+	lockdep_assert_held(&kprobe_batch_mutex);
+	kprobe_batch_depth++;
 }
 EXPORT_SYMBOL_GPL(kprobe_batch_begin);
 
@@ -731,8 +738,9 @@ int kprobe_batch_end(void)
 {
 	int ret;
 
-	if (WARN_ON_ONCE(READ_ONCE(kprobe_batch_owner) != current))
+	if (WARN_ON_ONCE(!kprobe_batch_mine()))
 		return -EINVAL;
+	lockdep_assert_held(&kprobe_batch_mutex);
 	if (--kprobe_batch_depth)
 		return 0;
 	mutex_lock(&kprobe_mutex);
@@ -996,8 +1004,8 @@ EXPORT_SYMBOL_GPL(unregister_kprobe);
  * kprobe_hit_path() - how a hit of @p is handled now
  * @p: a probe
  *
- * For tests and debugging: the answer may change as soon as kprobe_mutex
- * is released.
+ * For the KUnit tests, which import EXPORTED_FOR_KUNIT_TESTING: the
+ * answer may change as soon as kprobe_mutex is released.
  *
  * Return: the path, KPROBE_PATH_NONE for a probe not registered.
  */
@@ -1013,7 +1021,7 @@ enum kprobe_hit_path kprobe_hit_path(struct kprobe *p)
 		return KPROBE_PATH_FTRACE;
 	return arch_kprobe_site_path(s);
 }
-EXPORT_SYMBOL_GPL(kprobe_hit_path);
+EXPORT_SYMBOL_IF_KUNIT(kprobe_hit_path);
 
 /*
  * Set KPROBE_FLAG_DISABLED of a registered @kp to @disabled and make its
