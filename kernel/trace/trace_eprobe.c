@@ -68,9 +68,6 @@
 #define TEP_DEFAULT_GROUP	"eprobes"
 #define TEP_NAME_LEN		MAX_EVENT_NAME_LEN
 #define TEP_HEAD		sizeof(struct trace_entry)
-/* one record of the default ring buffer fits; one per context level */
-#define TEP_SCRATCH_SIZE	PAGE_SIZE
-#define TEP_SCRATCH_LEVELS	4
 
 /* ------------------------------------------------------------ errors */
 
@@ -176,49 +173,6 @@ static struct tep_event *tep_of_call(struct trace_event_call *call)
 
 /* ----------------------------------------------------------- hit path */
 
-static char __percpu *tep_scratch;
-static DEFINE_PER_CPU(unsigned int, tep_nesting);
-static DEFINE_MUTEX(tep_scratch_lock);
-
-/* The scratch for strings exists once any eprobe with strings is on. */
-static int tep_scratch_reserve(void)
-{
-	char __percpu *buf;
-
-	guard(mutex)(&tep_scratch_lock);
-	if (tep_scratch)
-		return 0;
-	buf = __alloc_percpu(TEP_SCRATCH_SIZE * TEP_SCRATCH_LEVELS,
-			     sizeof(u64));
-	if (!buf)
-		return -ENOMEM;
-	WRITE_ONCE(tep_scratch, buf);
-	return 0;
-}
-
-/*
- * A scratch of this CPU for one hit, or NULL.  Hits nest: an interrupt,
- * or an event a fetch fires (a page fault's), may run an eprobe between
- * our fetch and our copy; each level has a scratch of its own, and a hit
- * nested deeper than TEP_SCRATCH_LEVELS is dropped (and counted).
- * Preemption is off: the attached event's record is reserved.
- */
-static __always_inline void *tep_scratch_get(void)
-{
-	unsigned int level = __this_cpu_inc_return(tep_nesting) - 1;
-
-	if (unlikely(level >= TEP_SCRATCH_LEVELS))
-		return NULL;
-	barrier();
-	return this_cpu_ptr(tep_scratch) + level * TEP_SCRATCH_SIZE;
-}
-
-static __always_inline void tep_scratch_put(void)
-{
-	barrier();
-	__this_cpu_dec(tep_nesting);
-}
-
 /*
  * A record the buffer refused: a drop, unless the instance does not
  * record now (tracing off or paused, a CPU or task it does not trace).
@@ -233,7 +187,7 @@ static noinline void tep_refused(struct tep_event *ev,
 /* The room a hit may fill in @file's buffer, strings included. */
 static __always_inline unsigned int tep_room(struct trace_event_file *file)
 {
-	return min_t(unsigned long, TEP_SCRATCH_SIZE,
+	return min_t(unsigned long, PEV_SCRATCH_SIZE,
 		     ring_buffer_max_event_size(file->tr->array_buffer.buffer));
 }
 
@@ -331,12 +285,17 @@ static void tep_hit(struct event_trigger_data *data, struct trace_buffer *buffer
 		tep_write(ev, file, rec, NULL, plain);
 		return;
 	}
-	scratch = tep_scratch_get();
+	/*
+	 * Hits nest (an interrupt, or an event a fetch fires, such as a
+	 * page fault's), each on a level of the shared scratch pool.
+	 * Preemption is off: the attached event's record is reserved.
+	 */
+	scratch = pev_scratch_get();
 	if (likely(scratch))
 		tep_write(ev, file, rec, scratch, plain);
 	else
 		this_cpu_inc(ev->counts->dropped);
-	tep_scratch_put();
+	pev_scratch_put();
 }
 
 /*
@@ -408,7 +367,7 @@ static int tep_enable(struct tep_event *ev, struct trace_event_file *file)
 	if (!target)
 		return -ENOENT;
 	if (ev->dynamic) {
-		ret = tep_scratch_reserve();
+		ret = pev_scratch_reserve();
 		if (ret)
 			return ret;
 	}

@@ -772,7 +772,7 @@ static struct tk_probe *tk_build_probe(const struct tk_parse *p,
 		return ERR_CAST(set);
 	}
 	/* Strings and filters are fetched into the scratch first. */
-	if (tk_scratch_reserve()) {
+	if (pev_scratch_reserve()) {
 		parg_set_free(set);
 		return ERR_PTR(-ENOMEM);
 	}

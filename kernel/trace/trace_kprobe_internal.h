@@ -371,7 +371,6 @@ int tk_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
 int tk_place_hit(struct kprobe *kp, struct pt_regs *regs);
 int tk_place_ret_hit(struct kretprobe_instance *ri, struct pt_regs *regs);
 int tk_place_ret_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
-int tk_scratch_reserve(void);
 
 /* trace_kprobe_perf_hit.c */
 #ifdef CONFIG_PERF_EVENTS
