@@ -173,4 +173,47 @@ void pev_seq_event_name(struct seq_file *m, struct trace_event_call *call);
 void *pev_seq_start_head(struct seq_file *m, loff_t *pos);
 extern const struct file_operations pev_stats_fops;
 
+/* ====================================================== scratch pool */
+/*
+ * The per-CPU scratch every front end builds a record in when its size
+ * is known only after the fetch (strings) or when it is tested before it
+ * is reserved (filters).  probe_event_scratch.c has the design note.
+ *
+ * One rule for every user: with preemption off, pev_scratch_get() takes
+ * the next level of this CPU and pev_scratch_put() gives it back; each
+ * get is paired with one put, also when the get returned NULL (nested
+ * deeper than PEV_SCRATCH_LEVELS: the caller drops the record and counts
+ * it).  Hits of any kind may nest on a CPU (an interrupt, an NMI, an
+ * event fired from inside a fetch), so a level is never held across a
+ * preemption point.
+ */
+#define PEV_SCRATCH_SIZE	(2 * PAGE_SIZE)
+#define PEV_SCRATCH_LEVELS	5	/* task, softirq, irq, NMI, one more */
+
+struct pev_scratch_cpu {
+	unsigned int depth;			/* levels taken on this CPU */
+	void *level[PEV_SCRATCH_LEVELS];	/* this CPU's buffers */
+};
+DECLARE_PER_CPU(struct pev_scratch_cpu, pev_scratch_cpu);
+
+int pev_scratch_reserve(void);
+
+/* This CPU's next free level, or NULL.  Preemption off; NMI-safe. */
+static __always_inline void *pev_scratch_get(void)
+{
+	unsigned int depth = __this_cpu_inc_return(pev_scratch_cpu.depth) - 1;
+
+	barrier();	/* the level is ours before we write to it */
+	if (unlikely(depth >= PEV_SCRATCH_LEVELS))
+		return NULL;
+	return __this_cpu_read(pev_scratch_cpu.level[depth]);
+}
+
+static __always_inline void pev_scratch_put(void)
+{
+	barrier();	/* done with the level before it is given back */
+	__this_cpu_dec(pev_scratch_cpu.depth);
+}
+/* =================================================== end scratch pool */
+
 #endif /* _TRACE_PROBE_EVENT_H */

@@ -417,7 +417,7 @@ static struct tf_probe *tf_build_probe(const struct tf_parse *p,
 						    err.code));
 		return ERR_CAST(set);
 	}
-	if (parg_set_is_dynamic(set) && tf_scratch_reserve()) {
+	if (parg_set_is_dynamic(set) && pev_scratch_reserve()) {
 		parg_set_free(set);
 		return ERR_PTR(-ENOMEM);
 	}

@@ -22,8 +22,9 @@
  * the fetch) and copied into the reservation.  Unlike kprobe handlers,
  * fprobe handlers nest on a CPU: the fprobe core's recursion guard lets
  * one handler run per context (task, softirq, irq, NMI, and one
- * transition), so each CPU has TF_SCRATCH_DEPTH scratch buffers and a
- * depth count; a hit nested deeper than that is dropped and counted.
+ * transition).  Each takes a level of the shared scratch pool
+ * (probe_event_scratch.c), which has one per context; a hit nested
+ * deeper than that is dropped and counted.
  *
  * Every hit that should have made a record but did not is counted in
  * tf_counts::dropped (no room in a ring buffer, no scratch, no perf
@@ -41,52 +42,6 @@
 #include <linux/ring_buffer.h>
 
 #include "trace_fprobe_internal.h"
-
-#define TF_SCRATCH_SIZE		(2 * PAGE_SIZE)
-#define TF_SCRATCH_DEPTH	5
-
-/* Set once, under tf_scratch_lock, before a probe with strings is armed. */
-static char __percpu *tf_scratch[TF_SCRATCH_DEPTH];
-static DEFINE_PER_CPU(unsigned int, tf_scratch_depth);
-static DEFINE_MUTEX(tf_scratch_lock);
-
-/* Make sure the scratch buffers exist.  Process context, may sleep. */
-int tf_scratch_reserve(void)
-{
-	int i, ret = 0;
-
-	if (READ_ONCE(tf_scratch[TF_SCRATCH_DEPTH - 1]))
-		return 0;
-	mutex_lock(&tf_scratch_lock);
-	for (i = 0; i < TF_SCRATCH_DEPTH && !ret; i++) {
-		char __percpu *buf;
-
-		if (tf_scratch[i])
-			continue;
-		buf = __alloc_percpu(TF_SCRATCH_SIZE, sizeof(u64));
-		if (buf)
-			WRITE_ONCE(tf_scratch[i], buf);
-		else
-			ret = -ENOMEM;
-	}
-	mutex_unlock(&tf_scratch_lock);
-	return ret;
-}
-
-/* This CPU's next scratch buffer, or NULL when nested too deep. */
-static __always_inline void *tf_scratch_get(void)
-{
-	unsigned int depth = this_cpu_inc_return(tf_scratch_depth) - 1;
-
-	if (unlikely(depth >= TF_SCRATCH_DEPTH))
-		return NULL;
-	return this_cpu_ptr(READ_ONCE(tf_scratch[depth]));
-}
-
-static __always_inline void tf_scratch_put(void)
-{
-	this_cpu_dec(tf_scratch_depth);
-}
 
 /* What a hit passes down: where it is, and its registers. */
 struct tf_hit_ctx {
@@ -127,7 +82,7 @@ static void tf_write(struct tf_probe *tp, struct tf_hit_ctx *c,
 
 		size = parg_set_fetch(tp->args, c->regs, c->edata, c->scratch,
 				      off, min_t(unsigned int, room,
-						 TF_SCRATCH_SIZE));
+						 PEV_SCRATCH_SIZE));
 	}
 	ent = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!ent) {
@@ -150,7 +105,7 @@ static void tf_trace(struct tf_probe *tp, struct tf_hit_ctx *c)
 	struct pev_link *link;
 
 	if (tp->dynamic) {
-		c->scratch = tf_scratch_get();
+		c->scratch = pev_scratch_get();
 		if (unlikely(!c->scratch)) {
 			c->dropped = true;
 			goto out_put;
@@ -160,7 +115,7 @@ static void tf_trace(struct tf_probe *tp, struct tf_hit_ctx *c)
 		tf_write(tp, c, link->file);
 out_put:
 	if (tp->dynamic)
-		tf_scratch_put();
+		pev_scratch_put();
 }
 NOKPROBE_SYMBOL(tf_trace);
 

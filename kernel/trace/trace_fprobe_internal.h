@@ -195,7 +195,6 @@ bool tf_event_busy(struct tf_event *ev);
 void tf_probe_sync_enable(struct tf_probe *tp);
 
 /* trace_fprobe_hit.c */
-int tf_scratch_reserve(void);
 int tf_entry_hit(struct fprobe *fp, unsigned long entry_ip,
 		 unsigned long ret_ip, struct pt_regs *regs, void *edata);
 int tf_entry_save(struct fprobe *fp, unsigned long entry_ip,

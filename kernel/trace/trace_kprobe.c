@@ -772,7 +772,7 @@ static struct tk_probe *tk_build_probe(const struct tk_parse *p,
 		return ERR_CAST(set);
 	}
 	/* Strings and filters are fetched into the scratch first. */
-	if (tk_scratch_reserve()) {
+	if (pev_scratch_reserve()) {
 		parg_set_free(set);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -1100,12 +1100,15 @@ static int tk_dyn_show(struct seq_file *m, struct dyn_event *dev)
 
 /*
  * How dynamic_events sees our probes.  All methods but .create run under
- * event_mutex.
+ * event_mutex.  A change of many events at once arms their probes in one
+ * kprobes batch (.batch_begin/.batch_end).
  */
 static struct dyn_event_operations tk_dyn_ops = {
 	.create = tk_dyn_create,	.match = tk_dyn_match,
 	.show = tk_dyn_show,		.free = tk_dyn_free,
 	.is_busy = tk_dyn_is_busy,
+	.batch_begin = trace_kprobe_batch_begin,
+	.batch_end = trace_kprobe_batch_end,
 };
 
 /* ------------------------------------------------------------- tracefs */

@@ -46,20 +46,6 @@ static inline bool trace_event_bpf_overrides(struct trace_event_call *call)
 }
 #endif
 
-/*
- * For the event core: enabling or disabling many events at once
- * (events/enable, events/<group>/enable, set_event), under event_mutex.
- * Their probes are armed in one batch, at the end, which returns 0 or the
- * error of a probe that could not be armed.
- */
-#if IS_ENABLED(CONFIG_KPROBE_EVENTS)
-void trace_kprobe_batch_begin(void);
-int trace_kprobe_batch_end(void);
-#else
-static inline void trace_kprobe_batch_begin(void) { }
-static inline int trace_kprobe_batch_end(void) { return 0; }
-#endif
-
 #ifdef CONFIG_PERF_EVENTS
 /*
  * An event with one probe and no arguments for one perf event: on @func

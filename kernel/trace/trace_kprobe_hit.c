@@ -13,7 +13,7 @@
  *            |     plain     reserve the exact size in the ring buffer,
  *            |               write the head, let the argument library write
  *            |               the arguments in place, commit
- *            |     strings   fetch into this CPU's scratch, reserve the
+ *            |     strings   fetch into a scratch level, reserve the
  *            |               size it took, copy once, commit
  *            |     filtered  build the record in the scratch, test the
  *            |               filter, and only if it passes reserve + copy
@@ -32,13 +32,12 @@
  * (tk_count_drop()).  kprobe_profile adds it to the misses of the
  * kprobes core; such a hit ran the handler, so it is a hit too.
  *
- * The scratch buffer: a hit uses its CPU's scratch with no lock and no
- * nesting count, because kprobe handlers do not nest on a CPU.  The
- * kprobes core runs at most one handler per CPU at a time: while one runs
- * (current_kprobe set), any probe hit on that CPU, from the handler's own
- * calls, an interrupt or an NMI, is counted as missed and not run, and a
- * return probe's handler runs under the same rule.  Preemption is off
- * throughout, so the CPU cannot change under the handler either.
+ * The scratch: records with strings, and records of a filtered file, are
+ * built in a level of the shared scratch pool (probe_event_scratch.c),
+ * taken and given back around the one write that uses it.  kprobe
+ * handlers do not nest on a CPU (the core counts a hit inside a handler
+ * as missed), but other probe kinds' hits may interrupt ours (an fprobe
+ * or event probe in an NMI), and they take the next level.
  *
  * Every function here is NOKPROBE: probing it would recurse.
  */
@@ -47,30 +46,6 @@
 #include <linux/ring_buffer.h>
 
 #include "trace_kprobe_internal.h"
-
-/* Large enough for any record the default ring buffer accepts. */
-#define TK_SCRATCH_SIZE		(2 * PAGE_SIZE)
-
-/* Set once, before the first probe that may need it is registered. */
-static char __percpu *tk_scratch;
-static DEFINE_MUTEX(tk_scratch_lock);
-
-/* Make sure the scratch buffers exist.  Process context, may sleep. */
-int tk_scratch_reserve(void)
-{
-	char __percpu *buf;
-
-	if (READ_ONCE(tk_scratch))
-		return 0;
-	mutex_lock(&tk_scratch_lock);
-	if (!tk_scratch) {
-		buf = __alloc_percpu(TK_SCRATCH_SIZE, sizeof(u64));
-		if (buf)
-			WRITE_ONCE(tk_scratch, buf);
-	}
-	mutex_unlock(&tk_scratch_lock);
-	return tk_scratch ? 0 : -ENOMEM;
-}
 
 static __always_inline void *tk_edata(struct kretprobe_instance *ri)
 {
@@ -100,7 +75,7 @@ static __always_inline void tk_fill_head(unsigned long addr, void *ent,
 static __always_inline unsigned int tk_room(struct trace_buffer *buffer)
 {
 	return min_t(unsigned long, ring_buffer_max_event_size(buffer),
-		     TK_SCRATCH_SIZE);
+		     PEV_SCRATCH_SIZE);
 }
 
 /* Fetch the arguments into the scratch; returns the record size. */
@@ -161,19 +136,26 @@ static noinline void tk_write_generic(struct tk_probe *tp,
 	if (trace_trigger_soft_disabled(file))
 		return;
 	if (tp->dynamic) {
-		scratch = this_cpu_ptr(tk_scratch);
+		scratch = pev_scratch_get();
+		if (unlikely(!scratch)) {
+			tk_count_drop(tp);
+			goto out_put;
+		}
 		size = tk_fetch_scratch(tp, regs, ri, scratch,
 					tk_room(file->tr->array_buffer.buffer));
 	}
 	ent = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!ent) {
 		tk_refused(tp, file);
-		return;
+		goto out_put;
 	}
 	fbuffer.regs = regs;
 	tk_fill_head(addr, ent, ri);
 	tk_fill_args(tp, regs, ri, ent, scratch, size);
 	trace_event_buffer_commit(&fbuffer);
+out_put:
+	if (tp->dynamic)
+		pev_scratch_put();
 }
 NOKPROBE_SYMBOL(tk_write_generic);
 
@@ -191,12 +173,17 @@ static noinline void tk_write_filtered(struct tk_probe *tp,
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
 	unsigned int trace_ctx = tracing_gen_ctx_dec();
 	unsigned int room = tk_room(buffer), size = tp->rec_size;
-	void *scratch = this_cpu_ptr(tk_scratch);
 	struct ring_buffer_event *rbe;
+	void *scratch;
 
 	if (unlikely(size > room)) {
 		tk_refused(tp, file);
 		return;
+	}
+	scratch = pev_scratch_get();
+	if (unlikely(!scratch)) {
+		tk_count_drop(tp);
+		goto out_put;
 	}
 	tracing_generic_entry_update(scratch, tp->event->call.event.type,
 				     trace_ctx);
@@ -204,36 +191,39 @@ static noinline void tk_write_filtered(struct tk_probe *tp,
 	if (tp->has_args)
 		size = tk_fetch_scratch(tp, regs, ri, scratch, room);
 	if (!filter_match_preds(rcu_dereference_raw(file->filter), scratch))
-		return;
+		goto out_put;
 
 	rbe = ring_buffer_lock_reserve(buffer, size);
 	if (!rbe) {
 		tk_refused(tp, file);
-		return;
+		goto out_put;
 	}
 	pev_copy_rec(ring_buffer_event_data(rbe), scratch, size);
 	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, regs);
+out_put:
+	pev_scratch_put();
 }
 NOKPROBE_SYMBOL(tk_write_filtered);
 
-/* A plain file: reserve the record's size, fill it in place, commit. */
-static __always_inline void tk_write_plain(struct tk_probe *tp,
-					unsigned long addr,
-					   struct pt_regs *regs,
-					   struct kretprobe_instance *ri,
-					   struct trace_event_file *file)
+/*
+ * Reserve @size bytes in @file's ring buffer, write the record (its
+ * arguments copied from @scratch, or fetched in place when it is NULL),
+ * commit.
+ */
+static __always_inline void tk_write_ring(struct tk_probe *tp,
+					  unsigned long addr,
+					  struct pt_regs *regs,
+					  struct kretprobe_instance *ri,
+					  struct trace_event_file *file,
+					  const void *scratch,
+					  unsigned int size)
 {
 	struct trace_array *tr = file->tr;
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
 	unsigned int trace_ctx = tracing_gen_ctx_dec();
-	unsigned int size = tp->rec_size;
 	struct ring_buffer_event *rbe;
-	void *scratch = NULL, *ent;
+	void *ent;
 
-	if (tp->dynamic) {
-		scratch = this_cpu_ptr(tk_scratch);
-		size = tk_fetch_scratch(tp, regs, ri, scratch, tk_room(buffer));
-	}
 	rbe = ring_buffer_lock_reserve(buffer, size);
 	if (unlikely(!rbe)) {
 		tk_refused(tp, file);
@@ -245,6 +235,41 @@ static __always_inline void tk_write_plain(struct tk_probe *tp,
 	tk_fill_head(addr, ent, ri);
 	tk_fill_args(tp, regs, ri, ent, scratch, size);
 	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, regs);
+}
+
+/*
+ * A plain file and a record with strings: fetch into a scratch level,
+ * reserve the size the fetch took, copy.  Out of line, so that records
+ * of a fixed size do not carry it.
+ */
+static noinline void tk_write_strings(struct tk_probe *tp,
+				      unsigned long addr,
+				      struct pt_regs *regs,
+				      struct kretprobe_instance *ri,
+				      struct trace_event_file *file)
+{
+	void *scratch = pev_scratch_get();
+	unsigned int size;
+
+	if (likely(scratch)) {
+		size = tk_fetch_scratch(tp, regs, ri, scratch,
+					tk_room(file->tr->array_buffer.buffer));
+		tk_write_ring(tp, addr, regs, ri, file, scratch, size);
+	} else {
+		tk_count_drop(tp);
+	}
+	pev_scratch_put();
+}
+NOKPROBE_SYMBOL(tk_write_strings);
+
+/* A plain file and a fixed-size record: fetched in place. */
+static __always_inline void tk_write_plain(struct tk_probe *tp,
+					   unsigned long addr,
+					   struct pt_regs *regs,
+					   struct kretprobe_instance *ri,
+					   struct trace_event_file *file)
+{
+	tk_write_ring(tp, addr, regs, ri, file, NULL, tp->rec_size);
 }
 
 /* One record per trace file the event is enabled in. */
@@ -263,6 +288,8 @@ static __always_inline void tk_trace(struct tk_probe *tp,
 			tk_write_generic(tp, addr, regs, ri, file);
 		else if (unlikely(eflags & EVENT_FILE_FL_FILTERED))
 			tk_write_filtered(tp, addr, regs, ri, file);
+		else if (tp->dynamic)
+			tk_write_strings(tp, addr, regs, ri, file);
 		else
 			tk_write_plain(tp, addr, regs, ri, file);
 	}

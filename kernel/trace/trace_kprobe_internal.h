@@ -364,6 +364,15 @@ bool tk_event_busy(struct tk_event *ev);
 int tk_event_reg(struct trace_event_call *call, enum trace_reg type,
 		 void *data);
 
+/*
+ * dyn_event batch hooks (tk_dyn_ops): the event core enables or disables
+ * many events at once under event_mutex; their probes are armed in one
+ * kprobes batch, at the end, which returns 0 or the error of a probe
+ * that could not be armed.
+ */
+void trace_kprobe_batch_begin(void);
+int trace_kprobe_batch_end(void);
+
 /* trace_kprobe_hit.c */
 int tk_kprobe_hit(struct kprobe *kp, struct pt_regs *regs);
 int tk_kretprobe_hit(struct kretprobe_instance *ri, struct pt_regs *regs);
@@ -371,7 +380,6 @@ int tk_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
 int tk_place_hit(struct kprobe *kp, struct pt_regs *regs);
 int tk_place_ret_hit(struct kretprobe_instance *ri, struct pt_regs *regs);
 int tk_place_ret_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
-int tk_scratch_reserve(void);
 
 /* trace_kprobe_perf_hit.c */
 #ifdef CONFIG_PERF_EVENTS

@@ -209,7 +209,7 @@ static int tu_event_enable(struct tu_event *ev, struct trace_event_file *file)
 	lockdep_assert_held(&event_mutex);
 	if (was & ~mine)
 		return -EINTR;
-	ret = tu_scratch_reserve();
+	ret = pev_scratch_reserve();
 	if (ret)
 		return ret;
 	if (file) {

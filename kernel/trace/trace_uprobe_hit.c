@@ -29,8 +29,9 @@
  * read as "(fault)"; but a uprobe handler runs in the probed task and
  * may sleep, so when the library reports user reads that faulted
  * (parg_set_fetch_user()), the hit leaves the section, pages them in
- * with fault_in_readable() and fetches again.  The scratch is not ours
- * while preemption is on, so the retry fetches the whole record.  The
+ * with fault_in_readable() and fetches again.  The scratch (a level of
+ * the shared pool, probe_event_scratch.c) is given back while preemption
+ * is on, so the retry fetches the whole record.  The
  * common case, nothing faulted, costs nothing more.  A read of memory
  * that is not mapped at all cannot be paged in: the record is fetched
  * once more, as the scratch was let go, and keeps its "(fault)".  A
@@ -57,26 +58,6 @@
 
 /* Fetches of one hit, at most, when user reads fault and are paged in. */
 #define TU_FAULT_TRIES	3
-
-/* Set once, before the first probe is registered; never freed. */
-static char __percpu *tu_scratch;
-static DEFINE_MUTEX(tu_scratch_lock);
-
-int tu_scratch_reserve(void)
-{
-	char __percpu *buf;
-
-	if (READ_ONCE(tu_scratch))
-		return 0;
-	mutex_lock(&tu_scratch_lock);
-	if (!tu_scratch) {
-		buf = __alloc_percpu(TU_RECORD_MAX, sizeof(u64));
-		if (buf)
-			WRITE_ONCE(tu_scratch, buf);
-	}
-	mutex_unlock(&tu_scratch_lock);
-	return tu_scratch ? 0 : -ENOMEM;
-}
 
 /* Where the probe hit, as the record head wants it. */
 struct tu_site {
@@ -319,7 +300,11 @@ static __always_inline void tu_hit(struct tu_probe *tp,
 
 again:
 	preempt_disable();
-	rec = this_cpu_ptr(tu_scratch);
+	rec = pev_scratch_get();
+	if (unlikely(!rec)) {
+		dropped = true;
+		goto out_put;
+	}
 	size = tu_build(tp, site, regs, rec, TU_RECORD_MAX, &uf);
 	if (unlikely(size > TU_ROOM_ANY)) {
 		unsigned int room = tu_room(tp, users);
@@ -328,6 +313,7 @@ again:
 			size = tu_build(tp, site, regs, rec, room, &uf);
 	}
 	if (unlikely(uf.nr) && --tries > 0) {
+		pev_scratch_put();
 		preempt_enable();
 		if (!tu_fault_in(&uf))
 			tries = 1;	/* nothing paged in: one last fetch */
@@ -339,6 +325,8 @@ again:
 		dropped = tu_trace(tp, rec, size);
 	if (users & TU_EV_PERF)
 		dropped |= tu_perf(tp, rec, size, regs);
+out_put:
+	pev_scratch_put();
 	if (unlikely(dropped))
 		this_cpu_inc(tp->counts->dropped);
 	preempt_enable();

@@ -55,6 +55,7 @@
 #define TU_NAME_LEN		MAX_EVENT_NAME_LEN
 /* Largest record: one page, as the ABI allows. */
 #define TU_RECORD_MAX		PAGE_SIZE
+static_assert(TU_RECORD_MAX <= PEV_SCRATCH_SIZE);	/* built in the scratch */
 
 /* Record heads. */
 struct tu_entry_head {
@@ -163,7 +164,6 @@ int tu_event_reg(struct trace_event_call *call, enum trace_reg type,
 int tu_probe_arm(struct tu_probe *tp, bool perf);
 
 /* trace_uprobe_hit.c */
-int tu_scratch_reserve(void);
 int tu_handler(struct uprobe_consumer *uc, struct pt_regs *regs);
 int tu_ret_handler(struct uprobe_consumer *uc, unsigned long func,
 		   struct pt_regs *regs);

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/**
+ * DOC: Design notes
+ *
+ * trace_eprobe_hit.c - what runs when the event an eprobe is attached to
+ * fires in an instance where the eprobe is on::
+ *
+ *   attached event's record built (trace_event_buffer_reserve())
+ *        |
+ *   trigger core: the trigger's filter ("if FILTER"), then
+ *   tep_hit(data, buffer, rec): count the hit
+ *        +-- soft-disabled file: nothing
+ *        +-- fixed-size record: reserve, fetch from @rec in place, commit
+ *        +-- strings: fetch into a level of the shared scratch pool
+ *            (probe_event_scratch.c), reserve the size it took, copy
+ *        (a file with triggers, pid filters, an event filter or commit
+ *        hooks goes through trace_event_buffer_*(), any other through
+ *        the ring buffer directly)
+ *
+ * It runs inside the attached event's commit, preemption off, and takes
+ * no lock; its link lives until a tracepoint grace period after the
+ * trigger left the attached event's list (trace_eprobe_event.c).  A
+ * record the ring buffer refused while the instance records, or a hit
+ * nested deeper than the scratch levels, counts as dropped.
+ */
+#include <linux/percpu.h>
+#include <linux/ring_buffer.h>
+
+#include "trace_eprobe_internal.h"
+
+/*
+ * A record the buffer refused: a drop, unless the instance does not
+ * record now (tracing off or paused, a CPU or task it does not trace).
+ */
+static noinline void tep_refused(struct tep_event *ev,
+				 struct trace_event_file *file)
+{
+	if (pev_record_wanted(file))
+		this_cpu_inc(ev->counts->dropped);
+}
+
+/* The room a hit may fill in @file's buffer, strings included. */
+static __always_inline unsigned int tep_room(struct trace_event_file *file)
+{
+	return min_t(unsigned long, PEV_SCRATCH_SIZE,
+		     ring_buffer_max_event_size(file->tr->array_buffer.buffer));
+}
+
+/* Any file: the record of one hit through trace_event_buffer_*(). */
+static __always_inline void tep_write_generic(struct tep_event *ev,
+					      struct trace_event_file *file,
+					      void *rec, void *scratch)
+{
+	struct trace_event_buffer fb;
+	unsigned int size = ev->rec_size;
+	void *ent;
+
+	if (scratch)
+		size = parg_set_fetch(ev->args, NULL, rec, scratch, TEP_HEAD,
+				      tep_room(file));
+	ent = trace_event_buffer_reserve(&fb, file, size);
+	if (unlikely(!ent)) {
+		tep_refused(ev, file);
+		return;
+	}
+	if (scratch)
+		pev_copy_rec(ent + TEP_HEAD, scratch + TEP_HEAD, size - TEP_HEAD);
+	else
+		parg_set_fetch(ev->args, NULL, rec, ent, TEP_HEAD, size);
+	trace_event_buffer_commit(&fb);
+}
+
+/*
+ * A plain file (no PEV_FILE_GENERIC state, no event filter, no commit
+ * hooks): reserve in the ring buffer, fill in place, commit.  The head
+ * gets the context trace_event_buffer_reserve() would give it.
+ */
+static __always_inline void tep_write_plain(struct tep_event *ev,
+					    struct trace_event_file *file,
+					    void *rec, void *scratch)
+{
+	struct trace_array *tr = file->tr;
+	struct trace_buffer *buffer = tr->array_buffer.buffer;
+	unsigned int trace_ctx = tracing_gen_ctx_dec();
+	unsigned int size = ev->rec_size;
+	struct ring_buffer_event *rbe;
+	void *ent;
+
+	if (scratch)
+		size = parg_set_fetch(ev->args, NULL, rec, scratch, TEP_HEAD,
+				      tep_room(file));
+	rbe = ring_buffer_lock_reserve(buffer, size);
+	if (unlikely(!rbe)) {
+		tep_refused(ev, file);
+		return;
+	}
+	ent = ring_buffer_event_data(rbe);
+	tracing_generic_entry_update(ent, ev->call.event.type, trace_ctx);
+	if (scratch)
+		pev_copy_rec(ent + TEP_HEAD, scratch + TEP_HEAD, size - TEP_HEAD);
+	else
+		parg_set_fetch(ev->args, NULL, rec, ent, TEP_HEAD, size);
+	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, NULL);
+}
+
+static __always_inline void tep_write(struct tep_event *ev,
+				      struct trace_event_file *file,
+				      void *rec, void *scratch, bool plain)
+{
+	if (plain)
+		tep_write_plain(ev, file, rec, scratch);
+	else
+		tep_write_generic(ev, file, rec, scratch);
+}
+
+/*
+ * The trigger: @rec is the attached event's record, about to be committed
+ * (or discarded if that event is only soft-enabled).  A file in none of
+ * the PEV_FILE_GENERIC states cannot be soft disabled.
+ */
+static void tep_hit(struct event_trigger_data *data, struct trace_buffer *buffer,
+		    void *rec, struct ring_buffer_event *rbe)
+{
+	struct tep_link *link = container_of(data, struct tep_link, trigger);
+	struct trace_event_file *file = link->file;
+	unsigned long eflags = READ_ONCE(file->flags);
+	struct tep_event *ev = link->ev;
+	void *scratch;
+	bool plain;
+
+	if (unlikely(!rec))
+		return;
+	if (unlikely(eflags & PEV_FILE_GENERIC) &&
+	    trace_trigger_soft_disabled(file))
+		return;
+	this_cpu_inc(ev->counts->hits);
+	plain = !(eflags & (PEV_FILE_GENERIC | EVENT_FILE_FL_FILTERED)) &&
+		!pev_commit_hooks_on();
+	if (!ev->dynamic) {
+		tep_write(ev, file, rec, NULL, plain);
+		return;
+	}
+	/*
+	 * Hits nest (an interrupt, or an event a fetch fires, such as a
+	 * page fault's), each on a level of the shared scratch pool.
+	 * Preemption is off: the attached event's record is reserved.
+	 */
+	scratch = pev_scratch_get();
+	if (likely(scratch))
+		tep_write(ev, file, rec, scratch, plain);
+	else
+		this_cpu_inc(ev->counts->dropped);
+	pev_scratch_put();
+}
+
+/*
+ * The trigger core frees the triggers of an instance that is going away
+ * (it has unhooked ours already, and a hit may still be running): leave
+ * the link to tep_disable(), after a grace period.
+ */
+static void tep_trigger_free(struct event_trigger_data *data)
+{
+	struct tep_link *link = container_of(data, struct tep_link, trigger);
+
+	link->hooked = false;
+}
+
+static int tep_trigger_print(struct seq_file *m, struct event_trigger_data *data)
+{
+	return 0;	/* EVENT_TRIGGER_FL_PROBE: the trigger file hides it */
+}
+
+/*
+ * Hung on the attached event's file by tep_enable(), never registered
+ * as a command of the trigger file: no .parse.  NEEDS_REC: the attached
+ * event builds its record even where it is not enabled itself.
+ */
+struct event_command tep_trigger_cmd = {
+	.trigger	= tep_hit,
+	.free		= tep_trigger_free,
+	.print		= tep_trigger_print,
+	.name		= "eprobe",
+	.flags		= EVENT_CMD_FL_NEEDS_REC,
+	.trigger_type	= ETT_EVENT_EPROBE,
+};
