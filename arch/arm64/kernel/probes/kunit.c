@@ -962,6 +962,38 @@ static void kpa_test_bc_cond(struct kunit *test)
 	}
 }
 
+/*
+ * Every condition code against every NZCV value, as B.cond simulates it.
+ * Bit n of holds[cond] says whether the condition holds with NZCV = n
+ * (N is bit 3, V bit 0), written out from the Arm ARM's table.  The other
+ * PSTATE bits, set or clear, must not matter.
+ */
+static void kpa_test_bcond_conditions(struct kunit *test)
+{
+	static const u16 holds[16] = {
+		0xf0f0, 0x0f0f, 0xcccc, 0x3333,	/* EQ NE CS CC */
+		0xff00, 0x00ff, 0xaaaa, 0x5555,	/* MI PL VS VC */
+		0x0c0c, 0xf3f3, 0xaa55, 0x55aa,	/* HI LS GE LT */
+		0x0a05, 0xf5fa, 0xffff, 0xffff,	/* GT LE AL NV */
+	};
+	const u64 others[] = { 0, ~(u64)GENMASK(31, 28) };
+	struct pt_regs regs = {};
+	unsigned int cond, nzcv, i;
+	bool taken;
+
+	for (cond = 0; cond < 16; cond++)
+		for (nzcv = 0; nzcv < 16; nzcv++)
+			for (i = 0; i < ARRAY_SIZE(others); i++) {
+				regs.pstate = (u64)nzcv << 28 | others[i];
+				a64_sim_bcond(0x54000040 | cond, 0x1000, &regs);
+				taken = (holds[cond] >> nzcv) & 1;
+				KUNIT_EXPECT_EQ_MSG(test, regs.pc,
+						    taken ? 0x1008 : 0x1004,
+						    "cond %u, NZCV %x, PSTATE %llx",
+						    cond, nzcv, (u64)nzcv << 28 | others[i]);
+			}
+}
+
 /* ------------------------------------------------------------ faults */
 
 /* A kernel read that a fault makes fail, by its exception-table entry. */
@@ -1082,6 +1114,7 @@ static struct kunit_case kpa_cases[] = {
 	KUNIT_CASE(kpa_test_decode_hints),
 	KUNIT_CASE(kpa_test_hint_hits),
 	KUNIT_CASE(kpa_test_bc_cond),
+	KUNIT_CASE(kpa_test_bcond_conditions),
 	KUNIT_CASE(kpa_test_extable),
 	KUNIT_CASE(kpa_test_literal_no_reentry),
 	{}

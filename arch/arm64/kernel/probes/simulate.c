@@ -17,50 +17,15 @@
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
+#include <asm/insn.h>
 
 #include "a64.h"
-
-#define A64_ZR	31
-
-static nokprobe_inline u64 a64_get_x(struct pt_regs *regs, unsigned int r)
-{
-	return r == A64_ZR ? 0 : regs->regs[r];
-}
-
-/* Write Xr, or Wr (zero-extended) when @wide is false. */
-static nokprobe_inline void a64_set_x(struct pt_regs *regs, unsigned int r,
-				      u64 val, bool wide)
-{
-	if (r != A64_ZR)
-		regs->regs[r] = wide ? val : (u32)val;
-}
 
 /* Go on at @pc.  A simulated branch lands with no BTI check pending. */
 static nokprobe_inline void a64_jump(struct pt_regs *regs, unsigned long pc)
 {
 	regs->pstate &= ~PSR_BTYPE_MASK;
 	instruction_pointer_set(regs, pc);
-}
-
-/* The ConditionHolds() of the Arm ARM, on the NZCV flags of @pstate. */
-static nokprobe_inline bool a64_cond_holds(unsigned int cond, u64 pstate)
-{
-	bool n = pstate & PSR_N_BIT, z = pstate & PSR_Z_BIT;
-	bool c = pstate & PSR_C_BIT, v = pstate & PSR_V_BIT;
-	/* by cond[3:1]; cond[0] inverts the test, but for AL and NV */
-	const bool holds[7] = {
-		z,			/* EQ / NE */
-		c,			/* CS / CC */
-		n,			/* MI / PL */
-		v,			/* VS / VC */
-		c && !z,		/* HI / LS */
-		n == v,			/* GE / LT */
-		n == v && !z,		/* GT / LE */
-	};
-
-	if ((cond >> 1) == 7)	/* AL, NV: always */
-		return true;
-	return holds[cond >> 1] != (cond & 1);
 }
 
 /* ADR Xd, label (op = 0) and ADRP Xd, label (op = 1): immhi:immlo. */
@@ -73,7 +38,7 @@ void a64_sim_adr(u32 insn, long addr, struct pt_regs *regs)
 		val = ((u64)addr & ~0xfffULL) + (imm << 12);
 	else
 		val = addr + imm;
-	a64_set_x(regs, a64_field(insn, 4, 0), val, true);
+	pt_regs_write_reg(regs, a64_field(insn, 4, 0), val);
 	a64_jump(regs, addr + 4);
 }
 NOKPROBE_SYMBOL(a64_sim_adr);
@@ -90,12 +55,15 @@ NOKPROBE_SYMBOL(a64_sim_b);
 /*
  * B.cond and BC.cond label: imm19 words, condition in bits [3:0].  Bit 4
  * (BC.cond) only tells the branch predictor the branch is consistent.
+ * The condition is the one table of the Arm ARM's ConditionHolds() that
+ * the AArch64 encodings share with AArch32 (traps.c); its functions are
+ * __kprobes, so none can be probed.
  */
 void a64_sim_bcond(u32 insn, long addr, struct pt_regs *regs)
 {
 	long next = addr + 4;
 
-	if (a64_cond_holds(a64_field(insn, 3, 0), regs->pstate))
+	if (aarch32_opcode_cond_checks[a64_field(insn, 3, 0)](regs->pstate))
 		next = addr + a64_sfield(insn, 23, 5) * 4;
 	a64_jump(regs, next);
 }
@@ -105,7 +73,7 @@ EXPORT_SYMBOL_IF_KUNIT(a64_sim_bcond);
 /* CBZ/CBNZ (bit 24) Rt, label; bit 31 selects Xt over Wt. */
 void a64_sim_cbz(u32 insn, long addr, struct pt_regs *regs)
 {
-	u64 val = a64_get_x(regs, a64_field(insn, 4, 0));
+	u64 val = pt_regs_read_reg(regs, a64_field(insn, 4, 0));
 	bool nonzero = (insn & BIT(31)) ? val != 0 : (u32)val != 0;
 	long next = addr + 4;
 
@@ -119,7 +87,7 @@ NOKPROBE_SYMBOL(a64_sim_cbz);
 void a64_sim_tbz(u32 insn, long addr, struct pt_regs *regs)
 {
 	unsigned int bit = a64_field(insn, 31, 31) << 5 | a64_field(insn, 23, 19);
-	bool set = (a64_get_x(regs, a64_field(insn, 4, 0)) >> bit) & 1;
+	bool set = (pt_regs_read_reg(regs, a64_field(insn, 4, 0)) >> bit) & 1;
 	long next = addr + 4;
 
 	if (set == !!(insn & BIT(24)))
@@ -177,10 +145,10 @@ void a64_sim_ldr_lit(u32 insn, long addr, struct pt_regs *regs)
 
 	if (opc == 1) {
 		if (!a64_read_literal(regs, &x, src, sizeof(x)))
-			a64_set_x(regs, rt, x, true);
+			pt_regs_write_reg(regs, rt, x);
 	} else if (opc != 3) {
 		if (!a64_read_literal(regs, &w, src, sizeof(w)))
-			a64_set_x(regs, rt, opc == 2 ? (u64)(s64)(s32)w : w, true);
+			pt_regs_write_reg(regs, rt, opc == 2 ? (u64)(s64)(s32)w : w);
 	}
 	a64_jump(regs, addr + 4);
 }
@@ -189,7 +157,7 @@ NOKPROBE_SYMBOL(a64_sim_ldr_lit);
 /* BR Xn, BLR Xn (bit 21), RET Xn: the target is read before LR is set. */
 void a64_sim_br(u32 insn, long addr, struct pt_regs *regs)
 {
-	u64 target = a64_get_x(regs, a64_field(insn, 9, 5));
+	u64 target = pt_regs_read_reg(regs, a64_field(insn, 9, 5));
 
 	if (a64_field(insn, 22, 21) == 1)
 		regs->regs[30] = addr + 4;
