@@ -15,6 +15,15 @@
  *     (__probe_ip, or __probe_func and __probe_ret_ip) and the print_fmt
  *     around the layout's arguments, publication in tracefs with the
  *     one-name-for-all-kinds rule;
+ *   - the lifetime of a kprobe, uprobe or fprobe event (struct
+ *     pev_event, embedded first in the front end's event): made with its
+ *     first probe, which lends it the argument layout, joined by more
+ *     probes of the same kind and layout, freed with its last; its
+ *     users (trace files, each a pev_link the hit path walks, and perf)
+ *     and its class->reg, which arms the probes for the first user and
+ *     disarms them after the last through the front end's
+ *     struct pev_event_ops (slow path only: a hit reads the event's
+ *     fields, it calls none of the ops);
  *   - the [GROUP/|GROUP.][EVENT] name rule and its error codes
  *     (enum pev_name_err), and error_log entries: the words joined by
  *     single spaces, the caret under byte @pos of word @word, or just
@@ -36,7 +45,9 @@
  *   - A call's names and print_fmt are owned by it from pev_call_init()
  *     until pev_call_release(), which may be called on a half-made call.
  *
- * Locking: publication and the name check need event_mutex (asserted);
+ * Locking: publication, the name check, an event's users and probes
+ * need event_mutex (asserted; the ftrace and perf cores hold it around
+ * class->reg);
  * error_log entries are made under dyn_event_ops_mutex or the front
  * end's own command lock, as tracing_log_err() wants.  Nothing here
  * runs at hit time but the header's inline.
@@ -50,6 +61,7 @@
 #include <linux/string.h>
 
 #include "trace_dynevent.h"
+#include "trace_output.h"
 #include "probe_event.h"
 
 /* ------------------------------------------------------------ the event */
@@ -187,6 +199,298 @@ int pev_call_publish(struct trace_event_call *call)
 	if (ret)
 		unregister_trace_event(&call->event);
 	return ret;
+}
+
+/* ---------------------------------------------- an event's lifetime */
+
+/* The end of a record's line: ")", then " NAME=VALUE" for each argument. */
+void pev_print_args(struct trace_seq *s, const struct pev_event *ev,
+		    const struct trace_entry *ent)
+{
+	trace_seq_putc(s, ')');
+	parg_set_print(ev->layout, s, ent, ev->head_size);
+	trace_seq_putc(s, '\n');
+}
+
+/*
+ * "NAME: (SITE) ARGS" for an entry record, "NAME: (RET_IP <- FUNC) ARGS"
+ * for a return record, the addresses as symbols; a symbol that cannot be
+ * printed ends the line there (trace_seq is full).
+ */
+static enum print_line_t pev_print_sym(struct trace_iterator *iter, int flags,
+				       struct trace_event *event)
+{
+	struct pev_event *ev = container_of(event, struct pev_event, call.event);
+	struct kretprobe_trace_entry_head *ret = (void *)iter->ent;
+	struct kprobe_trace_entry_head *entry = (void *)iter->ent;
+	struct trace_seq *s = &iter->seq;
+	bool ok;
+
+	trace_seq_printf(s, "%s: (", trace_event_name(&ev->call));
+	if (ev->is_return) {
+		ok = seq_print_ip_sym(s, ret->ret_ip, flags | TRACE_ITER_SYM_OFFSET);
+		if (ok) {
+			trace_seq_puts(s, " <- ");
+			ok = seq_print_ip_sym(s, ret->func,
+					      flags & ~TRACE_ITER_SYM_OFFSET);
+		}
+	} else {
+		ok = seq_print_ip_sym(s, entry->ip, flags | TRACE_ITER_SYM_OFFSET);
+	}
+	if (ok)
+		pev_print_args(s, ev, iter->ent);
+	return trace_handle_return(s);
+}
+
+static struct trace_event_functions pev_sym_funcs = {
+	.trace = pev_print_sym,
+};
+
+static enum pev_head pev_event_head(const struct pev_event *ev)
+{
+	return ev->is_return ? PEV_HEAD_RETURN : PEV_HEAD_ENTRY;
+}
+
+static int pev_event_define_fields(struct trace_event_call *call)
+{
+	struct pev_event *ev = pev_event_of(call);
+
+	return pev_call_define_fields(call, pev_event_head(ev), ev->layout,
+				      ev->head_size);
+}
+
+static struct trace_event_fields pev_event_fields[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = pev_event_define_fields },
+	{}
+};
+
+/*
+ * A new, unpublished event of kind @ops named @group/@name: @ops->size
+ * zeroed bytes, the struct pev_event first.  It adopts @layout, the
+ * argument set of its first probe, whose sibling node @first goes on
+ * the event's probes.  NULL when out of memory, with nothing changed.
+ */
+struct pev_event *pev_event_new(const struct pev_event_ops *ops,
+				const char *group, const char *name,
+				bool is_return, struct parg_set *layout,
+				struct list_head *first)
+{
+	struct pev_event *ev;
+
+	ev = kzalloc(ops->size, GFP_KERNEL);
+	if (!ev)
+		return NULL;
+	INIT_LIST_HEAD(&ev->links);
+	INIT_LIST_HEAD(&ev->probes);
+	ev->ops = ops;
+	ev->is_return = is_return;
+	ev->head_size = ops->head_size[is_return];
+	if (pev_call_init(&ev->call, &ev->class, group, name))
+		goto out_free;
+	ev->class.reg = pev_event_reg;
+	ev->class.fields_array = pev_event_fields;
+	ev->call.event.funcs = ops->funcs ?: &pev_sym_funcs;
+	ev->call.flags = ops->call_flags;
+	ev->layout = layout;
+	list_add(first, &ev->probes);
+	if (pev_call_set_print_fmt(&ev->call, layout, pev_event_head(ev)))
+		goto out_unlink;
+	return ev;
+
+out_unlink:
+	list_del_init(first);
+	ev->layout = NULL;
+out_free:
+	pev_call_release(&ev->call, &ev->class);
+	kfree(ev);
+	return NULL;
+}
+
+/*
+ * Free an unpublished, unused event with its layout and names; the front
+ * end frees what it added first.  NULL is fine.
+ */
+void pev_event_free(struct pev_event *ev)
+{
+	if (!ev)
+		return;
+	WARN_ON_ONCE(ev->published || !list_empty(&ev->links));
+	if (ev->ops->release)
+		ev->ops->release(ev);
+	parg_set_free(ev->layout);
+	pev_call_release(&ev->call, &ev->class);
+	kfree(ev);
+}
+
+/* events/GROUP/EVENT for @ev; -EEXIST if any event has that name. */
+int pev_event_publish(struct pev_event *ev)
+{
+	int ret = pev_call_publish(&ev->call);
+
+	if (!ret)
+		ev->published = true;
+	return ret;
+}
+
+/* Remove it again; -EBUSY if the ftrace or perf core still uses it. */
+int pev_event_unpublish(struct pev_event *ev)
+{
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	ret = trace_remove_event_call(&ev->call);
+	if (!ret)
+		ev->published = false;
+	return ret;
+}
+
+/* On, or held open (an event file, a perf event): not to be deleted. */
+bool pev_event_busy(struct pev_event *ev)
+{
+	return READ_ONCE(ev->flags) || trace_event_dyn_busy(&ev->call);
+}
+
+/* Before the last probe of @ev goes: out of tracefs, unless in use. */
+int pev_event_withdraw(struct pev_event *ev)
+{
+	return pev_event_busy(ev) ? -EBUSY : pev_event_unpublish(ev);
+}
+
+/*
+ * Take the probe whose sibling node is @node off @ev.  Its argument set
+ * *@args stays with the event when it is the event's layout (the fields
+ * point into it): *@args is NULL then.  The last probe takes the event
+ * with it: true when @ev is freed.  Under event_mutex.
+ */
+bool pev_event_leave(struct pev_event *ev, struct list_head *node,
+		     struct parg_set **args)
+{
+	list_del_init(node);
+	if (*args == ev->layout)
+		*args = NULL;
+	if (!list_empty(&ev->probes))
+		return false;
+	pev_event_free(ev);
+	return true;
+}
+
+/*
+ * May the probe whose sibling node is @node, with the arguments @args,
+ * join @ev (@other_kind: the front end found it of another kind)?  On a
+ * refusal, *@word is the definition word at fault: 0 for the head, 2
+ * and on for the arguments.
+ */
+enum pev_join_err pev_event_may_join(struct pev_event *ev, bool other_kind,
+				     const struct parg_set *args,
+				     const struct list_head *node, int *word)
+{
+	const struct list_head *sib;
+	int idx;
+
+	*word = 0;
+	if (other_kind)
+		return PEV_JOIN_OTHER_KIND;
+	idx = parg_set_mismatch(ev->layout, args);
+	if (idx >= 0) {
+		*word = idx + 2;
+		return PEV_JOIN_OTHER_ARGS;
+	}
+	list_for_each(sib, &ev->probes)
+		if (ev->ops->same_probe && ev->ops->same_probe(sib, node))
+			return PEV_JOIN_SAME_PROBE;
+	return PEV_JOIN_OK;
+}
+
+static struct pev_link *pev_find_link(struct pev_event *ev,
+				      struct trace_event_file *file)
+{
+	struct pev_link *link;
+
+	list_for_each_entry(link, &ev->links, node)
+		if (link->file == file)
+			return link;
+	return NULL;
+}
+
+/* A new user: a trace file, or perf when @file is NULL.  The first arms. */
+static int pev_event_enable(struct pev_event *ev,
+			    struct trace_event_file *file)
+{
+	unsigned int was = ev->flags, mine = file ? PEV_EV_TRACE : PEV_EV_PERF;
+	struct pev_link *link = NULL;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (ev->ops->users_exclusive && (was & ~mine))
+		return -EINTR;
+	if (file) {
+		link = kmalloc(sizeof(*link), GFP_KERNEL);
+		if (!link)
+			return -ENOMEM;
+		link->file = file;
+		list_add_tail_rcu(&link->node, &ev->links);
+	}
+	WRITE_ONCE(ev->flags, was | mine);
+	if (was)
+		return 0;
+	ret = ev->ops->arm(ev, !file);
+	if (ret) {
+		WRITE_ONCE(ev->flags, was);
+		if (link) {
+			list_del_rcu(&link->node);
+			kfree_rcu_mightsleep(link);
+		}
+	}
+	return ret;
+}
+
+/* A user leaves; the last one disarms the probes. */
+static int pev_event_disable(struct pev_event *ev,
+			     struct trace_event_file *file)
+{
+	unsigned int flags = ev->flags;
+	struct pev_link *link;
+
+	lockdep_assert_held(&event_mutex);
+	if (file) {
+		link = pev_find_link(ev, file);
+		if (!link)
+			return -ENOENT;
+		list_del_rcu(&link->node);
+		kfree_rcu_mightsleep(link);	/* a hit may still be reading it */
+		if (list_empty(&ev->links))
+			flags &= ~PEV_EV_TRACE;
+	} else {
+		flags &= ~PEV_EV_PERF;
+	}
+	WRITE_ONCE(ev->flags, flags);
+	if (!flags)
+		ev->ops->disarm(ev);
+	return 0;
+}
+
+/*
+ * class->reg of a probe event: called by the ftrace and perf cores, in
+ * process context with event_mutex held.
+ */
+int pev_event_reg(struct trace_event_call *call, enum trace_reg type,
+		  void *data)
+{
+	struct pev_event *ev = pev_event_of(call);
+	bool perf = IS_ENABLED(CONFIG_PERF_EVENTS);
+
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		return pev_event_enable(ev, data);
+	case TRACE_REG_UNREGISTER:
+		return pev_event_disable(ev, data);
+	case TRACE_REG_PERF_REGISTER:
+		return perf ? pev_event_enable(ev, NULL) : -EOPNOTSUPP;
+	case TRACE_REG_PERF_UNREGISTER:
+		return perf ? pev_event_disable(ev, NULL) : -EOPNOTSUPP;
+	default:	/* perf open, close, add, del */
+		return ev->ops->reg_perf ? ev->ops->reg_perf(ev, type, data) : 0;
+	}
 }
 
 /* ------------------------------------------------------------ parsing */

@@ -302,7 +302,7 @@ void tk_probe_free(struct tk_probe *tp)
 	if (!tp)
 		return;
 	WARN_ON_ONCE(tp->registered);
-	if (!tp->event || tp->args != tp->event->layout)
+	if (!tp->event || tp->args != tp->event->pev.layout)
 		parg_set_free(tp->args);
 	tk_probe_drop_addrs(tp);
 	if (tp->many) {
@@ -328,7 +328,7 @@ static bool tk_in_notrace_func(const struct tk_probe *tp)
  */
 static u32 tk_probe_kp_flags(const struct tk_probe *tp)
 {
-	u32 flags = READ_ONCE(tp->event->flags) ? 0 : KPROBE_FLAG_DISABLED;
+	u32 flags = READ_ONCE(tp->event->pev.flags) ? 0 : KPROBE_FLAG_DISABLED;
 
 	if (!tk_probe_kind_return(tp) &&
 	    (parg_set_regs(tp->args) & ~ARCH_KPROBE_FTRACE_REGS))
@@ -520,29 +520,13 @@ static struct tk_event *tk_find_event(const char *group, const char *name)
 	struct tk_probe *tp;
 
 	for_each_tk_probe(tp) {
-		struct trace_event_call *call = &tp->event->call;
+		struct trace_event_call *call = &tp->event->pev.call;
 
 		if (!strcmp(trace_event_name(call), name) &&
 		    !strcmp(call->class->system, group))
 			return tp->event;
 	}
 	return NULL;
-}
-
-/* Same place (symbol and offset, or address) and same argument texts. */
-static bool tk_probe_same(const struct tk_probe *a, const struct tk_probe *b)
-{
-	if (!tk_probe_symbol(a) != !tk_probe_symbol(b) ||
-	    !tk_probe_pattern(a) != !tk_probe_pattern(b))
-		return false;
-	if (a->many)
-		return !strcmp(a->many->pattern, b->many->pattern) &&
-		       parg_set_same_text(a->args, b->args);
-	if (tk_probe_symbol(a) ? strcmp(tk_probe_symbol(a), tk_probe_symbol(b)) ||
-			a->rp.kp.offset != b->rp.kp.offset :
-			tk_probe_address(a) != tk_probe_address(b))
-		return false;
-	return parg_set_same_text(a->args, b->args);
 }
 
 /*
@@ -615,7 +599,7 @@ static int tk_join_override_check(const struct tk_parse *p,
 	if (tk_probe_injectable(tp))
 		return 0;
 	WRITE_ONCE(ev->injectable, false);
-	if (!trace_event_bpf_overrides(&ev->call))
+	if (!trace_event_bpf_overrides(&ev->pev.call))
 		return 0;
 	tk_event_injectable_update(ev);		/* @tp is not on it */
 	tk_parse_error(p, 1, 0, TK_ERR_OVERRIDE_JOIN);
@@ -626,30 +610,22 @@ static int tk_join_override_check(const struct tk_parse *p,
 static int tk_join_event(const struct tk_parse *p, struct tk_event *ev,
 			 struct tk_probe *tp)
 {
-	struct tk_probe *sib;
-	int idx, ret;
+	int word, ret;
 
-	if (ev->is_return != tk_probe_kind_return(tp)) {
-		tk_parse_error(p, 0, 0, TK_ERR_DIFF_PROBE_TYPE);
+	ret = pev_event_may_join(&ev->pev,
+				 ev->pev.is_return != tk_probe_kind_return(tp),
+				 tp->args, &tp->sibling, &word);
+	if (ret) {
+		tk_parse_error(p, word, 0,
+			       pev_err_code(TK_ERR_DIFF_PROBE_TYPE, ret));
 		return -EEXIST;
-	}
-	idx = parg_set_mismatch(ev->layout, tp->args);
-	if (idx >= 0) {
-		tk_parse_error(p, idx + 2, 0, TK_ERR_DIFF_ARG_TYPE);
-		return -EEXIST;
-	}
-	list_for_each_entry(sib, &ev->probes, sibling) {
-		if (tk_probe_same(sib, tp)) {
-			tk_parse_error(p, 0, 0, TK_ERR_SAME_PROBE);
-			return -EEXIST;
-		}
 	}
 	ret = tk_join_override_check(p, ev, tp);
 	if (ret)
 		return ret;
 
 	tp->event = ev;
-	list_add_tail(&tp->sibling, &ev->probes);
+	list_add_tail(&tp->sibling, &ev->pev.probes);
 	ret = tk_arm_new(p, tp);
 	if (ret) {
 		list_del_init(&tp->sibling);
@@ -658,7 +634,7 @@ static int tk_join_event(const struct tk_parse *p, struct tk_event *ev,
 		return ret;
 	}
 	tk_event_injectable_update(ev);
-	dyn_event_add(&tp->devent, &ev->call);
+	dyn_event_add(&tp->devent, &ev->pev.call);
 	return 0;
 }
 
@@ -672,7 +648,7 @@ static int tk_start_event(const struct tk_parse *p, const struct tk_def *def,
 	ev = tk_event_new(def->group, def->event, tp);
 	if (!ev)
 		return -ENOMEM;
-	ret = tk_event_publish(ev);
+	ret = pev_event_publish(&ev->pev);
 	if (ret) {
 		if (ret == -EEXIST)
 			tk_parse_error(p, 0, 0, TK_ERR_EVENT_EXIST);
@@ -684,16 +660,14 @@ static int tk_start_event(const struct tk_parse *p, const struct tk_def *def,
 	if (ret)
 		goto out_unpublish;
 	tk_event_injectable_update(ev);
-	dyn_event_add(&tp->devent, &ev->call);
+	dyn_event_add(&tp->devent, &ev->pev.call);
 	return 0;
 
 out_unpublish:
-	tk_event_unpublish(ev);
+	pev_event_unpublish(&ev->pev);
 out_free_event:
-	list_del_init(&tp->sibling);
-	tk_event_free(ev);
+	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
-	tp->args = NULL;	/* it went with the event */
 	return ret;
 }
 
@@ -885,13 +859,8 @@ static void tk_retire(struct list_head *doomed, int n)
 		struct tk_event *ev = tp->event;
 
 		list_del(&tp->devent.list);
-		list_del_init(&tp->sibling);
-		if (list_empty(&ev->probes)) {
-			if (tp->args == ev->layout)
-				tp->args = NULL;	/* goes with the event */
-			tk_event_free(ev);
+		if (pev_event_leave(&ev->pev, &tp->sibling, &tp->args))
 			tp->event = NULL;
-		}
 		tk_probe_free(tp);
 	}
 }
@@ -910,15 +879,13 @@ static void tk_doom(struct tk_probe *tp, struct list_head *doomed)
 static int tk_probe_remove(struct tk_probe *tp)
 {
 	struct tk_event *ev = tp->event;
-	bool last = list_is_singular(&ev->probes);
+	bool last = list_is_singular(&ev->pev.probes);
 	LIST_HEAD(doomed);
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
 	if (last) {
-		if (tk_event_busy(ev))
-			return -EBUSY;
-		ret = tk_event_unpublish(ev);
+		ret = pev_event_withdraw(&ev->pev);
 		if (ret)
 			return ret;
 	}
@@ -955,7 +922,7 @@ static bool tk_dyn_match(const char *system, const char *event,
 			 int argc, const char **argv, struct dyn_event *dev)
 {
 	struct tk_probe *tp = tk_probe_of(dev);
-	struct trace_event_call *call = &tp->event->call;
+	struct trace_event_call *call = &tp->event->pev.call;
 
 	if (event[0] && strcmp(trace_event_name(call), event))
 		return false;
@@ -1037,15 +1004,15 @@ static int tk_remove_all(void)
 	for_each_tk_probe_safe(tp, next) {
 		struct tk_event *ev = tp->event;
 
-		if (ev->published && tp == tk_event_primary(ev)) {
-			int err = tk_event_unpublish(ev);
+		if (ev->pev.published && tp == tk_event_primary(ev)) {
+			int err = pev_event_unpublish(&ev->pev);
 
 			if (err) {
 				ret = err;	/* keep it, delete the others */
 				continue;
 			}
 		}
-		if (!ev->published) {
+		if (!ev->pev.published) {
 			tk_doom(tp, &doomed);
 			n++;
 		}
@@ -1086,7 +1053,7 @@ static void tk_show_place(struct seq_file *m, const struct tk_probe *tp)
 static int tk_dyn_show(struct seq_file *m, struct dyn_event *dev)
 {
 	struct tk_probe *tp = tk_probe_of(dev);
-	struct trace_event_call *call = &tp->event->call;
+	struct trace_event_call *call = &tp->event->pev.call;
 
 	seq_putc(m, tk_probe_kind_return(tp) ? 'r' : 'p');
 	if (tk_probe_kind_return(tp) && tp->rp.maxactive)
@@ -1159,7 +1126,7 @@ static int tk_profile_show(struct seq_file *m, void *v)
 
 	if (tp)
 		seq_printf(m, "  %-44s %15lu %15lu\n",
-			   trace_event_name(&tp->event->call),
+			   trace_event_name(&tp->event->pev.call),
 			   tk_probe_hits(tp), tk_probe_missed(tp));
 	return 0;
 }
@@ -1191,7 +1158,7 @@ static int tk_misses_show(struct seq_file *m, void *v)
 		return 0;
 	tk_probe_misses(tp, &c);
 	seq_printf(m, "  %-44s %11lu %11lu %11lu %11lu %11lu %11lu\n",
-		   trace_event_name(&tp->event->call), c.recursion,
+		   trace_event_name(&tp->event->pev.call), c.recursion,
 		   c.no_instance, c.buffer_full, c.disabled, c.skipped,
 		   parg_set_faults(tp->args));
 	return 0;
@@ -1211,8 +1178,8 @@ static int tk_places_show(struct seq_file *m, void *v)
 
 	if (!tp)
 		return 0;
-	grp = tp->event->call.class->system;
-	ev = trace_event_name(&tp->event->call);
+	grp = tp->event->pev.call.class->system;
+	ev = trace_event_name(&tp->event->pev.call);
 	if (tp->many)
 		seq_printf(m, "#%s/%s %s: %u places, %u skipped\n", grp, ev,
 			   tp->many->pattern, tp->many->nplaces,
@@ -1233,7 +1200,7 @@ static int tk_places_show(struct seq_file *m, void *v)
 			seq_puts(m, " [REFUSED]");
 		else if (tp->registered && kprobe_gone(kp))
 			seq_puts(m, " [GONE]");
-		else if (tp->registered && READ_ONCE(tp->event->flags) &&
+		else if (tp->registered && READ_ONCE(tp->event->pev.flags) &&
 			 kprobe_disabled(kp))
 			seq_puts(m, " [DISABLED]");	/* could not be armed */
 		seq_putc(m, '\n');
@@ -1280,7 +1247,7 @@ static int tk_cost_show(struct seq_file *m, void *v)
 		return 0;
 	hits = tk_probe_hits(tp);
 	ns = kprobe_cost_per_hit(&tp->counts->cost, &samples);
-	seq_printf(m, "  %-44s %15lu %11llu ", trace_event_name(&tp->event->call),
+	seq_printf(m, "  %-44s %15lu %11llu ", trace_event_name(&tp->event->pev.call),
 		   hits, samples);
 	if (samples)
 		seq_printf(m, "%11llu %15llu\n", ns,
@@ -1318,7 +1285,7 @@ static bool tk_probe_names_module(const struct tk_probe *tp,
  */
 static int tk_probe_arm_checked(struct tk_probe *tp)
 {
-	if (trace_event_bpf_overrides(&tp->event->call) &&
+	if (trace_event_bpf_overrides(&tp->event->pev.call) &&
 	    !tk_probe_injectable(tp))
 		return -EBUSY;
 	return tk_probe_arm(tp);
@@ -1345,7 +1312,7 @@ static void tk_module_coming(struct module *mod)
 			ret = n ? -EADDRNOTAVAIL : -ENOENT;
 		if (ret)
 			pr_warn("Failed to re-register probe %s on %s: %d\n",
-				trace_event_name(&tp->event->call), mod->name,
+				trace_event_name(&tp->event->pev.call), mod->name,
 				ret);
 		/* the module brought its own error-injection list */
 		tk_event_injectable_update(tp->event);
@@ -1507,11 +1474,11 @@ static bool tk_probe_injectable(struct tk_probe *tp)
  */
 void tk_event_injectable_update(struct tk_event *ev)
 {
-	bool all = !list_empty(&ev->probes), entries = all;
+	bool all = !list_empty(&ev->pev.probes), entries = all;
 	struct tk_probe *tp;
 
 	lockdep_assert_held(&event_mutex);
-	list_for_each_entry(tp, &ev->probes, sibling) {
+	list_for_each_entry(tp, &ev->pev.probes, sibling) {
 		entries = entries && tk_probe_on_entry(tp);
 		all = all && entries && tk_probe_injectable(tp);
 	}

@@ -371,7 +371,7 @@ static struct tu_event *tu_find_event(const char *group, const char *name)
 	struct tu_probe *tp;
 
 	for_each_tu_probe(tp) {
-		struct trace_event_call *call = &tp->event->call;
+		struct trace_event_call *call = &tp->event->pev.call;
 
 		if (!strcmp(trace_event_name(call), name) &&
 		    !strcmp(call->class->system, group))
@@ -403,29 +403,18 @@ static bool tu_ref_ctr_conflicts(const struct tu_probe *new)
 static int tu_join_event(const struct tu_parse *p, struct tu_event *ev,
 			 struct tu_probe *tp)
 {
-	struct tu_probe *sib;
-	int idx;
+	enum pev_join_err why;
+	int word;
 
-	if (ev->is_return != tp->is_return) {
-		tu_error(p, 0, 0, TU_ERR_DIFF_PROBE_TYPE);
+	why = pev_event_may_join(&ev->pev, ev->pev.is_return != tp->is_return,
+				 tp->args, &tp->sibling, &word);
+	if (why) {
+		tu_error(p, word, 0, pev_err_code(TU_ERR_DIFF_PROBE_TYPE, why));
 		return -EEXIST;
-	}
-	idx = parg_set_mismatch(ev->layout, tp->args);
-	if (idx >= 0) {
-		tu_error(p, idx + 2, 0, TU_ERR_DIFF_ARG_TYPE);
-		return -EEXIST;
-	}
-	list_for_each_entry(sib, &ev->probes, sibling) {
-		if (tu_probe_inode(sib) == tu_probe_inode(tp) &&
-		    sib->offset == tp->offset &&
-		    parg_set_same_text(sib->args, tp->args)) {
-			tu_error(p, 0, 0, TU_ERR_SAME_PROBE);
-			return -EEXIST;
-		}
 	}
 	tp->event = ev;
-	list_add_tail(&tp->sibling, &ev->probes);
-	dyn_event_add(&tp->devent, &ev->call);
+	list_add_tail(&tp->sibling, &ev->pev.probes);
+	dyn_event_add(&tp->devent, &ev->pev.call);
 	return 0;
 }
 
@@ -443,19 +432,17 @@ static int tu_start_event(const struct tu_parse *p, const struct tu_def *def,
 	ev = tu_event_new(def->group, def->event, tp);
 	if (!ev)
 		return -ENOMEM;
-	ret = pev_call_publish(&ev->call);
+	ret = pev_call_publish(&ev->pev.call);
 	if (ret)
 		goto out_free_event;
-	ev->published = true;
-	dyn_event_add(&tp->devent, &ev->call);
+	ev->pev.published = true;
+	dyn_event_add(&tp->devent, &ev->pev.call);
 	return 0;
 
 out_free_event:
 	pr_warn("Failed to register probe event(%d)\n", ret);
-	list_del_init(&tp->sibling);
-	tp->args = NULL;	/* it went with the event */
+	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
-	tu_event_free(ev);
 	return ret;
 }
 
@@ -510,8 +497,8 @@ static int tu_create_words(const struct tu_parse *p)
 		ret = ev ? tu_join_event(p, ev, tp) :
 			   tu_start_event(p, &def, tp);
 		/* a new probe of an enabled event is armed at once */
-		if (!ret && ev && ev->flags) {
-			ret = tu_probe_arm(tp, ev->flags & TU_EV_PERF);
+		if (!ret && ev && ev->pev.flags) {
+			ret = tu_probe_arm(tp, ev->pev.flags & PEV_EV_PERF);
 			if (ret)
 				tu_error(p, 1, 0, TU_ERR_ARM_REFUSED);
 		}
@@ -557,13 +544,10 @@ static int tu_probe_remove(struct tu_probe *tp)
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	if (list_is_singular(&ev->probes)) {
-		if (ev->flags || trace_event_dyn_busy(&ev->call))
-			return -EBUSY;
-		ret = trace_remove_event_call(&ev->call);
+	if (list_is_singular(&ev->pev.probes)) {
+		ret = pev_event_withdraw(&ev->pev);
 		if (ret)
 			return ret;
-		ev->published = false;
 	} else if (tp->uprobe) {
 		/* a sibling of an enabled event: stop its hits first */
 		uprobe_unregister_nosync(tp->uprobe, &tp->consumer);
@@ -571,15 +555,7 @@ static int tu_probe_remove(struct tu_probe *tp)
 		tp->uprobe = NULL;
 	}
 	dyn_event_remove(&tp->devent);
-	list_del_init(&tp->sibling);
-	if (list_empty(&ev->probes)) {
-		if (tp->args == ev->layout)
-			tp->args = NULL;	/* goes with the event */
-		tu_event_free(ev);
-	} else if (tp->args == ev->layout) {
-		/* the fields point into it: the event keeps it */
-		tp->args = NULL;
-	}
+	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
 	tu_probe_free(tp);
 	return 0;
@@ -593,7 +569,7 @@ static int tu_remove_all(void)
 
 	mutex_lock(&event_mutex);
 	for_each_tu_probe(tp) {
-		if (tp->event->flags || trace_event_dyn_busy(&tp->event->call)) {
+		if (tp->event->pev.flags || trace_event_dyn_busy(&tp->event->pev.call)) {
 			ret = -EBUSY;
 			goto out_unlock;
 		}
@@ -647,7 +623,7 @@ static bool tu_dyn_match(const char *system, const char *event,
 			 int argc, const char **argv, struct dyn_event *dev)
 {
 	struct tu_probe *tp = tu_probe_of(dev);
-	struct trace_event_call *call = &tp->event->call;
+	struct trace_event_call *call = &tp->event->pev.call;
 
 	if (event[0] ? strcmp(trace_event_name(call), event) : !system)
 		return false;
@@ -661,7 +637,7 @@ static bool tu_dyn_match(const char *system, const char *event,
 
 static bool tu_dyn_is_busy(struct dyn_event *dev)
 {
-	return !!tu_probe_of(dev)->event->flags;
+	return !!tu_probe_of(dev)->event->pev.flags;
 }
 
 static int tu_dyn_free(struct dyn_event *dev)
@@ -672,7 +648,7 @@ static int tu_dyn_free(struct dyn_event *dev)
 static int tu_dyn_show(struct seq_file *m, struct dyn_event *dev)
 {
 	struct tu_probe *tp = tu_probe_of(dev);
-	struct trace_event_call *call = &tp->event->call;
+	struct trace_event_call *call = &tp->event->pev.call;
 
 	seq_printf(m, "%c:%s/%s %s:0x%0*lx", tp->is_return ? 'r' : 'p',
 		   call->class->system, trace_event_name(call), tp->filename,
@@ -752,7 +728,7 @@ static int tu_profile_show(struct seq_file *m, void *v)
 
 	if (tp)
 		seq_printf(m, "  %s %-44s %15lu\n", tp->filename,
-			   trace_event_name(&tp->event->call),
+			   trace_event_name(&tp->event->pev.call),
 			   tu_probe_count(tp, false));
 	return 0;
 }
@@ -781,9 +757,9 @@ static int tu_misses_show(struct seq_file *m, void *v)
 	tp = tu_probe_of(v);
 	if (!tp)
 		return 0;
-	pev_seq_event_name(m, &tp->event->call);
+	pev_seq_event_name(m, &tp->event->pev.call);
 	seq_printf(m, " %11lu %11lu\n", tu_probe_count(tp, true),
-		   parg_set_faults(tp->args ?: tp->event->layout));
+		   parg_set_faults(tp->args ?: tp->event->pev.layout));
 	return 0;
 }
 
@@ -830,7 +806,7 @@ struct trace_event_call *create_local_trace_uprobe(char *name,
 		tu_probe_free(tp);
 		return ERR_PTR(-ENOMEM);
 	}
-	return &ev->call;
+	return &ev->pev.call;
 }
 
 void destroy_local_trace_uprobe(struct trace_event_call *event_call)
@@ -840,10 +816,8 @@ void destroy_local_trace_uprobe(struct trace_event_call *event_call)
 
 	if (WARN_ON_ONCE(!tp))
 		return;
-	list_del_init(&tp->sibling);
-	tp->args = NULL;	/* the event's layout */
+	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
-	tu_event_free(ev);
 	tu_probe_free(tp);
 }
 
@@ -855,7 +829,7 @@ int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
 {
 	struct tu_event *ev = tu_event_of(event->tp_event);
 
-	*fd_type = ev->is_return ? BPF_FD_TYPE_URETPROBE : BPF_FD_TYPE_UPROBE;
+	*fd_type = ev->pev.is_return ? BPF_FD_TYPE_URETPROBE : BPF_FD_TYPE_UPROBE;
 	*filename = ev->bpf_filename;
 	*probe_offset = ev->bpf_offset;
 	*probe_addr = 0;
