@@ -24,15 +24,20 @@
  *     disarms them after the last through the front end's
  *     struct pev_event_ops (slow path only: a hit reads the event's
  *     fields, it calls none of the ops);
+ *   - the walk over one front end's probes on the dyn_event list, the
+ *     "-:GROUP/EVENT" name match, and the definition line's head
+ *     ("KIND[MAXACTIVE]:GROUP/EVENT ") and arguments;
  *   - the [GROUP/|GROUP.][EVENT] name rule and its error codes
  *     (enum pev_name_err), and error_log entries: the words joined by
  *     single spaces, the caret under byte @pos of word @word, or just
  *     past the end when the word is missing;
  *   - the drop rule of the hit paths (pev_record_wanted(), inline in
  *     probe_event.h so that a hit makes no extra call);
- *   - the first column of the stat files
- *     (uprobe_misses, fprobe_profile, eprobe_profile): GROUP/EVENT in 44
- *     columns after two blanks, and their file operations.
+ *   - the tracefs files that list a front end's probes (struct pev_file:
+ *     kprobe_events, uprobe_profile, fprobe_profile...): their file
+ *     operations, O_TRUNC on a definitions file, the first column of the
+ *     stat files (uprobe_misses, fprobe_profile, eprobe_profile):
+ *     GROUP/EVENT in 44 columns after two blanks.
  *     kprobe_profile and uprobe_profile keep their older layout, which
  *     tools parse.
  *
@@ -588,6 +593,56 @@ void pev_log_error(const char *subsys, int argc, const char **argv,
 	kfree(cmd);
 }
 
+/* --------------------------------------------- the probes of a kind */
+
+/*
+ * The dyn_event of kind @dyn_ops after @dev on the dyn_event list (the
+ * first one when @dev is NULL), or NULL.  Under event_mutex.
+ */
+struct dyn_event *pev_dyn_after(const struct dyn_event_operations *dyn_ops,
+				struct dyn_event *dev)
+{
+	struct list_head *node = dev ? &dev->list : &dyn_event_list;
+
+	for (node = node->next; node != &dyn_event_list; node = node->next) {
+		dev = list_entry(node, struct dyn_event, list);
+		if (dev->ops == dyn_ops)
+			return dev;
+	}
+	return NULL;
+}
+
+/* Is @ev named @group/@name?  An empty @name: any in @group; NULL @group: any. */
+bool pev_event_named(struct pev_event *ev, const char *group,
+		     const char *name)
+{
+	if (name[0] && strcmp(trace_event_name(&ev->call), name))
+		return false;
+	return !group || !strcmp(ev->class.system, group);
+}
+
+/*
+ * The published event of kind @ops named @group/@name, or NULL.  Under
+ * event_mutex.
+ */
+struct pev_event *pev_find_event(const struct pev_event_ops *ops,
+				 const char *group, const char *name)
+{
+	struct trace_event_call *call;
+	struct pev_event *ev;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (call->class->fields_array != pev_event_fields)
+			continue;
+		ev = pev_event_of(call);
+		if (ev->ops == ops && !strcmp(ev->class.system, group) &&
+		    !strcmp(trace_event_name(call), name))
+			return ev;
+	}
+	return NULL;
+}
+
 /* --------------------------------------------------------- stat files */
 
 /* "  GROUP/EVENT", the pair left-justified in 44 columns (at least one). */
@@ -600,27 +655,102 @@ void pev_seq_event_name(struct seq_file *m, struct trace_event_call *call)
 		   trace_event_name(call));
 }
 
-/*
- * seq_operations::start of a stat file with a header line: the list head
- * first (show it as the header), then every dynamic event; event_mutex
- * is held until dyn_event_seq_stop().
- */
-void *pev_seq_start_head(struct seq_file *m, loff_t *pos)
+/* "KIND[MAXACTIVE]:GROUP/EVENT ", a definition's head as listed. */
+void pev_show_head(struct seq_file *m, char kind, int maxactive,
+		   struct pev_event *ev)
 {
-	mutex_lock(&event_mutex);
-	return seq_list_start_head(&dyn_event_list, *pos);
+	seq_putc(m, kind);
+	if (maxactive)
+		seq_printf(m, "%d", maxactive);
+	seq_printf(m, ":%s/%s ", ev->class.system, trace_event_name(&ev->call));
 }
 
-/* A read-only stat file; its seq_operations are the inode's data. */
-static int pev_stats_open(struct inode *inode, struct file *file)
+/* " NAME=TEXT..." and the end of a definition's line. */
+void pev_show_args(struct seq_file *m, const struct parg_set *args)
 {
+	parg_set_show(args, m);
+	seq_putc(m, '\n');
+}
+
+/*
+ * Every dynamic event, after the list head when the file has a header
+ * line; event_mutex is held until dyn_event_seq_stop().
+ */
+static void *pev_file_start(struct seq_file *m, loff_t *pos)
+{
+	const struct pev_file *f = m->private;
+
+	mutex_lock(&event_mutex);
+	return f->header ? seq_list_start_head(&dyn_event_list, *pos) :
+			   seq_list_start(&dyn_event_list, *pos);
+}
+
+static int pev_file_show(struct seq_file *m, void *v)
+{
+	const struct pev_file *f = m->private;
+	struct dyn_event *dev = v;
+
+	if (v == &dyn_event_list)
+		return f->show(m, NULL);
+	return dev->ops == f->dyn_ops ? f->show(m, dev) : 0;
+}
+
+static const struct seq_operations pev_file_seq_ops = {
+	.start = pev_file_start,	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,	.show = pev_file_show,
+};
+
+static int pev_file_open(struct inode *inode, struct file *file)
+{
+	const struct pev_file *f = inode->i_private;
 	int ret = security_locked_down(LOCKDOWN_TRACEFS);
 
-	return ret ? ret : seq_open(file, inode->i_private);
+	if (ret)
+		return ret;
+	if (f->remove_all && (file->f_mode & FMODE_WRITE) &&
+	    (file->f_flags & O_TRUNC)) {
+		ret = f->remove_all();
+		if (ret)
+			return ret;
+	}
+	ret = seq_open(file, &pev_file_seq_ops);
+	if (!ret)
+		((struct seq_file *)file->private_data)->private = (void *)f;
+	return ret;
 }
 
-const struct file_operations pev_stats_fops = {
+static ssize_t pev_file_write(struct file *file, const char __user *buf,
+			      size_t count, loff_t *ppos)
+{
+	const struct pev_file *f = file_inode(file)->i_private;
+
+	return trace_parse_run_command(file, buf, count, ppos, f->run_command);
+}
+
+static const struct file_operations pev_stats_fops = {
 	.owner = THIS_MODULE,
-	.open = pev_stats_open,		.release = seq_release,
+	.open = pev_file_open,		.release = seq_release,
 	.read = seq_read,		.llseek = seq_lseek,
 };
+
+static const struct file_operations pev_defs_fops = {
+	.owner = THIS_MODULE,
+	.open = pev_file_open,		.release = seq_release,
+	.read = seq_read,		.llseek = seq_lseek,
+	.write = pev_file_write,
+};
+
+/*
+ * Make the @n files of @files in the tracing directory: a definitions
+ * file (with @run_command) is writable, the others are read-only.
+ */
+void pev_create_files(const struct pev_file *files, unsigned int n)
+{
+	const struct pev_file *f;
+
+	for (f = files; f < files + n; f++)
+		trace_create_file(f->name, f->run_command ? TRACE_MODE_WRITE :
+				  TRACE_MODE_READ, NULL, (void *)f,
+				  f->run_command ? &pev_defs_fops :
+				  &pev_stats_fops);
+}

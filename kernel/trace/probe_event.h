@@ -271,10 +271,66 @@ static __always_inline bool pev_commit_hooks_on(void)
 	       static_branch_unlikely(&trace_event_exports_enabled);
 }
 
+/* --------------------------------------------- the probes of a kind */
+
+struct dyn_event;
+struct dyn_event_operations;
+
+struct dyn_event *pev_dyn_after(const struct dyn_event_operations *dyn_ops,
+				struct dyn_event *dev);
+
+/*
+ * The probe after @pos (a pointer to a front end's probe, whose struct
+ * dyn_event is @member) among those of kind @dyn_ops on the dyn_event
+ * list; the first one when @pos is NULL.  Under event_mutex.
+ */
+#define pev_probe_next(pos, dyn_ops, member)				\
+({									\
+	struct dyn_event *__dev = pev_dyn_after(dyn_ops,		\
+					(pos) ? &(pos)->member : NULL);	\
+	__dev ? container_of(__dev, typeof(*(pos)), member) : NULL;	\
+})
+
+/* Every probe of kind @dyn_ops; @n: the next one (the body may free @pos). */
+#define pev_for_each_probe(pos, n, dyn_ops, member)			\
+	for ((n) = NULL, (pos) = pev_probe_next(n, dyn_ops, member);	\
+	     (pos) && ((n) = pev_probe_next(pos, dyn_ops, member), true); \
+	     (pos) = (n))
+struct pev_event *pev_find_event(const struct pev_event_ops *ops,
+				 const char *group, const char *name);
+bool pev_event_named(struct pev_event *ev, const char *group,
+		     const char *name);
+
 /* --------------------------------------------------------- stat files */
 
+/*
+ * A tracefs file that lists one front end's probes in the order of the
+ * dyn_event list: kprobe_events, uprobe_profile, fprobe_profile...
+ * Pass it to pev_create_files(), which makes it the inode's data.
+ */
+struct pev_file {
+	const char *name;
+	/* whose probes it lists */
+	const struct dyn_event_operations *dyn_ops;
+	/*
+	 * The line(s) of the probe of @dev, or the header line when @dev
+	 * is NULL; event_mutex held.
+	 */
+	int (*show)(struct seq_file *m, struct dyn_event *dev);
+	bool header;			/* has a header line */
+	/*
+	 * A definitions file: opened with O_TRUNC it deletes every probe
+	 * first (@remove_all: 0 or an errno, then nothing was deleted that
+	 * was in use); a line written to it goes to @run_command.
+	 */
+	int (*remove_all)(void);
+	int (*run_command)(const char *raw);
+};
+
+void pev_create_files(const struct pev_file *files, unsigned int n);
+void pev_show_head(struct seq_file *m, char kind, int maxactive,
+		   struct pev_event *ev);
+void pev_show_args(struct seq_file *m, const struct parg_set *args);
 void pev_seq_event_name(struct seq_file *m, struct trace_event_call *call);
-void *pev_seq_start_head(struct seq_file *m, loff_t *pos);
-extern const struct file_operations pev_stats_fops;
 
 #endif /* _TRACE_PROBE_EVENT_H */

@@ -57,27 +57,10 @@ static struct tf_probe *tf_probe_of(struct dyn_event *dev)
 		container_of(dev, struct tf_probe, devent) : NULL;
 }
 
-static struct tf_probe *tf_probe_next(struct list_head *node)
-{
-	for (node = node->next; node != &dyn_event_list; node = node->next) {
-		struct tf_probe *tp;
-
-		tp = tf_probe_of(list_entry(node, struct dyn_event, list));
-		if (tp)
-			return tp;
-	}
-	return NULL;
-}
-
-/* The first of our probes on the dyn_event list; event_mutex. */
-struct tf_probe *tf_probe_first(void)
-{
-	return tf_probe_next(&dyn_event_list);
-}
-
+/* The probe after @tp on the dyn_event list (NULL: the first); event_mutex. */
 struct tf_probe *tf_probe_after(struct tf_probe *tp)
 {
-	return tf_probe_next(&tp->devent.list);
+	return pev_probe_next(tp, &tf_dyn_ops, devent);
 }
 
 /* ------------------------------------------------------------ probes */
@@ -259,20 +242,6 @@ static int tf_probe_disarm(struct tf_probe *tp)
 }
 
 /* -------------------------------------------------------------- events */
-
-static struct tf_event *tf_find_event(const char *group, const char *name)
-{
-	struct tf_probe *tp;
-
-	for_each_tf_probe(tp) {
-		struct trace_event_call *call = &tp->event->pev.call;
-
-		if (!strcmp(trace_event_name(call), name) &&
-		    !strcmp(call->class->system, group))
-			return tp->event;
-	}
-	return NULL;
-}
 
 /* Register the new probe @tp; log what the fprobe core refused. */
 static int tf_arm_new(const struct tf_parse *p, struct tf_probe *tp,
@@ -545,11 +514,8 @@ static bool tf_dyn_match(const char *system, const char *event,
 			 int argc, const char **argv, struct dyn_event *dev)
 {
 	struct tf_probe *tp = tf_probe_of(dev);
-	struct trace_event_call *call = &tp->event->pev.call;
 
-	if (event[0] && strcmp(trace_event_name(call), event))
-		return false;
-	if (system && strcmp(call->class->system, system))
+	if (!pev_event_named(&tp->event->pev, system, event))
 		return false;
 	if (!argc)
 		return true;
@@ -560,7 +526,7 @@ static bool tf_dyn_match(const char *system, const char *event,
 
 static bool tf_dyn_is_busy(struct dyn_event *dev)
 {
-	return tf_event_busy(tf_probe_of(dev)->event);
+	return pev_event_busy(&tf_probe_of(dev)->event->pev);
 }
 
 static int tf_dyn_free(struct dyn_event *dev)
@@ -572,17 +538,12 @@ static int tf_dyn_free(struct dyn_event *dev)
 static int tf_dyn_show(struct seq_file *m, struct dyn_event *dev)
 {
 	struct tf_probe *tp = tf_probe_of(dev);
-	struct trace_event_call *call = &tp->event->pev.call;
 	bool is_return = tf_probe_is_return(tp);
 
-	seq_putc(m, tp->is_tprobe ? 't' : 'f');
-	if (is_return && tp->fp.nr_maxactive)
-		seq_printf(m, "%d", tp->fp.nr_maxactive);
-	seq_printf(m, ":%s/%s %s%s", call->class->system,
-		   trace_event_name(call), tp->symbol,
-		   is_return ? "%return" : "");
-	parg_set_show(tp->args, m);
-	seq_putc(m, '\n');
+	pev_show_head(m, tp->is_tprobe ? 't' : 'f',
+		      is_return ? tp->fp.nr_maxactive : 0, &tp->event->pev);
+	seq_printf(m, "%s%s", tp->symbol, is_return ? "%return" : "");
+	pev_show_args(m, tp->args);
 	return 0;
 }
 
@@ -595,22 +556,18 @@ static struct dyn_event_operations tf_dyn_ops = {
 
 /* ------------------------------------------------------- fprobe_profile */
 
-static int tf_profile_show(struct seq_file *m, void *v)
+static int tf_profile_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tf_probe *tp = tf_probe_of(v);
+	struct tf_probe *tp = tf_probe_of(dev);
 
-	if (!tp)
-		return 0;
 	pev_seq_event_name(m, &tp->event->pev.call);
 	seq_printf(m, " %15lu %15lu\n", tf_probe_hits(tp), tf_probe_missed(tp));
 	return 0;
 }
 
-static const struct seq_operations tf_profile_seq_ops = {
-	.start = dyn_event_seq_start,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tf_profile_show,
+static const struct pev_file tf_files[] = {
+	{ .name = "fprobe_profile", .dyn_ops = &tf_dyn_ops,
+	  .show = tf_profile_show },
 };
 
 /* ---------------------------------------------------------------- init */
@@ -628,8 +585,7 @@ static __init int tf_init_tracefs(void)
 {
 	if (tracing_init_dentry())
 		return 0;
-	trace_create_file("fprobe_profile", TRACE_MODE_READ, NULL,
-			  (void *)&tf_profile_seq_ops, &pev_stats_fops);
+	pev_create_files(tf_files, ARRAY_SIZE(tf_files));
 	return 0;
 }
 fs_initcall(tf_init_tracefs);

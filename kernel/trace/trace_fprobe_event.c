@@ -94,3 +94,11 @@ struct tf_event *tf_event_new(const char *group, const char *name,
 	first->event = ev;
 	return ev;
 }
+
+/* The event named @group/@name, or NULL.  Under event_mutex. */
+struct tf_event *tf_find_event(const char *group, const char *name)
+{
+	struct pev_event *ev = pev_find_event(&tf_event_ops, group, name);
+
+	return ev ? container_of(ev, struct tf_event, pev) : NULL;
+}

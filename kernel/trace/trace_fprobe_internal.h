@@ -165,20 +165,16 @@ static inline struct tf_event *tf_event_of(struct trace_event_call *call)
 }
 
 /* trace_fprobe.c */
-struct tf_probe *tf_probe_first(void);
 struct tf_probe *tf_probe_after(struct tf_probe *tp);
 #define for_each_tf_probe(tp)	\
-	for (tp = tf_probe_first(); tp; tp = tf_probe_after(tp))
+	for (tp = tf_probe_after(NULL); tp; tp = tf_probe_after(tp))
 int tf_probe_register(struct tf_probe *tp);
 int tf_probe_unregister(struct tf_probe *tp);
 
 /* trace_fprobe_event.c */
 struct tf_event *tf_event_new(const char *group, const char *name,
 			      struct tf_probe *first);
-void tf_event_free(struct tf_event *ev);
-int tf_event_publish(struct tf_event *ev);
-int tf_event_unpublish(struct tf_event *ev);
-bool tf_event_busy(struct tf_event *ev);
+struct tf_event *tf_find_event(const char *group, const char *name);
 void tf_probe_sync_enable(struct tf_probe *tp);
 
 /* trace_fprobe_hit.c */

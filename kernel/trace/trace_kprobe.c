@@ -60,30 +60,9 @@ static struct tk_probe *tk_probe_of(struct dyn_event *dev)
 		container_of(dev, struct tk_probe, devent) : NULL;
 }
 
-/*
- * The kprobe event probe that follows @tp on the dyn_event list (the
- * first one when @tp is NULL), or NULL.  Under event_mutex.
- */
-static struct tk_probe *tk_probe_after(struct tk_probe *tp)
-{
-	struct list_head *node = tp ? &tp->devent.list : &dyn_event_list;
-
-	for (node = node->next; node != &dyn_event_list; node = node->next) {
-		tp = tk_probe_of(list_entry(node, struct dyn_event, list));
-		if (tp)
-			return tp;
-	}
-	return NULL;
-}
-
-/* Every probe on the dyn_event list, under event_mutex. */
-#define for_each_tk_probe(tp)						\
-	for ((tp) = tk_probe_after(NULL); (tp); (tp) = tk_probe_after(tp))
-
-/* The same, where the body may free @tp. */
-#define for_each_tk_probe_safe(tp, next)				\
-	for ((tp) = tk_probe_after(NULL);				\
-	     (tp) && ((next) = tk_probe_after(tp), true); (tp) = (next))
+/* Every probe on the dyn_event list (the body may free @tp); event_mutex. */
+#define for_each_tk_probe(tp, next)					\
+	pev_for_each_probe(tp, next, &tk_dyn_ops, devent)
 
 /* ------------------------------------------------------------ probes */
 
@@ -515,20 +494,6 @@ static bool tk_probe_module_pending(const struct tk_probe *tp)
 
 /* -------------------------------------------------------------- events */
 
-static struct tk_event *tk_find_event(const char *group, const char *name)
-{
-	struct tk_probe *tp;
-
-	for_each_tk_probe(tp) {
-		struct trace_event_call *call = &tp->event->pev.call;
-
-		if (!strcmp(trace_event_name(call), name) &&
-		    !strcmp(call->class->system, group))
-			return tp->event;
-	}
-	return NULL;
-}
-
 /*
  * SYM+OFFS is inside an instruction: name the nearest offsets that are
  * not, before and after, in the error_log entry.  On a boundary, the
@@ -922,11 +887,8 @@ static bool tk_dyn_match(const char *system, const char *event,
 			 int argc, const char **argv, struct dyn_event *dev)
 {
 	struct tk_probe *tp = tk_probe_of(dev);
-	struct trace_event_call *call = &tp->event->pev.call;
 
-	if (event[0] && strcmp(trace_event_name(call), event))
-		return false;
-	if (system && strcmp(call->class->system, system))
+	if (!pev_event_named(&tp->event->pev, system, event))
 		return false;
 	if (!argc)
 		return true;
@@ -965,7 +927,7 @@ static int tk_delete_words(const struct tk_parse *p)
 	}
 
 	mutex_lock(&event_mutex);
-	for_each_tk_probe_safe(tp, next) {
+	for_each_tk_probe(tp, next) {
 		if (!tk_dyn_match(group, event, p->argc - 1, p->argv + 1,
 				  &tp->devent))
 			continue;
@@ -995,13 +957,13 @@ static int tk_remove_all(void)
 	int ret = 0, n = 0;
 
 	mutex_lock(&event_mutex);
-	for_each_tk_probe(tp) {
-		if (tk_event_busy(tp->event)) {
+	for_each_tk_probe(tp, next) {
+		if (pev_event_busy(&tp->event->pev)) {
 			ret = -EBUSY;
 			goto out_unlock;
 		}
 	}
-	for_each_tk_probe_safe(tp, next) {
+	for_each_tk_probe(tp, next) {
 		struct tk_event *ev = tp->event;
 
 		if (ev->pev.published && tp == tk_event_primary(ev)) {
@@ -1029,7 +991,7 @@ out_unlock:
 
 static bool tk_dyn_is_busy(struct dyn_event *dev)
 {
-	return tk_event_busy(tk_probe_of(dev)->event);
+	return pev_event_busy(&tk_probe_of(dev)->event->pev);
 }
 
 static int tk_dyn_free(struct dyn_event *dev)
@@ -1053,15 +1015,12 @@ static void tk_show_place(struct seq_file *m, const struct tk_probe *tp)
 static int tk_dyn_show(struct seq_file *m, struct dyn_event *dev)
 {
 	struct tk_probe *tp = tk_probe_of(dev);
-	struct trace_event_call *call = &tp->event->pev.call;
+	bool is_return = tk_probe_kind_return(tp);
 
-	seq_putc(m, tk_probe_kind_return(tp) ? 'r' : 'p');
-	if (tk_probe_kind_return(tp) && tp->rp.maxactive)
-		seq_printf(m, "%d", tp->rp.maxactive);
-	seq_printf(m, ":%s/%s ", call->class->system, trace_event_name(call));
+	pev_show_head(m, is_return ? 'r' : 'p',
+		      is_return ? tp->rp.maxactive : 0, &tp->event->pev);
 	tk_show_place(m, tp);
-	parg_set_show(tp->args, m);
-	seq_putc(m, '\n');
+	pev_show_args(m, tp->args);
 	return 0;
 }
 
@@ -1077,85 +1036,33 @@ static struct dyn_event_operations tk_dyn_ops = {
 
 /* ------------------------------------------------------------- tracefs */
 
-static int tk_list_show(struct seq_file *m, void *v)
-{
-	struct dyn_event *dev = v;
-
-	return tk_probe_of(dev) ? tk_dyn_show(m, dev) : 0;
-}
-
-static const struct seq_operations tk_list_seq_ops = {
-	.start = dyn_event_seq_start,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tk_list_show,
-};
-
-static int tk_events_open(struct inode *inode, struct file *file)
-{
-	int ret = security_locked_down(LOCKDOWN_TRACEFS);
-
-	if (ret)
-		return ret;
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		ret = tk_remove_all();
-		if (ret)
-			return ret;
-	}
-	return seq_open(file, &tk_list_seq_ops);
-}
-
-static ssize_t tk_events_write(struct file *file, const char __user *buf,
-			       size_t count, loff_t *ppos)
-{
-	return trace_parse_run_command(file, buf, count, ppos, tk_run_command);
-}
-
-/* kprobe_events: a seq_file listing that takes definitions on write. */
-static const struct file_operations tk_events_fops = {
-	.owner = THIS_MODULE,
-	.open = tk_events_open,		.release = seq_release,
-	.read = seq_read,		.llseek = seq_lseek,
-	.write = tk_events_write,
-};
-
 /* kprobe_profile: "  EVENT  HITS  MISSES", one line per probe. */
-static int tk_profile_show(struct seq_file *m, void *v)
+static int tk_profile_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tk_probe *tp = tk_probe_of(v);
+	struct tk_probe *tp = tk_probe_of(dev);
 
-	if (tp)
-		seq_printf(m, "  %-44s %15lu %15lu\n",
-			   trace_event_name(&tp->event->pev.call),
-			   tk_probe_hits(tp), tk_probe_missed(tp));
+	seq_printf(m, "  %-44s %15lu %15lu\n",
+		   trace_event_name(&tp->event->pev.call),
+		   tk_probe_hits(tp), tk_probe_missed(tp));
 	return 0;
 }
-
-static const struct seq_operations tk_profile_seq_ops = {
-	.start = dyn_event_seq_start,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tk_profile_show,
-};
 
 /*
  * kprobe_misses: the misses of kprobe_profile by cause, one line per
  * probe in the same order, and the records that hold a (fault).
  */
-static int tk_misses_show(struct seq_file *m, void *v)
+static int tk_misses_show(struct seq_file *m, struct dyn_event *dev)
 {
 	struct tk_probe *tp;
 	struct tk_misses c;
 
-	if (v == &dyn_event_list) {
+	if (!dev) {
 		seq_printf(m, "#%-45s %11s %11s %11s %11s %11s %11s\n", "event",
 			   "recursion", "no_instance", "buffer_full",
 			   "disabled", "skipped", "faults");
 		return 0;
 	}
-	tp = tk_probe_of(v);
-	if (!tp)
-		return 0;
+	tp = tk_probe_of(dev);
 	tk_probe_misses(tp, &c);
 	seq_printf(m, "  %-44s %11lu %11lu %11lu %11lu %11lu %11lu\n",
 		   trace_event_name(&tp->event->pev.call), c.recursion,
@@ -1170,14 +1077,12 @@ static int tk_misses_show(struct seq_file *m, void *v)
  * pattern found and skipped.  A place the core refused, or whose code
  * is gone, is marked so.
  */
-static int tk_places_show(struct seq_file *m, void *v)
+static int tk_places_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tk_probe *tp = tk_probe_of(v);
+	struct tk_probe *tp = tk_probe_of(dev);
 	const char *grp, *ev, *name, *names;
 	unsigned int i;
 
-	if (!tp)
-		return 0;
 	grp = tp->event->pev.call.class->system;
 	ev = trace_event_name(&tp->event->pev.call);
 	if (tp->many)
@@ -1210,20 +1115,6 @@ static int tk_places_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static const struct seq_operations tk_places_seq_ops = {
-	.start = dyn_event_seq_start,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tk_places_show,
-};
-
-static const struct seq_operations tk_misses_seq_ops = {
-	.start = pev_seq_start_head,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tk_misses_show,
-};
-
 /*
  * kprobe_cost: what a hit of each probe costs, from the kprobes core's
  * sampling (KPROBE_COST_EVERY): the hits of kprobe_profile, the hits
@@ -1231,20 +1122,18 @@ static const struct seq_operations tk_misses_seq_ops = {
  * probe), and the estimated total in microseconds.  "-" until a hit was
  * sampled.
  */
-static int tk_cost_show(struct seq_file *m, void *v)
+static int tk_cost_show(struct seq_file *m, struct dyn_event *dev)
 {
 	struct tk_probe *tp;
 	unsigned long hits;
 	u64 ns, samples;
 
-	if (v == &dyn_event_list) {
+	if (!dev) {
 		seq_printf(m, "#%-45s %15s %11s %11s %15s\n", "event", "hits",
 			   "sampled", "ns/hit", "total_us");
 		return 0;
 	}
-	tp = tk_probe_of(v);
-	if (!tp)
-		return 0;
+	tp = tk_probe_of(dev);
 	hits = tk_probe_hits(tp);
 	ns = kprobe_cost_per_hit(&tp->counts->cost, &samples);
 	seq_printf(m, "  %-44s %15lu %11llu ", trace_event_name(&tp->event->pev.call),
@@ -1257,11 +1146,19 @@ static int tk_cost_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static const struct seq_operations tk_cost_seq_ops = {
-	.start = pev_seq_start_head,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tk_cost_show,
+/* The files in the tracing directory. */
+static const struct pev_file tk_files[] = {
+	{ .name = "kprobe_events", .dyn_ops = &tk_dyn_ops,
+	  .show = tk_dyn_show, .remove_all = tk_remove_all,
+	  .run_command = tk_run_command },
+	{ .name = "kprobe_profile", .dyn_ops = &tk_dyn_ops,
+	  .show = tk_profile_show },
+	{ .name = "kprobe_misses", .dyn_ops = &tk_dyn_ops,
+	  .show = tk_misses_show, .header = true },
+	{ .name = "kprobe_cost", .dyn_ops = &tk_dyn_ops,
+	  .show = tk_cost_show, .header = true },
+	{ .name = "kprobe_places", .dyn_ops = &tk_dyn_ops,
+	  .show = tk_places_show },
 };
 
 /* ------------------------------------------------------------- modules */
@@ -1297,10 +1194,10 @@ static int tk_probe_arm_checked(struct tk_probe *tp)
  */
 static void tk_module_coming(struct module *mod)
 {
-	struct tk_probe *tp;
+	struct tk_probe *tp, *next;
 	int ret;
 
-	for_each_tk_probe(tp) {
+	for_each_tk_probe(tp, next) {
 		unsigned int n;
 
 		if (tp->registered || !tk_probe_names_module(tp, mod))
@@ -1337,14 +1234,14 @@ static bool tk_probe_in_module(struct tk_probe *tp, struct module *mod)
  */
 static void tk_module_going(struct module *mod)
 {
-	struct tk_probe *tp, **tps;
+	struct tk_probe *tp, *next, **tps;
 	int n = 0;
 
-	for_each_tk_probe(tp)
+	for_each_tk_probe(tp, next)
 		n += tp->registered;
 	tps = kmalloc_array(n, sizeof(*tps), GFP_KERNEL);
 	n = 0;
-	for_each_tk_probe(tp) {
+	for_each_tk_probe(tp, next) {
 		if (!tp->registered || !tk_probe_in_module(tp, mod))
 			continue;
 		/* its functions go: until they come back, nothing to inject */
@@ -1510,16 +1407,7 @@ static __init int tk_init_tracefs(void)
 {
 	if (tracing_init_dentry())
 		return 0;
-	trace_create_file("kprobe_events", TRACE_MODE_WRITE, NULL, NULL,
-			  &tk_events_fops);
-	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL,
-			  (void *)&tk_profile_seq_ops, &pev_stats_fops);
-	trace_create_file("kprobe_misses", TRACE_MODE_READ, NULL,
-			  (void *)&tk_misses_seq_ops, &pev_stats_fops);
-	trace_create_file("kprobe_cost", TRACE_MODE_READ, NULL,
-			  (void *)&tk_cost_seq_ops, &pev_stats_fops);
-	trace_create_file("kprobe_places", TRACE_MODE_READ, NULL,
-			  (void *)&tk_places_seq_ops, &pev_stats_fops);
+	pev_create_files(tk_files, ARRAY_SIZE(tk_files));
 	return 0;
 }
 fs_initcall(tk_init_tracefs);

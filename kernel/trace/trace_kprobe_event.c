@@ -152,3 +152,11 @@ struct tk_event *tk_event_new(const char *group, const char *name,
 	first->event = container_of(ev, struct tk_event, pev);
 	return first->event;
 }
+
+/* The event named @group/@name, or NULL.  Under event_mutex. */
+struct tk_event *tk_find_event(const char *group, const char *name)
+{
+	struct pev_event *ev = pev_find_event(&tk_event_ops, group, name);
+
+	return ev ? container_of(ev, struct tk_event, pev) : NULL;
+}

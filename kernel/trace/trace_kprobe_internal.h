@@ -337,12 +337,7 @@ void tk_probe_disarm(struct tk_probe *tp);
 /* trace_kprobe_event.c */
 struct tk_event *tk_event_new(const char *group, const char *name,
 			      struct tk_probe *first);
-void tk_event_free(struct tk_event *ev);
-int tk_event_publish(struct tk_event *ev);
-int tk_event_unpublish(struct tk_event *ev);
-bool tk_event_busy(struct tk_event *ev);
-int tk_event_reg(struct trace_event_call *call, enum trace_reg type,
-		 void *data);
+struct tk_event *tk_find_event(const char *group, const char *name);
 
 /* trace_kprobe_hit.c */
 int tk_kprobe_hit(struct kprobe *kp, struct pt_regs *regs);

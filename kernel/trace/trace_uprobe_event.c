@@ -177,3 +177,11 @@ struct tu_event *tu_event_new(const char *group, const char *name,
 	first->event = ev;
 	return ev;
 }
+
+/* The event named @group/@name, or NULL.  Under event_mutex. */
+struct tu_event *tu_find_event(const char *group, const char *name)
+{
+	struct pev_event *ev = pev_find_event(&tu_event_ops, group, name);
+
+	return ev ? container_of(ev, struct tu_event, pev) : NULL;
+}

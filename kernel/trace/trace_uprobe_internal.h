@@ -144,9 +144,7 @@ void tu_probe_free(struct tu_probe *tp);
 /* trace_uprobe_event.c */
 struct tu_event *tu_event_new(const char *group, const char *name,
 			      struct tu_probe *first);
-void tu_event_free(struct tu_event *ev);
-int tu_event_reg(struct trace_event_call *call, enum trace_reg type,
-		 void *data);
+struct tu_event *tu_find_event(const char *group, const char *name);
 int tu_probe_arm(struct tu_probe *tp, bool perf);
 
 /* trace_uprobe_hit.c */
