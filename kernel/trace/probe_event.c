@@ -645,6 +645,22 @@ struct pev_event *pev_find_event(const struct pev_event_ops *ops,
 
 /* --------------------------------------------------------- stat files */
 
+/*
+ * The sum over every possible CPU of a per-CPU count: the unsigned long
+ * at byte @offset of @counts (offsetof() a field of the front end's
+ * per-CPU counts).  Read while hits add to it: a moment's value.
+ */
+unsigned long pev_count_sum(const void __percpu *counts, size_t offset)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += READ_ONCE(*(const unsigned long *)
+			       (per_cpu_ptr(counts, cpu) + offset));
+	return n;
+}
+
 /* "  GROUP/EVENT", the pair left-justified in 44 columns (at least one). */
 void pev_seq_event_name(struct seq_file *m, struct trace_event_call *call)
 {

@@ -303,6 +303,8 @@ bool pev_event_named(struct pev_event *ev, const char *group,
 
 /* --------------------------------------------------------- stat files */
 
+unsigned long pev_count_sum(const void __percpu *counts, size_t offset);
+
 /*
  * A tracefs file that lists one front end's probes in the order of the
  * dyn_event list: kprobe_events, uprobe_profile, fprobe_profile...

@@ -905,15 +905,12 @@ static struct dyn_event_operations tep_dyn_ops = {
 static int tep_profile_show(struct seq_file *m, struct dyn_event *dev)
 {
 	struct tep_event *ev = tep_of_devent(dev);
-	unsigned long hits = 0, dropped = 0;
-	int cpu;
 
-	for_each_possible_cpu(cpu) {
-		hits += per_cpu_ptr(ev->counts, cpu)->hits;
-		dropped += per_cpu_ptr(ev->counts, cpu)->dropped;
-	}
 	pev_seq_event_name(m, &ev->call);
-	seq_printf(m, " %15lu %15lu\n", hits, dropped);
+	seq_printf(m, " %15lu %15lu\n",
+		   pev_count_sum(ev->counts, offsetof(struct tep_counts, hits)),
+		   pev_count_sum(ev->counts,
+				 offsetof(struct tep_counts, dropped)));
 	return 0;
 }
 

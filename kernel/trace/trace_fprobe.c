@@ -72,24 +72,17 @@ static bool tf_probe_is_return(const struct tf_probe *tp)
 
 static unsigned long tf_probe_hits(const struct tf_probe *tp)
 {
-	unsigned long n = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		n += per_cpu_ptr(tp->counts, cpu)->hits;
-	return n;
+	return pev_count_sum(tp->counts, offsetof(struct tf_counts, hits));
 }
 
 static unsigned long tf_probe_missed(const struct tf_probe *tp)
 {
 	unsigned long n = tp->missed_before;
-	int cpu;
 
 	if (tp->registered)
 		n += READ_ONCE(tp->fp.nmissed);
-	for_each_possible_cpu(cpu)
-		n += per_cpu_ptr(tp->counts, cpu)->dropped;
-	return n;
+	return n + pev_count_sum(tp->counts,
+				 offsetof(struct tf_counts, dropped));
 }
 
 /* A probe for @def, owning @set; not on any list, not registered. */

@@ -113,7 +113,6 @@ static void tk_probe_core_misses(const struct tk_probe *tp, struct tk_misses *m)
 void tk_probe_misses(const struct tk_probe *tp, struct tk_misses *m)
 {
 	bool registered = smp_load_acquire(&tp->registered);
-	int cpu;
 
 	*m = (struct tk_misses) {
 		.recursion = tp->before.recursion,
@@ -123,9 +122,8 @@ void tk_probe_misses(const struct tk_probe *tp, struct tk_misses *m)
 	};
 	if (registered)
 		tk_probe_core_misses(tp, m);
-	m->buffer_full = 0;
-	for_each_possible_cpu(cpu)
-		m->buffer_full += per_cpu_ptr(tp->counts, cpu)->dropped;
+	m->buffer_full = pev_count_sum(tp->counts,
+				       offsetof(struct tk_counts, dropped));
 }
 
 unsigned long tk_probe_missed(const struct tk_probe *tp)
@@ -139,12 +137,7 @@ unsigned long tk_probe_missed(const struct tk_probe *tp)
 
 static unsigned long tk_probe_hits(const struct tk_probe *tp)
 {
-	unsigned long n = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		n += per_cpu_ptr(tp->counts, cpu)->hits;
-	return n;
+	return pev_count_sum(tp->counts, offsetof(struct tk_counts, hits));
 }
 
 /* The probed address as the user gave it (0 if the symbol is unknown). */

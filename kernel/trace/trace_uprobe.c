@@ -155,15 +155,9 @@ void tu_probe_free(struct tu_probe *tp)
 
 static unsigned long tu_probe_count(const struct tu_probe *tp, bool dropped)
 {
-	unsigned long n = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct tu_counts *c = per_cpu_ptr(tp->counts, cpu);
-
-		n += dropped ? c->dropped : c->hits;
-	}
-	return n;
+	return pev_count_sum(tp->counts, dropped ?
+			     offsetof(struct tu_counts, dropped) :
+			     offsetof(struct tu_counts, hits));
 }
 
 /* ----------------------------------------------------------- the place */
