@@ -15,15 +15,29 @@
  *     (__probe_ip, or __probe_func and __probe_ret_ip) and the print_fmt
  *     around the layout's arguments, publication in tracefs with the
  *     one-name-for-all-kinds rule;
+ *   - the lifetime of a kprobe, uprobe or fprobe event (struct
+ *     pev_event, embedded first in the front end's event): made with its
+ *     first probe, which lends it the argument layout, joined by more
+ *     probes of the same kind and layout, freed with its last; its
+ *     users (trace files, each a pev_link the hit path walks, and perf)
+ *     and its class->reg, which arms the probes for the first user and
+ *     disarms them after the last through the front end's
+ *     struct pev_event_ops (slow path only: a hit reads the event's
+ *     fields, it calls none of the ops);
+ *   - the walk over one front end's probes on the dyn_event list, the
+ *     "-:GROUP/EVENT" name match, and the definition line's head
+ *     ("KIND[MAXACTIVE]:GROUP/EVENT ") and arguments;
  *   - the [GROUP/|GROUP.][EVENT] name rule and its error codes
  *     (enum pev_name_err), and error_log entries: the words joined by
  *     single spaces, the caret under byte @pos of word @word, or just
  *     past the end when the word is missing;
  *   - the drop rule of the hit paths (pev_record_wanted(), inline in
  *     probe_event.h so that a hit makes no extra call);
- *   - the first column of the stat files
- *     (uprobe_misses, fprobe_profile, eprobe_profile): GROUP/EVENT in 44
- *     columns after two blanks, and their file operations.
+ *   - the tracefs files that list a front end's probes (struct pev_file:
+ *     kprobe_events, uprobe_profile, fprobe_profile...): their file
+ *     operations, O_TRUNC on a definitions file, the first column of the
+ *     stat files (uprobe_misses, fprobe_profile, eprobe_profile):
+ *     GROUP/EVENT in 44 columns after two blanks.
  *     kprobe_profile and uprobe_profile keep their older layout, which
  *     tools parse.
  *
@@ -36,7 +50,9 @@
  *   - A call's names and print_fmt are owned by it from pev_call_init()
  *     until pev_call_release(), which may be called on a half-made call.
  *
- * Locking: publication and the name check need event_mutex (asserted);
+ * Locking: publication, the name check, an event's users and probes
+ * need event_mutex (asserted; the ftrace and perf cores hold it around
+ * class->reg);
  * error_log entries are made under dyn_event_ops_mutex or the front
  * end's own command lock, as tracing_log_err() wants.  Nothing here
  * runs at hit time but the header's inline.
@@ -50,6 +66,7 @@
 #include <linux/string.h>
 
 #include "trace_dynevent.h"
+#include "trace_output.h"
 #include "probe_event.h"
 
 /* ------------------------------------------------------------ the event */
@@ -189,6 +206,298 @@ int pev_call_publish(struct trace_event_call *call)
 	return ret;
 }
 
+/* ---------------------------------------------- an event's lifetime */
+
+/* The end of a record's line: ")", then " NAME=VALUE" for each argument. */
+void pev_print_args(struct trace_seq *s, const struct pev_event *ev,
+		    const struct trace_entry *ent)
+{
+	trace_seq_putc(s, ')');
+	parg_set_print(ev->layout, s, ent, ev->head_size);
+	trace_seq_putc(s, '\n');
+}
+
+/*
+ * "NAME: (SITE) ARGS" for an entry record, "NAME: (RET_IP <- FUNC) ARGS"
+ * for a return record, the addresses as symbols; a symbol that cannot be
+ * printed ends the line there (trace_seq is full).
+ */
+static enum print_line_t pev_print_sym(struct trace_iterator *iter, int flags,
+				       struct trace_event *event)
+{
+	struct pev_event *ev = container_of(event, struct pev_event, call.event);
+	struct kretprobe_trace_entry_head *ret = (void *)iter->ent;
+	struct kprobe_trace_entry_head *entry = (void *)iter->ent;
+	struct trace_seq *s = &iter->seq;
+	bool ok;
+
+	trace_seq_printf(s, "%s: (", trace_event_name(&ev->call));
+	if (ev->is_return) {
+		ok = seq_print_ip_sym(s, ret->ret_ip, flags | TRACE_ITER_SYM_OFFSET);
+		if (ok) {
+			trace_seq_puts(s, " <- ");
+			ok = seq_print_ip_sym(s, ret->func,
+					      flags & ~TRACE_ITER_SYM_OFFSET);
+		}
+	} else {
+		ok = seq_print_ip_sym(s, entry->ip, flags | TRACE_ITER_SYM_OFFSET);
+	}
+	if (ok)
+		pev_print_args(s, ev, iter->ent);
+	return trace_handle_return(s);
+}
+
+static struct trace_event_functions pev_sym_funcs = {
+	.trace = pev_print_sym,
+};
+
+static enum pev_head pev_event_head(const struct pev_event *ev)
+{
+	return ev->is_return ? PEV_HEAD_RETURN : PEV_HEAD_ENTRY;
+}
+
+static int pev_event_define_fields(struct trace_event_call *call)
+{
+	struct pev_event *ev = pev_event_of(call);
+
+	return pev_call_define_fields(call, pev_event_head(ev), ev->layout,
+				      ev->head_size);
+}
+
+static struct trace_event_fields pev_event_fields[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = pev_event_define_fields },
+	{}
+};
+
+/*
+ * A new, unpublished event of kind @ops named @group/@name: @ops->size
+ * zeroed bytes, the struct pev_event first.  It adopts @layout, the
+ * argument set of its first probe, whose sibling node @first goes on
+ * the event's probes.  NULL when out of memory, with nothing changed.
+ */
+struct pev_event *pev_event_new(const struct pev_event_ops *ops,
+				const char *group, const char *name,
+				bool is_return, struct parg_set *layout,
+				struct list_head *first)
+{
+	struct pev_event *ev;
+
+	ev = kzalloc(ops->size, GFP_KERNEL);
+	if (!ev)
+		return NULL;
+	INIT_LIST_HEAD(&ev->links);
+	INIT_LIST_HEAD(&ev->probes);
+	ev->ops = ops;
+	ev->is_return = is_return;
+	ev->head_size = ops->head_size[is_return];
+	if (pev_call_init(&ev->call, &ev->class, group, name))
+		goto out_free;
+	ev->class.reg = pev_event_reg;
+	ev->class.fields_array = pev_event_fields;
+	ev->call.event.funcs = ops->funcs ?: &pev_sym_funcs;
+	ev->call.flags = ops->call_flags;
+	ev->layout = layout;
+	list_add(first, &ev->probes);
+	if (pev_call_set_print_fmt(&ev->call, layout, pev_event_head(ev)))
+		goto out_unlink;
+	return ev;
+
+out_unlink:
+	list_del_init(first);
+	ev->layout = NULL;
+out_free:
+	pev_call_release(&ev->call, &ev->class);
+	kfree(ev);
+	return NULL;
+}
+
+/*
+ * Free an unpublished, unused event with its layout and names; the front
+ * end frees what it added first.  NULL is fine.
+ */
+void pev_event_free(struct pev_event *ev)
+{
+	if (!ev)
+		return;
+	WARN_ON_ONCE(ev->published || !list_empty(&ev->links));
+	if (ev->ops->release)
+		ev->ops->release(ev);
+	parg_set_free(ev->layout);
+	pev_call_release(&ev->call, &ev->class);
+	kfree(ev);
+}
+
+/* events/GROUP/EVENT for @ev; -EEXIST if any event has that name. */
+int pev_event_publish(struct pev_event *ev)
+{
+	int ret = pev_call_publish(&ev->call);
+
+	if (!ret)
+		ev->published = true;
+	return ret;
+}
+
+/* Remove it again; -EBUSY if the ftrace or perf core still uses it. */
+int pev_event_unpublish(struct pev_event *ev)
+{
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	ret = trace_remove_event_call(&ev->call);
+	if (!ret)
+		ev->published = false;
+	return ret;
+}
+
+/* On, or held open (an event file, a perf event): not to be deleted. */
+bool pev_event_busy(struct pev_event *ev)
+{
+	return READ_ONCE(ev->flags) || trace_event_dyn_busy(&ev->call);
+}
+
+/* Before the last probe of @ev goes: out of tracefs, unless in use. */
+int pev_event_withdraw(struct pev_event *ev)
+{
+	return pev_event_busy(ev) ? -EBUSY : pev_event_unpublish(ev);
+}
+
+/*
+ * Take the probe whose sibling node is @node off @ev.  Its argument set
+ * *@args stays with the event when it is the event's layout (the fields
+ * point into it): *@args is NULL then.  The last probe takes the event
+ * with it: true when @ev is freed.  Under event_mutex.
+ */
+bool pev_event_leave(struct pev_event *ev, struct list_head *node,
+		     struct parg_set **args)
+{
+	list_del_init(node);
+	if (*args == ev->layout)
+		*args = NULL;
+	if (!list_empty(&ev->probes))
+		return false;
+	pev_event_free(ev);
+	return true;
+}
+
+/*
+ * May the probe whose sibling node is @node, with the arguments @args,
+ * join @ev (@other_kind: the front end found it of another kind)?  On a
+ * refusal, *@word is the definition word at fault: 0 for the head, 2
+ * and on for the arguments.
+ */
+enum pev_join_err pev_event_may_join(struct pev_event *ev, bool other_kind,
+				     const struct parg_set *args,
+				     const struct list_head *node, int *word)
+{
+	const struct list_head *sib;
+	int idx;
+
+	*word = 0;
+	if (other_kind)
+		return PEV_JOIN_OTHER_KIND;
+	idx = parg_set_mismatch(ev->layout, args);
+	if (idx >= 0) {
+		*word = idx + 2;
+		return PEV_JOIN_OTHER_ARGS;
+	}
+	list_for_each(sib, &ev->probes)
+		if (ev->ops->same_probe && ev->ops->same_probe(sib, node))
+			return PEV_JOIN_SAME_PROBE;
+	return PEV_JOIN_OK;
+}
+
+static struct pev_link *pev_find_link(struct pev_event *ev,
+				      struct trace_event_file *file)
+{
+	struct pev_link *link;
+
+	list_for_each_entry(link, &ev->links, node)
+		if (link->file == file)
+			return link;
+	return NULL;
+}
+
+/* A new user: a trace file, or perf when @file is NULL.  The first arms. */
+static int pev_event_enable(struct pev_event *ev,
+			    struct trace_event_file *file)
+{
+	unsigned int was = ev->flags, mine = file ? PEV_EV_TRACE : PEV_EV_PERF;
+	struct pev_link *link = NULL;
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (ev->ops->users_exclusive && (was & ~mine))
+		return -EINTR;
+	if (file) {
+		link = kmalloc(sizeof(*link), GFP_KERNEL);
+		if (!link)
+			return -ENOMEM;
+		link->file = file;
+		list_add_tail_rcu(&link->node, &ev->links);
+	}
+	WRITE_ONCE(ev->flags, was | mine);
+	if (was)
+		return 0;
+	ret = ev->ops->arm(ev, !file);
+	if (ret) {
+		WRITE_ONCE(ev->flags, was);
+		if (link) {
+			list_del_rcu(&link->node);
+			kfree_rcu_mightsleep(link);
+		}
+	}
+	return ret;
+}
+
+/* A user leaves; the last one disarms the probes. */
+static int pev_event_disable(struct pev_event *ev,
+			     struct trace_event_file *file)
+{
+	unsigned int flags = ev->flags;
+	struct pev_link *link;
+
+	lockdep_assert_held(&event_mutex);
+	if (file) {
+		link = pev_find_link(ev, file);
+		if (!link)
+			return -ENOENT;
+		list_del_rcu(&link->node);
+		kfree_rcu_mightsleep(link);	/* a hit may still be reading it */
+		if (list_empty(&ev->links))
+			flags &= ~PEV_EV_TRACE;
+	} else {
+		flags &= ~PEV_EV_PERF;
+	}
+	WRITE_ONCE(ev->flags, flags);
+	if (!flags)
+		ev->ops->disarm(ev);
+	return 0;
+}
+
+/*
+ * class->reg of a probe event: called by the ftrace and perf cores, in
+ * process context with event_mutex held.
+ */
+int pev_event_reg(struct trace_event_call *call, enum trace_reg type,
+		  void *data)
+{
+	struct pev_event *ev = pev_event_of(call);
+	bool perf = IS_ENABLED(CONFIG_PERF_EVENTS);
+
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		return pev_event_enable(ev, data);
+	case TRACE_REG_UNREGISTER:
+		return pev_event_disable(ev, data);
+	case TRACE_REG_PERF_REGISTER:
+		return perf ? pev_event_enable(ev, NULL) : -EOPNOTSUPP;
+	case TRACE_REG_PERF_UNREGISTER:
+		return perf ? pev_event_disable(ev, NULL) : -EOPNOTSUPP;
+	default:	/* perf open, close, add, del */
+		return ev->ops->reg_perf ? ev->ops->reg_perf(ev, type, data) : 0;
+	}
+}
+
 /* ------------------------------------------------------------ parsing */
 
 /*
@@ -284,7 +593,73 @@ void pev_log_error(const char *subsys, int argc, const char **argv,
 	kfree(cmd);
 }
 
+/* --------------------------------------------- the probes of a kind */
+
+/*
+ * The dyn_event of kind @dyn_ops after @dev on the dyn_event list (the
+ * first one when @dev is NULL), or NULL.  Under event_mutex.
+ */
+struct dyn_event *pev_dyn_after(const struct dyn_event_operations *dyn_ops,
+				struct dyn_event *dev)
+{
+	struct list_head *node = dev ? &dev->list : &dyn_event_list;
+
+	for (node = node->next; node != &dyn_event_list; node = node->next) {
+		dev = list_entry(node, struct dyn_event, list);
+		if (dev->ops == dyn_ops)
+			return dev;
+	}
+	return NULL;
+}
+
+/* Is @ev named @group/@name?  An empty @name: any in @group; NULL @group: any. */
+bool pev_event_named(struct pev_event *ev, const char *group,
+		     const char *name)
+{
+	if (name[0] && strcmp(trace_event_name(&ev->call), name))
+		return false;
+	return !group || !strcmp(ev->class.system, group);
+}
+
+/*
+ * The published event of kind @ops named @group/@name, or NULL.  Under
+ * event_mutex.
+ */
+struct pev_event *pev_find_event(const struct pev_event_ops *ops,
+				 const char *group, const char *name)
+{
+	struct trace_event_call *call;
+	struct pev_event *ev;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (call->class->fields_array != pev_event_fields)
+			continue;
+		ev = pev_event_of(call);
+		if (ev->ops == ops && !strcmp(ev->class.system, group) &&
+		    !strcmp(trace_event_name(call), name))
+			return ev;
+	}
+	return NULL;
+}
+
 /* --------------------------------------------------------- stat files */
+
+/*
+ * The sum over every possible CPU of a per-CPU count: the unsigned long
+ * at byte @offset of @counts (offsetof() a field of the front end's
+ * per-CPU counts).  Read while hits add to it: a moment's value.
+ */
+unsigned long pev_count_sum(const void __percpu *counts, size_t offset)
+{
+	unsigned long n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += READ_ONCE(*(const unsigned long *)
+			       (per_cpu_ptr(counts, cpu) + offset));
+	return n;
+}
 
 /* "  GROUP/EVENT", the pair left-justified in 44 columns (at least one). */
 void pev_seq_event_name(struct seq_file *m, struct trace_event_call *call)
@@ -296,27 +671,102 @@ void pev_seq_event_name(struct seq_file *m, struct trace_event_call *call)
 		   trace_event_name(call));
 }
 
-/*
- * seq_operations::start of a stat file with a header line: the list head
- * first (show it as the header), then every dynamic event; event_mutex
- * is held until dyn_event_seq_stop().
- */
-void *pev_seq_start_head(struct seq_file *m, loff_t *pos)
+/* "KIND[MAXACTIVE]:GROUP/EVENT ", a definition's head as listed. */
+void pev_show_head(struct seq_file *m, char kind, int maxactive,
+		   struct pev_event *ev)
 {
-	mutex_lock(&event_mutex);
-	return seq_list_start_head(&dyn_event_list, *pos);
+	seq_putc(m, kind);
+	if (maxactive)
+		seq_printf(m, "%d", maxactive);
+	seq_printf(m, ":%s/%s ", ev->class.system, trace_event_name(&ev->call));
 }
 
-/* A read-only stat file; its seq_operations are the inode's data. */
-static int pev_stats_open(struct inode *inode, struct file *file)
+/* " NAME=TEXT..." and the end of a definition's line. */
+void pev_show_args(struct seq_file *m, const struct parg_set *args)
 {
+	parg_set_show(args, m);
+	seq_putc(m, '\n');
+}
+
+/*
+ * Every dynamic event, after the list head when the file has a header
+ * line; event_mutex is held until dyn_event_seq_stop().
+ */
+static void *pev_file_start(struct seq_file *m, loff_t *pos)
+{
+	const struct pev_file *f = m->private;
+
+	mutex_lock(&event_mutex);
+	return f->header ? seq_list_start_head(&dyn_event_list, *pos) :
+			   seq_list_start(&dyn_event_list, *pos);
+}
+
+static int pev_file_show(struct seq_file *m, void *v)
+{
+	const struct pev_file *f = m->private;
+	struct dyn_event *dev = v;
+
+	if (v == &dyn_event_list)
+		return f->show(m, NULL);
+	return dev->ops == f->dyn_ops ? f->show(m, dev) : 0;
+}
+
+static const struct seq_operations pev_file_seq_ops = {
+	.start = pev_file_start,	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,	.show = pev_file_show,
+};
+
+static int pev_file_open(struct inode *inode, struct file *file)
+{
+	const struct pev_file *f = inode->i_private;
 	int ret = security_locked_down(LOCKDOWN_TRACEFS);
 
-	return ret ? ret : seq_open(file, inode->i_private);
+	if (ret)
+		return ret;
+	if (f->remove_all && (file->f_mode & FMODE_WRITE) &&
+	    (file->f_flags & O_TRUNC)) {
+		ret = f->remove_all();
+		if (ret)
+			return ret;
+	}
+	ret = seq_open(file, &pev_file_seq_ops);
+	if (!ret)
+		((struct seq_file *)file->private_data)->private = (void *)f;
+	return ret;
 }
 
-const struct file_operations pev_stats_fops = {
+static ssize_t pev_file_write(struct file *file, const char __user *buf,
+			      size_t count, loff_t *ppos)
+{
+	const struct pev_file *f = file_inode(file)->i_private;
+
+	return trace_parse_run_command(file, buf, count, ppos, f->run_command);
+}
+
+static const struct file_operations pev_stats_fops = {
 	.owner = THIS_MODULE,
-	.open = pev_stats_open,		.release = seq_release,
+	.open = pev_file_open,		.release = seq_release,
 	.read = seq_read,		.llseek = seq_lseek,
 };
+
+static const struct file_operations pev_defs_fops = {
+	.owner = THIS_MODULE,
+	.open = pev_file_open,		.release = seq_release,
+	.read = seq_read,		.llseek = seq_lseek,
+	.write = pev_file_write,
+};
+
+/*
+ * Make the @n files of @files in the tracing directory: a definitions
+ * file (with @run_command) is writable, the others are read-only.
+ */
+void pev_create_files(const struct pev_file *files, unsigned int n)
+{
+	const struct pev_file *f;
+
+	for (f = files; f < files + n; f++)
+		trace_create_file(f->name, f->run_command ? TRACE_MODE_WRITE :
+				  TRACE_MODE_READ, NULL, (void *)f,
+				  f->run_command ? &pev_defs_fops :
+				  &pev_stats_fops);
+}

@@ -44,6 +44,110 @@ int pev_call_define_fields(struct trace_event_call *call, enum pev_head head,
 bool pev_name_taken(const char *group, const char *name);
 int pev_call_publish(struct trace_event_call *call);
 
+/*
+ * Who wants an event's records: one trace file or more (each a pev_link
+ * on @links), perf events and BPF programs.  Written under event_mutex,
+ * read by the hit paths.
+ */
+#define PEV_EV_TRACE	BIT(0)
+#define PEV_EV_PERF	BIT(1)
+
+struct pev_event;
+
+/*
+ * What a front end's event does that the others' do not.  Every method
+ * runs in process context under event_mutex and may sleep.
+ */
+struct pev_event_ops {
+	/* The first user came (@perf: it is perf): arm the probes, all or none. */
+	int (*arm)(struct pev_event *ev, bool perf);
+	/* The last user left: disarm them. */
+	void (*disarm)(struct pev_event *ev);
+	/* perf open, close, add, del (TRACE_REG_PERF_*); NULL: nothing to do. */
+	int (*reg_perf)(struct pev_event *ev, enum trace_reg type, void *data);
+	/* Are the probes of sibling nodes @a and @b the same?  NULL: never. */
+	bool (*same_probe)(const struct list_head *a, const struct list_head *b);
+	/* Free what the front end added to the event; NULL: nothing. */
+	void (*release)(struct pev_event *ev);
+	/* Output of a record: NULL prints the head with symbols (pev_print_sym). */
+	struct trace_event_functions *funcs;
+	unsigned int call_flags;	/* TRACE_EVENT_FL_KPROBE, ... */
+	size_t size;			/* PEV_EVENT_SIZE() of the front end's */
+	unsigned int head_size[2];	/* record head of an entry, a return probe */
+	/* Trace files and perf cannot use the event at once (-EINTR). */
+	bool users_exclusive;
+};
+
+/*
+ * The part of a kprobe, uprobe or fprobe event every front end has,
+ * embedded first in the front end's event.  Allocated with the event's
+ * first probe, freed with its last.  The call, class and layout are fixed
+ * once the event is published.
+ */
+struct pev_event {
+	struct trace_event_call call;
+	struct trace_event_class class;
+	unsigned int flags;		/* PEV_EV_*; see above */
+	/* pev_link: written under event_mutex, walked by the hit path (RCU) */
+	struct list_head links;
+	/* the front end's probes (their sibling nodes); event_mutex */
+	struct list_head probes;
+	/*
+	 * The argument set that defines fields and output, adopted from the
+	 * first probe and freed with the event (the field list points into
+	 * it, and may outlive that probe).
+	 */
+	struct parg_set *layout;
+	unsigned int head_size;		/* record head: argument block offset */
+	bool is_return;
+	bool published;			/* in ftrace_events; event_mutex */
+	const struct pev_event_ops *ops;
+};
+
+/*
+ * pev_event_ops::size of a front end's event @type, which embeds its
+ * struct pev_event as @member, first: pev_event_new() allocates the
+ * whole, pev_event_free() frees it.
+ */
+#define PEV_EVENT_SIZE(type, member)					\
+	(sizeof(type) + BUILD_BUG_ON_ZERO(offsetof(type, member)))
+
+static inline struct pev_event *pev_event_of(struct trace_event_call *call)
+{
+	return container_of(call, struct pev_event, call);
+}
+
+struct pev_event *pev_event_new(const struct pev_event_ops *ops,
+				const char *group, const char *name,
+				bool is_return, struct parg_set *layout,
+				struct list_head *first);
+void pev_event_free(struct pev_event *ev);
+int pev_event_publish(struct pev_event *ev);
+int pev_event_unpublish(struct pev_event *ev);
+bool pev_event_busy(struct pev_event *ev);
+int pev_event_withdraw(struct pev_event *ev);
+bool pev_event_leave(struct pev_event *ev, struct list_head *node,
+		     struct parg_set **args);
+
+/*
+ * Why a probe may not join an event, in the order every front end's
+ * error table lists them (from its *_DIFF_PROBE_TYPE on).
+ */
+enum pev_join_err {
+	PEV_JOIN_OK,
+	PEV_JOIN_OTHER_KIND,	/* entry/return (and f/t) differ */
+	PEV_JOIN_OTHER_ARGS,	/* an argument's name or type differs */
+	PEV_JOIN_SAME_PROBE,	/* the event has this probe already */
+};
+
+enum pev_join_err pev_event_may_join(struct pev_event *ev, bool other_kind,
+				     const struct parg_set *args,
+				     const struct list_head *node, int *word);
+int pev_event_reg(struct trace_event_call *call, enum trace_reg type,
+		  void *data);
+void pev_print_args(struct trace_seq *s, const struct pev_event *ev,
+		    const struct trace_entry *ent);
+
 /* ------------------------------------------------------------ parsing */
 
 /*
@@ -167,11 +271,69 @@ static __always_inline bool pev_commit_hooks_on(void)
 	       static_branch_unlikely(&trace_event_exports_enabled);
 }
 
+/* --------------------------------------------- the probes of a kind */
+
+struct dyn_event;
+struct dyn_event_operations;
+
+struct dyn_event *pev_dyn_after(const struct dyn_event_operations *dyn_ops,
+				struct dyn_event *dev);
+
+/*
+ * The probe after @pos (a pointer to a front end's probe, whose struct
+ * dyn_event is @member) among those of kind @dyn_ops on the dyn_event
+ * list; the first one when @pos is NULL.  Under event_mutex.
+ */
+#define pev_probe_next(pos, dyn_ops, member)				\
+({									\
+	struct dyn_event *__dev = pev_dyn_after(dyn_ops,		\
+					(pos) ? &(pos)->member : NULL);	\
+	__dev ? container_of(__dev, typeof(*(pos)), member) : NULL;	\
+})
+
+/* Every probe of kind @dyn_ops; @n: the next one (the body may free @pos). */
+#define pev_for_each_probe(pos, n, dyn_ops, member)			\
+	for ((n) = NULL, (pos) = pev_probe_next(n, dyn_ops, member);	\
+	     (pos) && ((n) = pev_probe_next(pos, dyn_ops, member), true); \
+	     (pos) = (n))
+struct pev_event *pev_find_event(const struct pev_event_ops *ops,
+				 const char *group, const char *name);
+bool pev_event_named(struct pev_event *ev, const char *group,
+		     const char *name);
+
 /* --------------------------------------------------------- stat files */
 
+unsigned long pev_count_sum(const void __percpu *counts, size_t offset);
+
+/*
+ * A tracefs file that lists one front end's probes in the order of the
+ * dyn_event list: kprobe_events, uprobe_profile, fprobe_profile...
+ * Pass it to pev_create_files(), which makes it the inode's data.
+ */
+struct pev_file {
+	const char *name;
+	/* whose probes it lists */
+	const struct dyn_event_operations *dyn_ops;
+	/*
+	 * The line(s) of the probe of @dev, or the header line when @dev
+	 * is NULL; event_mutex held.
+	 */
+	int (*show)(struct seq_file *m, struct dyn_event *dev);
+	bool header;			/* has a header line */
+	/*
+	 * A definitions file: opened with O_TRUNC it deletes every probe
+	 * first (@remove_all: 0 or an errno, then nothing was deleted that
+	 * was in use); a line written to it goes to @run_command.
+	 */
+	int (*remove_all)(void);
+	int (*run_command)(const char *raw);
+};
+
+void pev_create_files(const struct pev_file *files, unsigned int n);
+void pev_show_head(struct seq_file *m, char kind, int maxactive,
+		   struct pev_event *ev);
+void pev_show_args(struct seq_file *m, const struct parg_set *args);
 void pev_seq_event_name(struct seq_file *m, struct trace_event_call *call);
-void *pev_seq_start_head(struct seq_file *m, loff_t *pos);
-extern const struct file_operations pev_stats_fops;
 
 /* ====================================================== scratch pool */
 /*

@@ -127,30 +127,21 @@ struct dyn_event_operations tep_dyn_ops = {
 };
 
 /* "  GROUP/EVENT  hits  dropped" per eprobe. */
-static int tep_profile_show(struct seq_file *m, void *v)
+static int tep_profile_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct dyn_event *dev = v;
-	struct tep_event *ev;
-	unsigned long hits = 0, dropped = 0;
-	int cpu;
+	struct tep_event *ev = tep_of_devent(dev);
 
-	if (dev->ops != &tep_dyn_ops)
-		return 0;
-	ev = tep_of_devent(dev);
-	for_each_possible_cpu(cpu) {
-		hits += per_cpu_ptr(ev->counts, cpu)->hits;
-		dropped += per_cpu_ptr(ev->counts, cpu)->dropped;
-	}
 	pev_seq_event_name(m, &ev->call);
-	seq_printf(m, " %15lu %15lu\n", hits, dropped);
+	seq_printf(m, " %15lu %15lu\n",
+		   pev_count_sum(ev->counts, offsetof(struct tep_counts, hits)),
+		   pev_count_sum(ev->counts,
+				 offsetof(struct tep_counts, dropped)));
 	return 0;
 }
 
-static const struct seq_operations tep_profile_seq_ops = {
-	.start = dyn_event_seq_start,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tep_profile_show,
+static const struct pev_file tep_files[] = {
+	{ .name = "eprobe_profile", .dyn_ops = &tep_dyn_ops,
+	  .show = tep_profile_show },
 };
 
 /* Early, so that boot-time definitions can use eprobes before tracefs. */
@@ -166,8 +157,7 @@ static __init int tep_init_files(void)
 
 	if (ret)
 		return 0;
-	trace_create_file("eprobe_profile", TRACE_MODE_READ, NULL,
-			  (void *)&tep_profile_seq_ops, &pev_stats_fops);
+	pev_create_files(tep_files, ARRAY_SIZE(tep_files));
 	return 0;
 }
 fs_initcall(tep_init_files);

@@ -57,27 +57,10 @@ static struct tf_probe *tf_probe_of(struct dyn_event *dev)
 		container_of(dev, struct tf_probe, devent) : NULL;
 }
 
-static struct tf_probe *tf_probe_next(struct list_head *node)
-{
-	for (node = node->next; node != &dyn_event_list; node = node->next) {
-		struct tf_probe *tp;
-
-		tp = tf_probe_of(list_entry(node, struct dyn_event, list));
-		if (tp)
-			return tp;
-	}
-	return NULL;
-}
-
-/* The first of our probes on the dyn_event list; event_mutex. */
-struct tf_probe *tf_probe_first(void)
-{
-	return tf_probe_next(&dyn_event_list);
-}
-
+/* The probe after @tp on the dyn_event list (NULL: the first); event_mutex. */
 struct tf_probe *tf_probe_after(struct tf_probe *tp)
 {
-	return tf_probe_next(&tp->devent.list);
+	return pev_probe_next(tp, &tf_dyn_ops, devent);
 }
 
 /* ------------------------------------------------------------ probes */
@@ -89,24 +72,17 @@ static bool tf_probe_is_return(const struct tf_probe *tp)
 
 static unsigned long tf_probe_hits(const struct tf_probe *tp)
 {
-	unsigned long n = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		n += per_cpu_ptr(tp->counts, cpu)->hits;
-	return n;
+	return pev_count_sum(tp->counts, offsetof(struct tf_counts, hits));
 }
 
 static unsigned long tf_probe_missed(const struct tf_probe *tp)
 {
 	unsigned long n = tp->missed_before;
-	int cpu;
 
 	if (tp->registered)
 		n += READ_ONCE(tp->fp.nmissed);
-	for_each_possible_cpu(cpu)
-		n += per_cpu_ptr(tp->counts, cpu)->dropped;
-	return n;
+	return n + pev_count_sum(tp->counts,
+				 offsetof(struct tf_counts, dropped));
 }
 
 /* A probe for @def, owning @set; not on any list, not registered. */
@@ -217,7 +193,7 @@ int tf_probe_unregister(struct tf_probe *tp)
 	ret = unregister_fprobe(&tp->fp);
 	if (ret) {
 		pr_warn("%s: cannot unregister the fprobe on %s (%d)\n",
-			trace_event_name(&tp->event->call), tp->symbol, ret);
+			trace_event_name(&tp->event->pev.call), tp->symbol, ret);
 		return ret;
 	}
 	/* the core restarts its count at the next registration */
@@ -260,20 +236,6 @@ static int tf_probe_disarm(struct tf_probe *tp)
 
 /* -------------------------------------------------------------- events */
 
-static struct tf_event *tf_find_event(const char *group, const char *name)
-{
-	struct tf_probe *tp;
-
-	for_each_tf_probe(tp) {
-		struct trace_event_call *call = &tp->event->call;
-
-		if (!strcmp(trace_event_name(call), name) &&
-		    !strcmp(call->class->system, group))
-			return tp->event;
-	}
-	return NULL;
-}
-
 /* Register the new probe @tp; log what the fprobe core refused. */
 static int tf_arm_new(const struct tf_parse *p, struct tf_probe *tp,
 		      struct tracepoint *tpoint, struct module *mod)
@@ -303,35 +265,26 @@ static int tf_join_event(const struct tf_parse *p, struct tf_event *ev,
 			 struct tf_probe *tp, struct tracepoint *tpoint,
 			 struct module *mod)
 {
-	struct tf_probe *sib;
-	int idx, ret;
+	bool other_kind = ev->pev.is_return != tf_probe_is_return(tp) ||
+			  ev->is_tprobe != tp->is_tprobe;
+	int word, ret;
 
-	if (ev->is_return != tf_probe_is_return(tp) ||
-	    ev->is_tprobe != tp->is_tprobe) {
-		tf_parse_error(p, 0, 0, TF_ERR_DIFF_PROBE_TYPE);
+	ret = pev_event_may_join(&ev->pev, other_kind, tp->args, &tp->sibling,
+				 &word);
+	if (ret) {
+		tf_parse_error(p, word, 0,
+			       pev_err_code(TF_ERR_DIFF_PROBE_TYPE, ret));
 		return -EEXIST;
-	}
-	idx = parg_set_mismatch(ev->layout, tp->args);
-	if (idx >= 0) {
-		tf_parse_error(p, idx + 2, 0, TF_ERR_DIFF_ARG_TYPE);
-		return -EEXIST;
-	}
-	list_for_each_entry(sib, &ev->probes, sibling) {
-		if (!strcmp(sib->symbol, tp->symbol) &&
-		    parg_set_same_text(sib->args, tp->args)) {
-			tf_parse_error(p, 0, 0, TF_ERR_SAME_PROBE);
-			return -EEXIST;
-		}
 	}
 	tp->event = ev;
-	list_add_tail(&tp->sibling, &ev->probes);
+	list_add_tail(&tp->sibling, &ev->pev.probes);
 	ret = tf_arm_new(p, tp, tpoint, mod);
 	if (ret) {
 		list_del_init(&tp->sibling);
 		tp->event = NULL;
 		return ret;
 	}
-	dyn_event_add(&tp->devent, &ev->call);
+	dyn_event_add(&tp->devent, &ev->pev.call);
 	return 0;
 }
 
@@ -346,7 +299,7 @@ static int tf_start_event(const struct tf_parse *p, const struct tf_def *def,
 	ev = tf_event_new(def->group, def->event, tp);
 	if (!ev)
 		return -ENOMEM;
-	ret = tf_event_publish(ev);
+	ret = pev_event_publish(&ev->pev);
 	if (ret) {
 		if (ret == -EEXIST)
 			tf_parse_error(p, 0, 0, TF_ERR_EVENT_EXIST);
@@ -357,16 +310,14 @@ static int tf_start_event(const struct tf_parse *p, const struct tf_def *def,
 	ret = tf_arm_new(p, tp, tpoint, mod);
 	if (ret)
 		goto out_unpublish;
-	dyn_event_add(&tp->devent, &ev->call);
+	dyn_event_add(&tp->devent, &ev->pev.call);
 	return 0;
 
 out_unpublish:
-	tf_event_unpublish(ev);
+	pev_event_unpublish(&ev->pev);
 out_free_event:
-	list_del_init(&tp->sibling);
-	tf_event_free(ev);
+	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
-	tp->args = NULL;	/* it went with the event */
 	return ret;
 }
 
@@ -516,30 +467,25 @@ static int tf_dyn_create(const char *raw)
 static int tf_probe_remove(struct tf_probe *tp)
 {
 	struct tf_event *ev = tp->event;
-	bool last = list_is_singular(&ev->probes);
+	bool last = list_is_singular(&ev->pev.probes);
 	struct tracepoint *tpoint = tp->tpoint ? tp->tpoint->tpoint : NULL;
 	struct module *mod = tp->mod;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	if (last && tf_event_busy(ev))
+	if (last && pev_event_busy(&ev->pev))
 		return -EBUSY;
 	/* first what can fail and be left as it was: the fprobe */
 	ret = tf_probe_disarm(tp);
 	if (ret)
 		return ret;
 	if (last) {
-		ret = tf_event_unpublish(ev);
+		ret = pev_event_unpublish(&ev->pev);
 		if (ret)
 			goto out_rearm;
 	}
 	dyn_event_remove(&tp->devent);
-	list_del_init(&tp->sibling);
-	/* the event's layout is the event's, whichever probe brought it */
-	if (tp->args == ev->layout)
-		tp->args = NULL;
-	if (list_empty(&ev->probes))
-		tf_event_free(ev);
+	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
 	tf_probe_free(tp);
 	return 0;
@@ -548,7 +494,7 @@ out_rearm:
 	/* @mod cannot go meanwhile: its notifier waits for event_mutex */
 	if (tf_probe_arm(tp, tpoint, mod))
 		pr_warn("%s: left unregistered on %s\n",
-			trace_event_name(&ev->call), tp->symbol);
+			trace_event_name(&ev->pev.call), tp->symbol);
 	return ret;
 }
 
@@ -561,11 +507,8 @@ static bool tf_dyn_match(const char *system, const char *event,
 			 int argc, const char **argv, struct dyn_event *dev)
 {
 	struct tf_probe *tp = tf_probe_of(dev);
-	struct trace_event_call *call = &tp->event->call;
 
-	if (event[0] && strcmp(trace_event_name(call), event))
-		return false;
-	if (system && strcmp(call->class->system, system))
+	if (!pev_event_named(&tp->event->pev, system, event))
 		return false;
 	if (!argc)
 		return true;
@@ -576,7 +519,7 @@ static bool tf_dyn_match(const char *system, const char *event,
 
 static bool tf_dyn_is_busy(struct dyn_event *dev)
 {
-	return tf_event_busy(tf_probe_of(dev)->event);
+	return pev_event_busy(&tf_probe_of(dev)->event->pev);
 }
 
 static int tf_dyn_free(struct dyn_event *dev)
@@ -588,17 +531,12 @@ static int tf_dyn_free(struct dyn_event *dev)
 static int tf_dyn_show(struct seq_file *m, struct dyn_event *dev)
 {
 	struct tf_probe *tp = tf_probe_of(dev);
-	struct trace_event_call *call = &tp->event->call;
 	bool is_return = tf_probe_is_return(tp);
 
-	seq_putc(m, tp->is_tprobe ? 't' : 'f');
-	if (is_return && tp->fp.nr_maxactive)
-		seq_printf(m, "%d", tp->fp.nr_maxactive);
-	seq_printf(m, ":%s/%s %s%s", call->class->system,
-		   trace_event_name(call), tp->symbol,
-		   is_return ? "%return" : "");
-	parg_set_show(tp->args, m);
-	seq_putc(m, '\n');
+	pev_show_head(m, tp->is_tprobe ? 't' : 'f',
+		      is_return ? tp->fp.nr_maxactive : 0, &tp->event->pev);
+	seq_printf(m, "%s%s", tp->symbol, is_return ? "%return" : "");
+	pev_show_args(m, tp->args);
 	return 0;
 }
 
@@ -611,22 +549,18 @@ static struct dyn_event_operations tf_dyn_ops = {
 
 /* ------------------------------------------------------- fprobe_profile */
 
-static int tf_profile_show(struct seq_file *m, void *v)
+static int tf_profile_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tf_probe *tp = tf_probe_of(v);
+	struct tf_probe *tp = tf_probe_of(dev);
 
-	if (!tp)
-		return 0;
-	pev_seq_event_name(m, &tp->event->call);
+	pev_seq_event_name(m, &tp->event->pev.call);
 	seq_printf(m, " %15lu %15lu\n", tf_probe_hits(tp), tf_probe_missed(tp));
 	return 0;
 }
 
-static const struct seq_operations tf_profile_seq_ops = {
-	.start = dyn_event_seq_start,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tf_profile_show,
+static const struct pev_file tf_files[] = {
+	{ .name = "fprobe_profile", .dyn_ops = &tf_dyn_ops,
+	  .show = tf_profile_show },
 };
 
 /* ---------------------------------------------------------------- init */
@@ -644,8 +578,7 @@ static __init int tf_init_tracefs(void)
 {
 	if (tracing_init_dentry())
 		return 0;
-	trace_create_file("fprobe_profile", TRACE_MODE_READ, NULL,
-			  (void *)&tf_profile_seq_ops, &pev_stats_fops);
+	pev_create_files(tf_files, ARRAY_SIZE(tf_files));
 	return 0;
 }
 fs_initcall(tf_init_tracefs);

@@ -56,7 +56,7 @@ struct tf_hit_ctx {
 static __always_inline void tf_fill_head(const struct tf_probe *tp,
 					 const struct tf_hit_ctx *c, void *ent)
 {
-	if (tp->event->is_return) {
+	if (tp->event->pev.is_return) {
 		struct fexit_trace_entry_head *head = ent;
 
 		head->func = c->ip;
@@ -70,7 +70,7 @@ static __always_inline void tf_fill_head(const struct tf_probe *tp,
 static void tf_write(struct tf_probe *tp, struct tf_hit_ctx *c,
 		     struct trace_event_file *file)
 {
-	unsigned int off = tp->event->head_size, size = tp->rec_size;
+	unsigned int off = tp->event->pev.head_size, size = tp->rec_size;
 	struct trace_event_buffer fbuffer;
 	void *ent;
 
@@ -111,7 +111,7 @@ static void tf_trace(struct tf_probe *tp, struct tf_hit_ctx *c)
 			goto out_put;
 		}
 	}
-	list_for_each_entry_rcu(link, &tp->event->links, node)
+	list_for_each_entry_rcu(link, &tp->event->pev.links, node)
 		tf_write(tp, c, link->file);
 out_put:
 	if (tp->dynamic)
@@ -129,7 +129,7 @@ static __always_inline unsigned int tf_perf_size(unsigned int size)
 /* Build the record in a perf buffer; strings may take all of it. */
 static void tf_perf(struct tf_probe *tp, struct tf_hit_ctx *c)
 {
-	struct trace_event_call *call = &tp->event->call;
+	struct trace_event_call *call = &tp->event->pev.call;
 	unsigned int size = tp->rec_size, padded;
 	struct hlist_head *head;
 	void *ent;
@@ -148,7 +148,7 @@ static void tf_perf(struct tf_probe *tp, struct tf_hit_ctx *c)
 	tf_fill_head(tp, c, ent);
 	if (tp->has_args)
 		size = parg_set_fetch(tp->args, c->regs, c->edata, ent,
-				      tp->event->head_size,
+				      tp->event->pev.head_size,
 				      tp->dynamic ? padded : size);
 	if (tp->dynamic) {
 		padded = tf_perf_size(size);
@@ -166,12 +166,12 @@ static inline void tf_perf(struct tf_probe *tp, struct tf_hit_ctx *c)
 
 static __always_inline void tf_hit(struct tf_probe *tp, struct tf_hit_ctx *c)
 {
-	unsigned int users = READ_ONCE(tp->event->flags);
+	unsigned int users = READ_ONCE(tp->event->pev.flags);
 
 	raw_cpu_inc(tp->counts->hits);
-	if (users & TF_EV_TRACE)
+	if (users & PEV_EV_TRACE)
 		tf_trace(tp, c);
-	if (users & TF_EV_PERF)
+	if (users & PEV_EV_PERF)
 		tf_perf(tp, c);
 	if (unlikely(c->dropped))
 		raw_cpu_inc(tp->counts->dropped);

@@ -31,7 +31,7 @@
  *   trace_fprobe.c        probe lifetime, fprobe registration, dyn_event
  *                         ops, creation and removal, fprobe_profile
  *   trace_fprobe_parse.c  the grammar of a definition and error_log
- *   trace_fprobe_event.c  the trace_event_call: fields, format, output,
+ *   trace_fprobe_event.c  its trace_event_call (on probe_event.c): new,
  *                         enable/disable (soft: the fprobe flag)
  *   trace_fprobe_hit.c    the fprobe handlers: ring buffer and perf
  *   trace_fprobe_tp.c     tracepoints: lookup, shared stub attachment,
@@ -120,22 +120,9 @@ struct tf_def {
  */
 int tf_parse_def(const struct tf_parse *p, struct tf_def *def);
 
-/* Who wants records: written under event_mutex, read by the hit path. */
-#define TF_EV_TRACE	BIT(0)
-#define TF_EV_PERF	BIT(1)
-
 struct tf_event {
-	struct trace_event_call call;
-	struct trace_event_class class;
-	unsigned int flags;		/* TF_EV_*, event_mutex to write */
-	struct list_head links;		/* pev_link; RCU for the hit path */
-	struct list_head probes;	/* tf_probe.sibling; event_mutex */
-	/* fields and output; adopted from the first probe, freed last */
-	struct parg_set *layout;
-	unsigned int head_size;		/* where the argument block starts */
-	bool is_return;
-	bool is_tprobe;
-	bool published;			/* event_mutex */
+	struct pev_event pev;
+	bool is_tprobe;			/* its probes are t: probes */
 };
 
 /* Per CPU, what the hit path counts. */
@@ -174,24 +161,20 @@ struct tf_probe {
 
 static inline struct tf_event *tf_event_of(struct trace_event_call *call)
 {
-	return container_of(call, struct tf_event, call);
+	return container_of(call, struct tf_event, pev.call);
 }
 
 /* trace_fprobe.c */
-struct tf_probe *tf_probe_first(void);
 struct tf_probe *tf_probe_after(struct tf_probe *tp);
 #define for_each_tf_probe(tp)	\
-	for (tp = tf_probe_first(); tp; tp = tf_probe_after(tp))
+	for (tp = tf_probe_after(NULL); tp; tp = tf_probe_after(tp))
 int tf_probe_register(struct tf_probe *tp);
 int tf_probe_unregister(struct tf_probe *tp);
 
 /* trace_fprobe_event.c */
 struct tf_event *tf_event_new(const char *group, const char *name,
 			      struct tf_probe *first);
-void tf_event_free(struct tf_event *ev);
-int tf_event_publish(struct tf_event *ev);
-int tf_event_unpublish(struct tf_event *ev);
-bool tf_event_busy(struct tf_event *ev);
+struct tf_event *tf_find_event(const char *group, const char *name);
 void tf_probe_sync_enable(struct tf_probe *tp);
 
 /* trace_fprobe_hit.c */

@@ -252,7 +252,7 @@ static void tf_tp_module_coming(struct module *mod)
 		ret = tf_tp_attach(tp, tpoint, mod);
 		if (ret)
 			pr_warn("%s: cannot attach to %s:%s (%d)\n",
-				trace_event_name(&tp->event->call), mod->name,
+				trace_event_name(&tp->event->pev.call), mod->name,
 				tp->symbol, ret);
 	}
 }
@@ -277,7 +277,7 @@ static void tf_tp_module_going(struct module *mod)
 		if (!tf_tp_detach(tp))
 			continue;
 		pr_warn("%s: still registered as %s:%s goes\n",
-			trace_event_name(&tp->event->call), mod->name,
+			trace_event_name(&tp->event->pev.call), mod->name,
 			tp->symbol);
 		tf_tpoint_put(tp->tpoint);
 		tp->tpoint = NULL;

@@ -60,30 +60,9 @@ static struct tk_probe *tk_probe_of(struct dyn_event *dev)
 		container_of(dev, struct tk_probe, devent) : NULL;
 }
 
-/*
- * The kprobe event probe that follows @tp on the dyn_event list (the
- * first one when @tp is NULL), or NULL.  Under event_mutex.
- */
-static struct tk_probe *tk_probe_after(struct tk_probe *tp)
-{
-	struct list_head *node = tp ? &tp->devent.list : &dyn_event_list;
-
-	for (node = node->next; node != &dyn_event_list; node = node->next) {
-		tp = tk_probe_of(list_entry(node, struct dyn_event, list));
-		if (tp)
-			return tp;
-	}
-	return NULL;
-}
-
-/* Every probe on the dyn_event list, under event_mutex. */
-#define for_each_tk_probe(tp)						\
-	for ((tp) = tk_probe_after(NULL); (tp); (tp) = tk_probe_after(tp))
-
-/* The same, where the body may free @tp. */
-#define for_each_tk_probe_safe(tp, next)				\
-	for ((tp) = tk_probe_after(NULL);				\
-	     (tp) && ((next) = tk_probe_after(tp), true); (tp) = (next))
+/* Every probe on the dyn_event list (the body may free @tp); event_mutex. */
+#define for_each_tk_probe(tp, next)					\
+	pev_for_each_probe(tp, next, &tk_dyn_ops, devent)
 
 /* ------------------------------------------------------------ probes */
 
@@ -134,7 +113,6 @@ static void tk_probe_core_misses(const struct tk_probe *tp, struct tk_misses *m)
 void tk_probe_misses(const struct tk_probe *tp, struct tk_misses *m)
 {
 	bool registered = smp_load_acquire(&tp->registered);
-	int cpu;
 
 	*m = (struct tk_misses) {
 		.recursion = tp->before.recursion,
@@ -144,9 +122,8 @@ void tk_probe_misses(const struct tk_probe *tp, struct tk_misses *m)
 	};
 	if (registered)
 		tk_probe_core_misses(tp, m);
-	m->buffer_full = 0;
-	for_each_possible_cpu(cpu)
-		m->buffer_full += per_cpu_ptr(tp->counts, cpu)->dropped;
+	m->buffer_full = pev_count_sum(tp->counts,
+				       offsetof(struct tk_counts, dropped));
 }
 
 unsigned long tk_probe_missed(const struct tk_probe *tp)
@@ -160,12 +137,7 @@ unsigned long tk_probe_missed(const struct tk_probe *tp)
 
 static unsigned long tk_probe_hits(const struct tk_probe *tp)
 {
-	unsigned long n = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		n += per_cpu_ptr(tp->counts, cpu)->hits;
-	return n;
+	return pev_count_sum(tp->counts, offsetof(struct tk_counts, hits));
 }
 
 /* The probed address as the user gave it (0 if the symbol is unknown). */
@@ -302,7 +274,7 @@ void tk_probe_free(struct tk_probe *tp)
 	if (!tp)
 		return;
 	WARN_ON_ONCE(tp->registered);
-	if (!tp->event || tp->args != tp->event->layout)
+	if (!tp->event || tp->args != tp->event->pev.layout)
 		parg_set_free(tp->args);
 	tk_probe_drop_addrs(tp);
 	if (tp->many) {
@@ -328,7 +300,7 @@ static bool tk_in_notrace_func(const struct tk_probe *tp)
  */
 static u32 tk_probe_kp_flags(const struct tk_probe *tp)
 {
-	u32 flags = READ_ONCE(tp->event->flags) ? 0 : KPROBE_FLAG_DISABLED;
+	u32 flags = READ_ONCE(tp->event->pev.flags) ? 0 : KPROBE_FLAG_DISABLED;
 
 	if (!tk_probe_kind_return(tp) &&
 	    (parg_set_regs(tp->args) & ~ARCH_KPROBE_FTRACE_REGS))
@@ -515,36 +487,6 @@ static bool tk_probe_module_pending(const struct tk_probe *tp)
 
 /* -------------------------------------------------------------- events */
 
-static struct tk_event *tk_find_event(const char *group, const char *name)
-{
-	struct tk_probe *tp;
-
-	for_each_tk_probe(tp) {
-		struct trace_event_call *call = &tp->event->call;
-
-		if (!strcmp(trace_event_name(call), name) &&
-		    !strcmp(call->class->system, group))
-			return tp->event;
-	}
-	return NULL;
-}
-
-/* Same place (symbol and offset, or address) and same argument texts. */
-static bool tk_probe_same(const struct tk_probe *a, const struct tk_probe *b)
-{
-	if (!tk_probe_symbol(a) != !tk_probe_symbol(b) ||
-	    !tk_probe_pattern(a) != !tk_probe_pattern(b))
-		return false;
-	if (a->many)
-		return !strcmp(a->many->pattern, b->many->pattern) &&
-		       parg_set_same_text(a->args, b->args);
-	if (tk_probe_symbol(a) ? strcmp(tk_probe_symbol(a), tk_probe_symbol(b)) ||
-			a->rp.kp.offset != b->rp.kp.offset :
-			tk_probe_address(a) != tk_probe_address(b))
-		return false;
-	return parg_set_same_text(a->args, b->args);
-}
-
 /*
  * SYM+OFFS is inside an instruction: name the nearest offsets that are
  * not, before and after, in the error_log entry.  On a boundary, the
@@ -615,7 +557,7 @@ static int tk_join_override_check(const struct tk_parse *p,
 	if (tk_probe_injectable(tp))
 		return 0;
 	WRITE_ONCE(ev->injectable, false);
-	if (!trace_event_bpf_overrides(&ev->call))
+	if (!trace_event_bpf_overrides(&ev->pev.call))
 		return 0;
 	tk_event_injectable_update(ev);		/* @tp is not on it */
 	tk_parse_error(p, 1, 0, TK_ERR_OVERRIDE_JOIN);
@@ -626,30 +568,22 @@ static int tk_join_override_check(const struct tk_parse *p,
 static int tk_join_event(const struct tk_parse *p, struct tk_event *ev,
 			 struct tk_probe *tp)
 {
-	struct tk_probe *sib;
-	int idx, ret;
+	int word, ret;
 
-	if (ev->is_return != tk_probe_kind_return(tp)) {
-		tk_parse_error(p, 0, 0, TK_ERR_DIFF_PROBE_TYPE);
+	ret = pev_event_may_join(&ev->pev,
+				 ev->pev.is_return != tk_probe_kind_return(tp),
+				 tp->args, &tp->sibling, &word);
+	if (ret) {
+		tk_parse_error(p, word, 0,
+			       pev_err_code(TK_ERR_DIFF_PROBE_TYPE, ret));
 		return -EEXIST;
-	}
-	idx = parg_set_mismatch(ev->layout, tp->args);
-	if (idx >= 0) {
-		tk_parse_error(p, idx + 2, 0, TK_ERR_DIFF_ARG_TYPE);
-		return -EEXIST;
-	}
-	list_for_each_entry(sib, &ev->probes, sibling) {
-		if (tk_probe_same(sib, tp)) {
-			tk_parse_error(p, 0, 0, TK_ERR_SAME_PROBE);
-			return -EEXIST;
-		}
 	}
 	ret = tk_join_override_check(p, ev, tp);
 	if (ret)
 		return ret;
 
 	tp->event = ev;
-	list_add_tail(&tp->sibling, &ev->probes);
+	list_add_tail(&tp->sibling, &ev->pev.probes);
 	ret = tk_arm_new(p, tp);
 	if (ret) {
 		list_del_init(&tp->sibling);
@@ -658,7 +592,7 @@ static int tk_join_event(const struct tk_parse *p, struct tk_event *ev,
 		return ret;
 	}
 	tk_event_injectable_update(ev);
-	dyn_event_add(&tp->devent, &ev->call);
+	dyn_event_add(&tp->devent, &ev->pev.call);
 	return 0;
 }
 
@@ -672,7 +606,7 @@ static int tk_start_event(const struct tk_parse *p, const struct tk_def *def,
 	ev = tk_event_new(def->group, def->event, tp);
 	if (!ev)
 		return -ENOMEM;
-	ret = tk_event_publish(ev);
+	ret = pev_event_publish(&ev->pev);
 	if (ret) {
 		if (ret == -EEXIST)
 			tk_parse_error(p, 0, 0, TK_ERR_EVENT_EXIST);
@@ -684,16 +618,14 @@ static int tk_start_event(const struct tk_parse *p, const struct tk_def *def,
 	if (ret)
 		goto out_unpublish;
 	tk_event_injectable_update(ev);
-	dyn_event_add(&tp->devent, &ev->call);
+	dyn_event_add(&tp->devent, &ev->pev.call);
 	return 0;
 
 out_unpublish:
-	tk_event_unpublish(ev);
+	pev_event_unpublish(&ev->pev);
 out_free_event:
-	list_del_init(&tp->sibling);
-	tk_event_free(ev);
+	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
-	tp->args = NULL;	/* it went with the event */
 	return ret;
 }
 
@@ -885,13 +817,8 @@ static void tk_retire(struct list_head *doomed, int n)
 		struct tk_event *ev = tp->event;
 
 		list_del(&tp->devent.list);
-		list_del_init(&tp->sibling);
-		if (list_empty(&ev->probes)) {
-			if (tp->args == ev->layout)
-				tp->args = NULL;	/* goes with the event */
-			tk_event_free(ev);
+		if (pev_event_leave(&ev->pev, &tp->sibling, &tp->args))
 			tp->event = NULL;
-		}
 		tk_probe_free(tp);
 	}
 }
@@ -910,15 +837,13 @@ static void tk_doom(struct tk_probe *tp, struct list_head *doomed)
 static int tk_probe_remove(struct tk_probe *tp)
 {
 	struct tk_event *ev = tp->event;
-	bool last = list_is_singular(&ev->probes);
+	bool last = list_is_singular(&ev->pev.probes);
 	LIST_HEAD(doomed);
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
 	if (last) {
-		if (tk_event_busy(ev))
-			return -EBUSY;
-		ret = tk_event_unpublish(ev);
+		ret = pev_event_withdraw(&ev->pev);
 		if (ret)
 			return ret;
 	}
@@ -955,11 +880,8 @@ static bool tk_dyn_match(const char *system, const char *event,
 			 int argc, const char **argv, struct dyn_event *dev)
 {
 	struct tk_probe *tp = tk_probe_of(dev);
-	struct trace_event_call *call = &tp->event->call;
 
-	if (event[0] && strcmp(trace_event_name(call), event))
-		return false;
-	if (system && strcmp(call->class->system, system))
+	if (!pev_event_named(&tp->event->pev, system, event))
 		return false;
 	if (!argc)
 		return true;
@@ -998,7 +920,7 @@ static int tk_delete_words(const struct tk_parse *p)
 	}
 
 	mutex_lock(&event_mutex);
-	for_each_tk_probe_safe(tp, next) {
+	for_each_tk_probe(tp, next) {
 		if (!tk_dyn_match(group, event, p->argc - 1, p->argv + 1,
 				  &tp->devent))
 			continue;
@@ -1028,24 +950,24 @@ static int tk_remove_all(void)
 	int ret = 0, n = 0;
 
 	mutex_lock(&event_mutex);
-	for_each_tk_probe(tp) {
-		if (tk_event_busy(tp->event)) {
+	for_each_tk_probe(tp, next) {
+		if (pev_event_busy(&tp->event->pev)) {
 			ret = -EBUSY;
 			goto out_unlock;
 		}
 	}
-	for_each_tk_probe_safe(tp, next) {
+	for_each_tk_probe(tp, next) {
 		struct tk_event *ev = tp->event;
 
-		if (ev->published && tp == tk_event_primary(ev)) {
-			int err = tk_event_unpublish(ev);
+		if (ev->pev.published && tp == tk_event_primary(ev)) {
+			int err = pev_event_unpublish(&ev->pev);
 
 			if (err) {
 				ret = err;	/* keep it, delete the others */
 				continue;
 			}
 		}
-		if (!ev->published) {
+		if (!ev->pev.published) {
 			tk_doom(tp, &doomed);
 			n++;
 		}
@@ -1062,7 +984,7 @@ out_unlock:
 
 static bool tk_dyn_is_busy(struct dyn_event *dev)
 {
-	return tk_event_busy(tk_probe_of(dev)->event);
+	return pev_event_busy(&tk_probe_of(dev)->event->pev);
 }
 
 static int tk_dyn_free(struct dyn_event *dev)
@@ -1086,15 +1008,12 @@ static void tk_show_place(struct seq_file *m, const struct tk_probe *tp)
 static int tk_dyn_show(struct seq_file *m, struct dyn_event *dev)
 {
 	struct tk_probe *tp = tk_probe_of(dev);
-	struct trace_event_call *call = &tp->event->call;
+	bool is_return = tk_probe_kind_return(tp);
 
-	seq_putc(m, tk_probe_kind_return(tp) ? 'r' : 'p');
-	if (tk_probe_kind_return(tp) && tp->rp.maxactive)
-		seq_printf(m, "%d", tp->rp.maxactive);
-	seq_printf(m, ":%s/%s ", call->class->system, trace_event_name(call));
+	pev_show_head(m, is_return ? 'r' : 'p',
+		      is_return ? tp->rp.maxactive : 0, &tp->event->pev);
 	tk_show_place(m, tp);
-	parg_set_show(tp->args, m);
-	seq_putc(m, '\n');
+	pev_show_args(m, tp->args);
 	return 0;
 }
 
@@ -1113,88 +1032,36 @@ static struct dyn_event_operations tk_dyn_ops = {
 
 /* ------------------------------------------------------------- tracefs */
 
-static int tk_list_show(struct seq_file *m, void *v)
-{
-	struct dyn_event *dev = v;
-
-	return tk_probe_of(dev) ? tk_dyn_show(m, dev) : 0;
-}
-
-static const struct seq_operations tk_list_seq_ops = {
-	.start = dyn_event_seq_start,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tk_list_show,
-};
-
-static int tk_events_open(struct inode *inode, struct file *file)
-{
-	int ret = security_locked_down(LOCKDOWN_TRACEFS);
-
-	if (ret)
-		return ret;
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		ret = tk_remove_all();
-		if (ret)
-			return ret;
-	}
-	return seq_open(file, &tk_list_seq_ops);
-}
-
-static ssize_t tk_events_write(struct file *file, const char __user *buf,
-			       size_t count, loff_t *ppos)
-{
-	return trace_parse_run_command(file, buf, count, ppos, tk_run_command);
-}
-
-/* kprobe_events: a seq_file listing that takes definitions on write. */
-static const struct file_operations tk_events_fops = {
-	.owner = THIS_MODULE,
-	.open = tk_events_open,		.release = seq_release,
-	.read = seq_read,		.llseek = seq_lseek,
-	.write = tk_events_write,
-};
-
 /* kprobe_profile: "  EVENT  HITS  MISSES", one line per probe. */
-static int tk_profile_show(struct seq_file *m, void *v)
+static int tk_profile_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tk_probe *tp = tk_probe_of(v);
+	struct tk_probe *tp = tk_probe_of(dev);
 
-	if (tp)
-		seq_printf(m, "  %-44s %15lu %15lu\n",
-			   trace_event_name(&tp->event->call),
-			   tk_probe_hits(tp), tk_probe_missed(tp));
+	seq_printf(m, "  %-44s %15lu %15lu\n",
+		   trace_event_name(&tp->event->pev.call),
+		   tk_probe_hits(tp), tk_probe_missed(tp));
 	return 0;
 }
-
-static const struct seq_operations tk_profile_seq_ops = {
-	.start = dyn_event_seq_start,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tk_profile_show,
-};
 
 /*
  * kprobe_misses: the misses of kprobe_profile by cause, one line per
  * probe in the same order, and the records that hold a (fault).
  */
-static int tk_misses_show(struct seq_file *m, void *v)
+static int tk_misses_show(struct seq_file *m, struct dyn_event *dev)
 {
 	struct tk_probe *tp;
 	struct tk_misses c;
 
-	if (v == &dyn_event_list) {
+	if (!dev) {
 		seq_printf(m, "#%-45s %11s %11s %11s %11s %11s %11s\n", "event",
 			   "recursion", "no_instance", "buffer_full",
 			   "disabled", "skipped", "faults");
 		return 0;
 	}
-	tp = tk_probe_of(v);
-	if (!tp)
-		return 0;
+	tp = tk_probe_of(dev);
 	tk_probe_misses(tp, &c);
 	seq_printf(m, "  %-44s %11lu %11lu %11lu %11lu %11lu %11lu\n",
-		   trace_event_name(&tp->event->call), c.recursion,
+		   trace_event_name(&tp->event->pev.call), c.recursion,
 		   c.no_instance, c.buffer_full, c.disabled, c.skipped,
 		   parg_set_faults(tp->args));
 	return 0;
@@ -1206,16 +1073,14 @@ static int tk_misses_show(struct seq_file *m, void *v)
  * pattern found and skipped.  A place the core refused, or whose code
  * is gone, is marked so.
  */
-static int tk_places_show(struct seq_file *m, void *v)
+static int tk_places_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tk_probe *tp = tk_probe_of(v);
+	struct tk_probe *tp = tk_probe_of(dev);
 	const char *grp, *ev, *name, *names;
 	unsigned int i;
 
-	if (!tp)
-		return 0;
-	grp = tp->event->call.class->system;
-	ev = trace_event_name(&tp->event->call);
+	grp = tp->event->pev.call.class->system;
+	ev = trace_event_name(&tp->event->pev.call);
 	if (tp->many)
 		seq_printf(m, "#%s/%s %s: %u places, %u skipped\n", grp, ev,
 			   tp->many->pattern, tp->many->nplaces,
@@ -1236,7 +1101,7 @@ static int tk_places_show(struct seq_file *m, void *v)
 			seq_puts(m, " [REFUSED]");
 		else if (tp->registered && kprobe_gone(kp))
 			seq_puts(m, " [GONE]");
-		else if (tp->registered && READ_ONCE(tp->event->flags) &&
+		else if (tp->registered && READ_ONCE(tp->event->pev.flags) &&
 			 kprobe_disabled(kp))
 			seq_puts(m, " [DISABLED]");	/* could not be armed */
 		seq_putc(m, '\n');
@@ -1246,20 +1111,6 @@ static int tk_places_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static const struct seq_operations tk_places_seq_ops = {
-	.start = dyn_event_seq_start,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tk_places_show,
-};
-
-static const struct seq_operations tk_misses_seq_ops = {
-	.start = pev_seq_start_head,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tk_misses_show,
-};
-
 /*
  * kprobe_cost: what a hit of each probe costs, from the kprobes core's
  * sampling (KPROBE_COST_EVERY): the hits of kprobe_profile, the hits
@@ -1267,23 +1118,21 @@ static const struct seq_operations tk_misses_seq_ops = {
  * probe), and the estimated total in microseconds.  "-" until a hit was
  * sampled.
  */
-static int tk_cost_show(struct seq_file *m, void *v)
+static int tk_cost_show(struct seq_file *m, struct dyn_event *dev)
 {
 	struct tk_probe *tp;
 	unsigned long hits;
 	u64 ns, samples;
 
-	if (v == &dyn_event_list) {
+	if (!dev) {
 		seq_printf(m, "#%-45s %15s %11s %11s %15s\n", "event", "hits",
 			   "sampled", "ns/hit", "total_us");
 		return 0;
 	}
-	tp = tk_probe_of(v);
-	if (!tp)
-		return 0;
+	tp = tk_probe_of(dev);
 	hits = tk_probe_hits(tp);
 	ns = kprobe_cost_per_hit(&tp->counts->cost, &samples);
-	seq_printf(m, "  %-44s %15lu %11llu ", trace_event_name(&tp->event->call),
+	seq_printf(m, "  %-44s %15lu %11llu ", trace_event_name(&tp->event->pev.call),
 		   hits, samples);
 	if (samples)
 		seq_printf(m, "%11llu %15llu\n", ns,
@@ -1293,11 +1142,19 @@ static int tk_cost_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static const struct seq_operations tk_cost_seq_ops = {
-	.start = pev_seq_start_head,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tk_cost_show,
+/* The files in the tracing directory. */
+static const struct pev_file tk_files[] = {
+	{ .name = "kprobe_events", .dyn_ops = &tk_dyn_ops,
+	  .show = tk_dyn_show, .remove_all = tk_remove_all,
+	  .run_command = tk_run_command },
+	{ .name = "kprobe_profile", .dyn_ops = &tk_dyn_ops,
+	  .show = tk_profile_show },
+	{ .name = "kprobe_misses", .dyn_ops = &tk_dyn_ops,
+	  .show = tk_misses_show, .header = true },
+	{ .name = "kprobe_cost", .dyn_ops = &tk_dyn_ops,
+	  .show = tk_cost_show, .header = true },
+	{ .name = "kprobe_places", .dyn_ops = &tk_dyn_ops,
+	  .show = tk_places_show },
 };
 
 /* ------------------------------------------------------------- modules */
@@ -1321,7 +1178,7 @@ static bool tk_probe_names_module(const struct tk_probe *tp,
  */
 static int tk_probe_arm_checked(struct tk_probe *tp)
 {
-	if (trace_event_bpf_overrides(&tp->event->call) &&
+	if (trace_event_bpf_overrides(&tp->event->pev.call) &&
 	    !tk_probe_injectable(tp))
 		return -EBUSY;
 	return tk_probe_arm(tp);
@@ -1333,10 +1190,10 @@ static int tk_probe_arm_checked(struct tk_probe *tp)
  */
 static void tk_module_coming(struct module *mod)
 {
-	struct tk_probe *tp;
+	struct tk_probe *tp, *next;
 	int ret;
 
-	for_each_tk_probe(tp) {
+	for_each_tk_probe(tp, next) {
 		unsigned int n;
 
 		if (tp->registered || !tk_probe_names_module(tp, mod))
@@ -1348,7 +1205,7 @@ static void tk_module_coming(struct module *mod)
 			ret = n ? -EADDRNOTAVAIL : -ENOENT;
 		if (ret)
 			pr_warn("Failed to re-register probe %s on %s: %d\n",
-				trace_event_name(&tp->event->call), mod->name,
+				trace_event_name(&tp->event->pev.call), mod->name,
 				ret);
 		/* the module brought its own error-injection list */
 		tk_event_injectable_update(tp->event);
@@ -1373,14 +1230,14 @@ static bool tk_probe_in_module(struct tk_probe *tp, struct module *mod)
  */
 static void tk_module_going(struct module *mod)
 {
-	struct tk_probe *tp, **tps;
+	struct tk_probe *tp, *next, **tps;
 	int n = 0;
 
-	for_each_tk_probe(tp)
+	for_each_tk_probe(tp, next)
 		n += tp->registered;
 	tps = kmalloc_array(n, sizeof(*tps), GFP_KERNEL);
 	n = 0;
-	for_each_tk_probe(tp) {
+	for_each_tk_probe(tp, next) {
 		if (!tp->registered || !tk_probe_in_module(tp, mod))
 			continue;
 		/* its functions go: until they come back, nothing to inject */
@@ -1510,11 +1367,11 @@ static bool tk_probe_injectable(struct tk_probe *tp)
  */
 void tk_event_injectable_update(struct tk_event *ev)
 {
-	bool all = !list_empty(&ev->probes), entries = all;
+	bool all = !list_empty(&ev->pev.probes), entries = all;
 	struct tk_probe *tp;
 
 	lockdep_assert_held(&event_mutex);
-	list_for_each_entry(tp, &ev->probes, sibling) {
+	list_for_each_entry(tp, &ev->pev.probes, sibling) {
 		entries = entries && tk_probe_on_entry(tp);
 		all = all && entries && tk_probe_injectable(tp);
 	}
@@ -1546,16 +1403,7 @@ static __init int tk_init_tracefs(void)
 {
 	if (tracing_init_dentry())
 		return 0;
-	trace_create_file("kprobe_events", TRACE_MODE_WRITE, NULL, NULL,
-			  &tk_events_fops);
-	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL,
-			  (void *)&tk_profile_seq_ops, &pev_stats_fops);
-	trace_create_file("kprobe_misses", TRACE_MODE_READ, NULL,
-			  (void *)&tk_misses_seq_ops, &pev_stats_fops);
-	trace_create_file("kprobe_cost", TRACE_MODE_READ, NULL,
-			  (void *)&tk_cost_seq_ops, &pev_stats_fops);
-	trace_create_file("kprobe_places", TRACE_MODE_READ, NULL,
-			  (void *)&tk_places_seq_ops, &pev_stats_fops);
+	pev_create_files(tk_files, ARRAY_SIZE(tk_files));
 	return 0;
 }
 fs_initcall(tk_init_tracefs);

@@ -173,7 +173,7 @@ static __init void tk_boot_enable(void)
 		struct trace_event_call *call = file->event_call;
 
 		if ((call->flags & TRACE_EVENT_FL_KPROBE) &&
-		    call->class->reg == tk_event_reg)
+		    call->class->reg == pev_event_reg)
 			trace_event_enable_disable(file, 1, 0);
 	}
 	mutex_unlock(&event_mutex);

@@ -86,7 +86,7 @@ static __always_inline unsigned int tk_fetch_scratch(struct tk_probe *tp,
 						     unsigned int room)
 {
 	return parg_set_fetch(tp->args, regs, tk_edata(ri), scratch,
-			      tp->event->head_size, room);
+			      tp->event->pev.head_size, room);
 }
 
 /*
@@ -99,7 +99,7 @@ static __always_inline void tk_fill_args(struct tk_probe *tp,
 					 void *ent, const void *scratch,
 					 unsigned int size)
 {
-	unsigned int off = tp->event->head_size;
+	unsigned int off = tp->event->pev.head_size;
 
 	if (scratch)
 		pev_copy_rec(ent + off, scratch + off, size - off);
@@ -185,7 +185,7 @@ static noinline void tk_write_filtered(struct tk_probe *tp,
 		tk_count_drop(tp);
 		goto out_put;
 	}
-	tracing_generic_entry_update(scratch, tp->event->call.event.type,
+	tracing_generic_entry_update(scratch, tp->event->pev.call.event.type,
 				     trace_ctx);
 	tk_fill_head(addr, scratch, ri);
 	if (tp->has_args)
@@ -230,7 +230,7 @@ static __always_inline void tk_write_ring(struct tk_probe *tp,
 		return;
 	}
 	ent = ring_buffer_event_data(rbe);
-	tracing_generic_entry_update(ent, tp->event->call.event.type,
+	tracing_generic_entry_update(ent, tp->event->pev.call.event.type,
 				     trace_ctx);
 	tk_fill_head(addr, ent, ri);
 	tk_fill_args(tp, regs, ri, ent, scratch, size);
@@ -280,7 +280,7 @@ static __always_inline void tk_trace(struct tk_probe *tp,
 {
 	struct pev_link *link;
 
-	list_for_each_entry_rcu(link, &tp->event->links, node) {
+	list_for_each_entry_rcu(link, &tp->event->pev.links, node) {
 		struct trace_event_file *file = link->file;
 		unsigned long eflags = READ_ONCE(file->flags);
 
@@ -304,12 +304,12 @@ static __always_inline int tk_hit(struct tk_probe *tp, unsigned long addr,
 				  struct pt_regs *regs,
 				  struct kretprobe_instance *ri)
 {
-	unsigned int users = READ_ONCE(tp->event->flags);
+	unsigned int users = READ_ONCE(tp->event->pev.flags);
 
 	raw_cpu_inc(tp->counts->hits);
-	if (users & TK_EV_TRACE)
+	if (users & PEV_EV_TRACE)
 		tk_trace(tp, addr, regs, ri);
-	if (!(users & TK_EV_PERF))
+	if (!(users & PEV_EV_PERF))
 		return 0;
 	if (!ri)
 		return tk_perf_hit(tp, addr, regs);

@@ -28,8 +28,8 @@
  *                         kprobes core, dyn_event ops, kprobe_events,
  *                         kprobe_profile, modules, deleting in batches
  *   trace_kprobe_parse.c  the definition grammar and error_log entries
- *   trace_kprobe_event.c  the trace_event_call: fields, format, output,
- *                         enable/disable
+ *   trace_kprobe_event.c  its trace_event_call (on probe_event.c): new,
+ *                         arming the probes for its first user
  *   trace_kprobe_hit.c    the hit path: dispatchers and trace records
  *   trace_kprobe_perf.c   perf and BPF attachment (CONFIG_PERF_EVENTS)
  *   trace_kprobe_perf_hit.c  a hit, for perf and BPF (CONFIG_PERF_EVENTS)
@@ -169,32 +169,12 @@ bool tk_module_loaded(const char *name);
 /* 0 if "[MOD:]SYM" is one function or MOD is not loaded; else an errno. */
 int tk_check_symbol(const char *symbol);
 
-/* Event flags: who wants records.  Written under event_mutex. */
-#define TK_EV_TRACE	BIT(0)	/* one or more trace files (links) */
-#define TK_EV_PERF	BIT(1)	/* perf events, BPF programs */
-
 /*
- * One event.  Allocated with its first probe and freed with its last.
- * The call, class and layout are fixed once the event is published.
+ * One kprobe event: the shared part, and what only kprobe events have.
+ * Allocated with its first probe and freed with its last.
  */
 struct tk_event {
-	struct trace_event_call call;
-	struct trace_event_class class;
-	/* TK_EV_*: written under event_mutex, read by the hit path */
-	unsigned int flags;
-	/* pev_link: written under event_mutex, walked by the hit path (RCU) */
-	struct list_head links;
-	/* tk_probe.sibling, the first one is the primary; event_mutex */
-	struct list_head probes;
-	/*
-	 * The argument set that defines fields and output, adopted from the
-	 * first probe and freed with the event (the field list points into
-	 * it, and may outlive that probe).
-	 */
-	struct parg_set *layout;
-	unsigned int head_size;		/* record head: argument block offset */
-	bool is_return;
-	bool published;			/* in ftrace_events; event_mutex */
+	struct pev_event pev;
 	/* every probe's first place a function entry; event_mutex to write */
 	bool on_entry;
 	/* every place on the error-injection list; event_mutex to write */
@@ -318,12 +298,12 @@ static inline struct kretprobe *tk_probe_place(struct tk_probe *tp,
 
 static inline struct tk_probe *tk_event_primary(struct tk_event *ev)
 {
-	return list_first_entry_or_null(&ev->probes, struct tk_probe, sibling);
+	return list_first_entry_or_null(&ev->pev.probes, struct tk_probe, sibling);
 }
 
 static inline struct tk_event *tk_event_of(struct trace_event_call *call)
 {
-	return container_of(call, struct tk_event, call);
+	return container_of(call, struct tk_event, pev.call);
 }
 
 /*
@@ -357,12 +337,7 @@ void tk_probe_disarm(struct tk_probe *tp);
 /* trace_kprobe_event.c */
 struct tk_event *tk_event_new(const char *group, const char *name,
 			      struct tk_probe *first);
-void tk_event_free(struct tk_event *ev);
-int tk_event_publish(struct tk_event *ev);
-int tk_event_unpublish(struct tk_event *ev);
-bool tk_event_busy(struct tk_event *ev);
-int tk_event_reg(struct trace_event_call *call, enum trace_reg type,
-		 void *data);
+struct tk_event *tk_find_event(const char *group, const char *name);
 
 /*
  * dyn_event batch hooks (tk_dyn_ops): the event core enables or disables

@@ -7,7 +7,7 @@
  * Two ways in::
  *
  *   - perf_event_open() on a kprobe event of tracefs (PERF_TYPE_TRACEPOINT
- *     with the event's id): the event gets a perf user (TK_EV_PERF);
+ *     with the event's id): the event gets a perf user (PEV_EV_PERF);
  *   - perf's kprobe PMU: create_local_trace_kprobe() makes a private event
  *     with one probe and no arguments, on no list and in no tracefs
  *     directory, which lives as long as its perf event.
@@ -99,13 +99,11 @@ struct trace_event_call *create_local_trace_kprobe(char *func, void *addr,
 	if (ret)
 		goto out_free_event;
 	tk_def_release(&def);
-	return &ev->call;
+	return &ev->pev.call;
 
 out_free_event:
-	list_del_init(&tp->sibling);
-	tk_event_free(ev);
+	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
-	tp->args = NULL;	/* it went with the event */
 out_free_probe:
 	tk_probe_free(tp);
 out_release:
@@ -118,14 +116,12 @@ void destroy_local_trace_kprobe(struct trace_event_call *event_call)
 	struct tk_event *ev = tk_event_of(event_call);
 	struct tk_probe *tp = tk_event_primary(ev);
 
-	if (WARN_ON_ONCE(!tp) || WARN_ON_ONCE(READ_ONCE(ev->flags)))
+	if (WARN_ON_ONCE(!tp) || WARN_ON_ONCE(READ_ONCE(ev->pev.flags)))
 		return;
 	mutex_lock(&event_mutex);
 	tk_probe_disarm(tp);
 	mutex_unlock(&event_mutex);
-	list_del_init(&tp->sibling);
-	tp->args = NULL;	/* the event's layout */
-	tk_event_free(ev);
+	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
 	tk_probe_free(tp);
 }

@@ -35,7 +35,7 @@ static __always_inline void tk_perf_record(struct tk_probe *tp,
 					   struct kretprobe_instance *ri,
 					   struct hlist_head *head)
 {
-	struct trace_event_call *call = &tp->event->call;
+	struct trace_event_call *call = &tp->event->pev.call;
 	unsigned int size = tp->rec_size, padded;
 	void *ent;
 	int rctx;
@@ -57,7 +57,7 @@ static __always_inline void tk_perf_record(struct tk_probe *tp,
 	}
 	if (tp->has_args)
 		size = parg_set_fetch(tp->args, regs, ri ? ri->data : NULL,
-				      ent, tp->event->head_size,
+				      ent, tp->event->pev.head_size,
 				      tp->dynamic ? padded : size);
 	if (tp->dynamic) {
 		padded = tk_perf_size(size);
@@ -73,7 +73,7 @@ static __always_inline void tk_perf_record(struct tk_probe *tp,
  */
 int tk_perf_hit(struct tk_probe *tp, unsigned long addr, struct pt_regs *regs)
 {
-	struct trace_event_call *call = &tp->event->call;
+	struct trace_event_call *call = &tp->event->pev.call;
 	struct hlist_head *head;
 
 	if (bpf_prog_array_valid(call)) {
@@ -95,7 +95,7 @@ NOKPROBE_SYMBOL(tk_perf_hit);
 void tk_perf_ret_hit(struct tk_probe *tp, unsigned long addr,
 		     struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct trace_event_call *call = &tp->event->call;
+	struct trace_event_call *call = &tp->event->pev.call;
 	struct hlist_head *head;
 
 	if (bpf_prog_array_valid(call) && !trace_call_bpf(call, regs))

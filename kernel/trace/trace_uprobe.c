@@ -86,22 +86,9 @@ static void tu_error(const struct tu_parse *p, int word, int pos,
 
 /* ----------------------------------------------------------- probes */
 
-/* The next probe of ours on the dyn_event list after @tp (NULL: first). */
-static struct tu_probe *tu_probe_after(struct tu_probe *tp)
-{
-	struct list_head *pos = tp ? &tp->devent.list : &dyn_event_list;
-
-	for (pos = pos->next; pos != &dyn_event_list; pos = pos->next) {
-		struct dyn_event *dev = list_entry(pos, struct dyn_event, list);
-
-		if (dev->ops == &tu_dyn_ops)
-			return container_of(dev, struct tu_probe, devent);
-	}
-	return NULL;
-}
-
-#define for_each_tu_probe(tp)						\
-	for ((tp) = tu_probe_after(NULL); (tp); (tp) = tu_probe_after(tp))
+/* Every probe on the dyn_event list (the body may free @tp); event_mutex. */
+#define for_each_tu_probe(tp, next)					\
+	pev_for_each_probe(tp, next, &tu_dyn_ops, devent)
 
 static struct tu_probe *tu_probe_of(struct dyn_event *dev)
 {
@@ -168,15 +155,9 @@ void tu_probe_free(struct tu_probe *tp)
 
 static unsigned long tu_probe_count(const struct tu_probe *tp, bool dropped)
 {
-	unsigned long n = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct tu_counts *c = per_cpu_ptr(tp->counts, cpu);
-
-		n += dropped ? c->dropped : c->hits;
-	}
-	return n;
+	return pev_count_sum(tp->counts, dropped ?
+			     offsetof(struct tu_counts, dropped) :
+			     offsetof(struct tu_counts, hits));
 }
 
 /* ----------------------------------------------------------- the place */
@@ -366,20 +347,6 @@ static int tu_parse_def(const struct tu_parse *p, struct tu_def *def)
 
 /* ---------------------------------------------------------- creating */
 
-static struct tu_event *tu_find_event(const char *group, const char *name)
-{
-	struct tu_probe *tp;
-
-	for_each_tu_probe(tp) {
-		struct trace_event_call *call = &tp->event->call;
-
-		if (!strcmp(trace_event_name(call), name) &&
-		    !strcmp(call->class->system, group))
-			return tp->event;
-	}
-	return NULL;
-}
-
 /*
  * The uprobes core keeps one reference counter per place: every probe on
  * one inode and offset must name the same one.
@@ -387,9 +354,9 @@ static struct tu_event *tu_find_event(const char *group, const char *name)
 static bool tu_ref_ctr_conflicts(const struct tu_probe *new)
 {
 	struct inode *inode = tu_probe_inode(new);
-	struct tu_probe *tp;
+	struct tu_probe *tp, *next;
 
-	for_each_tu_probe(tp) {
+	for_each_tu_probe(tp, next) {
 		if (tu_probe_inode(tp) == inode && tp->offset == new->offset &&
 		    tp->ref_ctr_offset != new->ref_ctr_offset) {
 			pr_warn("Reference counter offset mismatch.\n");
@@ -403,29 +370,18 @@ static bool tu_ref_ctr_conflicts(const struct tu_probe *new)
 static int tu_join_event(const struct tu_parse *p, struct tu_event *ev,
 			 struct tu_probe *tp)
 {
-	struct tu_probe *sib;
-	int idx;
+	enum pev_join_err why;
+	int word;
 
-	if (ev->is_return != tp->is_return) {
-		tu_error(p, 0, 0, TU_ERR_DIFF_PROBE_TYPE);
+	why = pev_event_may_join(&ev->pev, ev->pev.is_return != tp->is_return,
+				 tp->args, &tp->sibling, &word);
+	if (why) {
+		tu_error(p, word, 0, pev_err_code(TU_ERR_DIFF_PROBE_TYPE, why));
 		return -EEXIST;
-	}
-	idx = parg_set_mismatch(ev->layout, tp->args);
-	if (idx >= 0) {
-		tu_error(p, idx + 2, 0, TU_ERR_DIFF_ARG_TYPE);
-		return -EEXIST;
-	}
-	list_for_each_entry(sib, &ev->probes, sibling) {
-		if (tu_probe_inode(sib) == tu_probe_inode(tp) &&
-		    sib->offset == tp->offset &&
-		    parg_set_same_text(sib->args, tp->args)) {
-			tu_error(p, 0, 0, TU_ERR_SAME_PROBE);
-			return -EEXIST;
-		}
 	}
 	tp->event = ev;
-	list_add_tail(&tp->sibling, &ev->probes);
-	dyn_event_add(&tp->devent, &ev->call);
+	list_add_tail(&tp->sibling, &ev->pev.probes);
+	dyn_event_add(&tp->devent, &ev->pev.call);
 	return 0;
 }
 
@@ -443,19 +399,17 @@ static int tu_start_event(const struct tu_parse *p, const struct tu_def *def,
 	ev = tu_event_new(def->group, def->event, tp);
 	if (!ev)
 		return -ENOMEM;
-	ret = pev_call_publish(&ev->call);
+	ret = pev_call_publish(&ev->pev.call);
 	if (ret)
 		goto out_free_event;
-	ev->published = true;
-	dyn_event_add(&tp->devent, &ev->call);
+	ev->pev.published = true;
+	dyn_event_add(&tp->devent, &ev->pev.call);
 	return 0;
 
 out_free_event:
 	pr_warn("Failed to register probe event(%d)\n", ret);
-	list_del_init(&tp->sibling);
-	tp->args = NULL;	/* it went with the event */
+	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
-	tu_event_free(ev);
 	return ret;
 }
 
@@ -510,8 +464,8 @@ static int tu_create_words(const struct tu_parse *p)
 		ret = ev ? tu_join_event(p, ev, tp) :
 			   tu_start_event(p, &def, tp);
 		/* a new probe of an enabled event is armed at once */
-		if (!ret && ev && ev->flags) {
-			ret = tu_probe_arm(tp, ev->flags & TU_EV_PERF);
+		if (!ret && ev && ev->pev.flags) {
+			ret = tu_probe_arm(tp, ev->pev.flags & PEV_EV_PERF);
 			if (ret)
 				tu_error(p, 1, 0, TU_ERR_ARM_REFUSED);
 		}
@@ -557,13 +511,10 @@ static int tu_probe_remove(struct tu_probe *tp)
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	if (list_is_singular(&ev->probes)) {
-		if (ev->flags || trace_event_dyn_busy(&ev->call))
-			return -EBUSY;
-		ret = trace_remove_event_call(&ev->call);
+	if (list_is_singular(&ev->pev.probes)) {
+		ret = pev_event_withdraw(&ev->pev);
 		if (ret)
 			return ret;
-		ev->published = false;
 	} else if (tp->uprobe) {
 		/* a sibling of an enabled event: stop its hits first */
 		uprobe_unregister_nosync(tp->uprobe, &tp->consumer);
@@ -571,15 +522,7 @@ static int tu_probe_remove(struct tu_probe *tp)
 		tp->uprobe = NULL;
 	}
 	dyn_event_remove(&tp->devent);
-	list_del_init(&tp->sibling);
-	if (list_empty(&ev->probes)) {
-		if (tp->args == ev->layout)
-			tp->args = NULL;	/* goes with the event */
-		tu_event_free(ev);
-	} else if (tp->args == ev->layout) {
-		/* the fields point into it: the event keeps it */
-		tp->args = NULL;
-	}
+	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
 	tu_probe_free(tp);
 	return 0;
@@ -592,14 +535,13 @@ static int tu_remove_all(void)
 	int ret = 0;
 
 	mutex_lock(&event_mutex);
-	for_each_tu_probe(tp) {
-		if (tp->event->flags || trace_event_dyn_busy(&tp->event->call)) {
+	for_each_tu_probe(tp, next) {
+		if (pev_event_busy(&tp->event->pev)) {
 			ret = -EBUSY;
 			goto out_unlock;
 		}
 	}
-	for (tp = tu_probe_after(NULL); tp; tp = next) {
-		next = tu_probe_after(tp);
+	for_each_tu_probe(tp, next) {
 		ret = tu_probe_remove(tp);
 		if (ret)
 			break;
@@ -647,11 +589,9 @@ static bool tu_dyn_match(const char *system, const char *event,
 			 int argc, const char **argv, struct dyn_event *dev)
 {
 	struct tu_probe *tp = tu_probe_of(dev);
-	struct trace_event_call *call = &tp->event->call;
 
-	if (event[0] ? strcmp(trace_event_name(call), event) : !system)
-		return false;
-	if (system && strcmp(call->class->system, system))
+	/* dyn_event_release() refuses an empty @event with a NULL @system */
+	if (!pev_event_named(&tp->event->pev, system, event))
 		return false;
 	if (!argc)
 		return true;
@@ -661,7 +601,7 @@ static bool tu_dyn_match(const char *system, const char *event,
 
 static bool tu_dyn_is_busy(struct dyn_event *dev)
 {
-	return !!tu_probe_of(dev)->event->flags;
+	return !!tu_probe_of(dev)->event->pev.flags;
 }
 
 static int tu_dyn_free(struct dyn_event *dev)
@@ -672,15 +612,13 @@ static int tu_dyn_free(struct dyn_event *dev)
 static int tu_dyn_show(struct seq_file *m, struct dyn_event *dev)
 {
 	struct tu_probe *tp = tu_probe_of(dev);
-	struct trace_event_call *call = &tp->event->call;
 
-	seq_printf(m, "%c:%s/%s %s:0x%0*lx", tp->is_return ? 'r' : 'p',
-		   call->class->system, trace_event_name(call), tp->filename,
-		   (int)(2 * sizeof(void *)), tp->offset);
+	pev_show_head(m, tp->is_return ? 'r' : 'p', 0, &tp->event->pev);
+	seq_printf(m, "%s:0x%0*lx", tp->filename, (int)(2 * sizeof(void *)),
+		   tp->offset);
 	if (tp->ref_ctr_offset)
 		seq_printf(m, "(0x%lx)", tp->ref_ctr_offset);
-	parg_set_show(tp->args, m);
-	seq_putc(m, '\n');
+	pev_show_args(m, tp->args);
 	return 0;
 }
 
@@ -704,94 +642,47 @@ static int tu_run_command(const char *raw)
 	return ret == -ECANCELED ? -EINVAL : ret;
 }
 
-static int tu_list_show(struct seq_file *m, void *v)
-{
-	struct dyn_event *dev = v;
-
-	return tu_probe_of(dev) ? tu_dyn_show(m, dev) : 0;
-}
-
-static const struct seq_operations tu_list_seq_ops = {
-	.start = dyn_event_seq_start,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tu_list_show,
-};
-
-static int tu_events_open(struct inode *inode, struct file *file)
-{
-	int ret = security_locked_down(LOCKDOWN_TRACEFS);
-
-	if (ret)
-		return ret;
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		ret = tu_remove_all();
-		if (ret)
-			return ret;
-	}
-	return seq_open(file, &tu_list_seq_ops);
-}
-
-static ssize_t tu_events_write(struct file *file, const char __user *buf,
-			       size_t count, loff_t *ppos)
-{
-	return trace_parse_run_command(file, buf, count, ppos, tu_run_command);
-}
-
-static const struct file_operations tu_events_fops = {
-	.owner = THIS_MODULE,
-	.open = tu_events_open,		.release = seq_release,
-	.read = seq_read,		.llseek = seq_lseek,
-	.write = tu_events_write,
-};
-
 /* uprobe_profile: "  PATH EVENT HITS", one line per probe. */
-static int tu_profile_show(struct seq_file *m, void *v)
+static int tu_profile_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tu_probe *tp = tu_probe_of(v);
+	struct tu_probe *tp = tu_probe_of(dev);
 
-	if (tp)
-		seq_printf(m, "  %s %-44s %15lu\n", tp->filename,
-			   trace_event_name(&tp->event->call),
-			   tu_probe_count(tp, false));
+	seq_printf(m, "  %s %-44s %15lu\n", tp->filename,
+		   trace_event_name(&tp->event->pev.call),
+		   tu_probe_count(tp, false));
 	return 0;
 }
-
-static const struct seq_operations tu_profile_seq_ops = {
-	.start = dyn_event_seq_start,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tu_profile_show,
-};
 
 /*
  * uprobe_misses: per probe, in uprobe_profile's order, the hits that
  * made no record because a ring buffer or perf refused it, and the
  * records that hold a (fault).
  */
-static int tu_misses_show(struct seq_file *m, void *v)
+static int tu_misses_show(struct seq_file *m, struct dyn_event *dev)
 {
 	struct tu_probe *tp;
 
-	if (v == &dyn_event_list) {
+	if (!dev) {
 		seq_printf(m, "#%-45s %11s %11s\n", "event", "dropped",
 			   "faults");
 		return 0;
 	}
-	tp = tu_probe_of(v);
-	if (!tp)
-		return 0;
-	pev_seq_event_name(m, &tp->event->call);
+	tp = tu_probe_of(dev);
+	pev_seq_event_name(m, &tp->event->pev.call);
 	seq_printf(m, " %11lu %11lu\n", tu_probe_count(tp, true),
-		   parg_set_faults(tp->args ?: tp->event->layout));
+		   parg_set_faults(tp->args ?: tp->event->pev.layout));
 	return 0;
 }
 
-static const struct seq_operations tu_misses_seq_ops = {
-	.start = pev_seq_start_head,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = tu_misses_show,
+/* The files in the tracing directory. */
+static const struct pev_file tu_files[] = {
+	{ .name = "uprobe_events", .dyn_ops = &tu_dyn_ops,
+	  .show = tu_dyn_show, .remove_all = tu_remove_all,
+	  .run_command = tu_run_command },
+	{ .name = "uprobe_profile", .dyn_ops = &tu_dyn_ops,
+	  .show = tu_profile_show },
+	{ .name = "uprobe_misses", .dyn_ops = &tu_dyn_ops,
+	  .show = tu_misses_show, .header = true },
 };
 
 /* ------------------------------------------------------------- local */
@@ -830,7 +721,7 @@ struct trace_event_call *create_local_trace_uprobe(char *name,
 		tu_probe_free(tp);
 		return ERR_PTR(-ENOMEM);
 	}
-	return &ev->call;
+	return &ev->pev.call;
 }
 
 void destroy_local_trace_uprobe(struct trace_event_call *event_call)
@@ -840,10 +731,8 @@ void destroy_local_trace_uprobe(struct trace_event_call *event_call)
 
 	if (WARN_ON_ONCE(!tp))
 		return;
-	list_del_init(&tp->sibling);
-	tp->args = NULL;	/* the event's layout */
+	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
-	tu_event_free(ev);
 	tu_probe_free(tp);
 }
 
@@ -855,7 +744,7 @@ int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
 {
 	struct tu_event *ev = tu_event_of(event->tp_event);
 
-	*fd_type = ev->is_return ? BPF_FD_TYPE_URETPROBE : BPF_FD_TYPE_UPROBE;
+	*fd_type = ev->pev.is_return ? BPF_FD_TYPE_URETPROBE : BPF_FD_TYPE_UPROBE;
 	*filename = ev->bpf_filename;
 	*probe_offset = ev->bpf_offset;
 	*probe_addr = 0;
@@ -872,12 +761,7 @@ static __init int tu_init(void)
 		return ret;
 	if (tracing_init_dentry())
 		return 0;
-	trace_create_file("uprobe_events", TRACE_MODE_WRITE, NULL, NULL,
-			  &tu_events_fops);
-	trace_create_file("uprobe_profile", TRACE_MODE_READ, NULL,
-			  (void *)&tu_profile_seq_ops, &pev_stats_fops);
-	trace_create_file("uprobe_misses", TRACE_MODE_READ, NULL,
-			  (void *)&tu_misses_seq_ops, &pev_stats_fops);
+	pev_create_files(tu_files, ARRAY_SIZE(tu_files));
 	return 0;
 }
 fs_initcall(tu_init);

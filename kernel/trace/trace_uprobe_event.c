@@ -2,8 +2,10 @@
 /**
  * DOC: Design notes
  *
- * trace_uprobe_event.c - the trace_event_call behind each uprobe event:
- * its fields, format and output, and turning it on and off.
+ * trace_uprobe_event.c - what is the uprobe event's own in the life of
+ * its trace_event_call: its output line, making one, and registering its
+ * probes with the uprobes core for its first user.  The fields, format,
+ * users and links are probe_event.c's (struct pev_event).
  *
  * Record layout (the event's "format" file shows it)::
  *
@@ -18,8 +20,8 @@
  *
  * On and off: the first user registers every probe of the event with
  * the uprobes core, the last one unregisters them (without waiting for
- * each, then once for all).  The users are trace files (TU_EV_TRACE, one
- * pev_link each) or perf (TU_EV_PERF); the two exclude each other, since
+ * each, then once for all).  The users are trace files (PEV_EV_TRACE, one
+ * pev_link each) or perf (PEV_EV_PERF); the two exclude each other, since
  * perf asks the core to filter by mm and trace files want every task:
  * enabling one while the other is on fails with -EINTR.
  *
@@ -36,7 +38,7 @@
 static enum print_line_t tu_print(struct trace_iterator *iter, int flags,
 				  struct trace_event *event)
 {
-	struct tu_event *ev = container_of(event, struct tu_event, call.event);
+	struct pev_event *ev = container_of(event, struct pev_event, call.event);
 	struct trace_seq *s = &iter->seq;
 
 	trace_seq_printf(s, "%s: (", trace_event_name(&ev->call));
@@ -49,93 +51,13 @@ static enum print_line_t tu_print(struct trace_iterator *iter, int flags,
 
 		trace_seq_printf(s, "0x%lx", h->ip);
 	}
-	trace_seq_putc(s, ')');
-	parg_set_print(ev->layout, s, iter->ent, ev->head_size);
-	trace_seq_putc(s, '\n');
+	pev_print_args(s, ev, iter->ent);
 	return trace_handle_return(s);
 }
 
 static struct trace_event_functions tu_event_funcs = {
 	.trace = tu_print,
 };
-
-/* ---------------------------------------------------------------- fields */
-
-static int tu_define_fields(struct trace_event_call *call)
-{
-	struct tu_event *ev = tu_event_of(call);
-
-	return pev_call_define_fields(call, ev->is_return ? PEV_HEAD_RETURN :
-					    PEV_HEAD_ENTRY, ev->layout,
-				      ev->head_size);
-}
-
-static struct trace_event_fields tu_fields[] = {
-	{ .type = TRACE_FUNCTION_TYPE, .define_fields = tu_define_fields },
-	{}
-};
-
-/* -------------------------------------------------------------- lifetime */
-
-/*
- * A new, unpublished event @group/@name whose first probe is @first; it
- * adopts @first's argument set as its layout.
- */
-struct tu_event *tu_event_new(const char *group, const char *name,
-			      struct tu_probe *first)
-{
-	struct tu_event *ev;
-
-	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
-	if (!ev)
-		return NULL;
-	INIT_LIST_HEAD(&ev->links);
-	INIT_LIST_HEAD(&ev->probes);
-	rwlock_init(&ev->filter.lock);
-	INIT_LIST_HEAD(&ev->filter.events);
-	ev->is_return = first->is_return;
-	ev->head_size = first->is_return ? sizeof(struct tu_return_head) :
-					   sizeof(struct tu_entry_head);
-	ev->bpf_filename = kstrdup(first->filename, GFP_KERNEL);
-	ev->bpf_offset = first->offset;
-	if (pev_call_init(&ev->call, &ev->class, group, name) ||
-	    !ev->bpf_filename)
-		goto out_free;
-	ev->class.reg = tu_event_reg;
-	ev->class.fields_array = tu_fields;
-	ev->call.event.funcs = &tu_event_funcs;
-	ev->call.flags = TRACE_EVENT_FL_UPROBE | TRACE_EVENT_FL_CAP_ANY;
-
-	ev->layout = first->args;
-	first->event = ev;
-	list_add(&first->sibling, &ev->probes);
-	if (pev_call_set_print_fmt(&ev->call, ev->layout, ev->is_return ?
-				   PEV_HEAD_RETURN : PEV_HEAD_ENTRY))
-		goto out_unlink;
-	return ev;
-
-out_unlink:
-	list_del_init(&first->sibling);
-	first->event = NULL;
-	ev->layout = NULL;
-out_free:
-	kfree(ev->bpf_filename);
-	pev_call_release(&ev->call, &ev->class);
-	kfree(ev);
-	return NULL;
-}
-
-/* Free an unpublished event with its layout set.  NULL is fine. */
-void tu_event_free(struct tu_event *ev)
-{
-	if (!ev)
-		return;
-	WARN_ON_ONCE(ev->published || !list_empty(&ev->links));
-	parg_set_free(ev->layout);
-	pev_call_release(&ev->call, &ev->class);
-	kfree(ev->bpf_filename);
-	kfree(ev);
-}
 
 /* ---------------------------------------------------------- on and off */
 
@@ -157,7 +79,7 @@ int tu_probe_arm(struct tu_probe *tp, bool perf)
 }
 
 /* Unregister every registered probe of @ev; wait once for the handlers. */
-static void tu_event_disarm(struct tu_event *ev)
+static void tu_event_disarm(struct pev_event *ev)
 {
 	struct tu_probe *tp;
 	bool any = false;
@@ -173,11 +95,14 @@ static void tu_event_disarm(struct tu_event *ev)
 		uprobe_unregister_sync();
 }
 
-static int tu_event_arm(struct tu_event *ev, bool perf)
+static int tu_event_arm(struct pev_event *ev, bool perf)
 {
 	struct tu_probe *tp;
 	int ret;
 
+	ret = pev_scratch_reserve();
+	if (ret)
+		return ret;
 	list_for_each_entry(tp, &ev->probes, sibling) {
 		ret = tu_probe_arm(tp, perf);
 		if (ret) {
@@ -188,91 +113,75 @@ static int tu_event_arm(struct tu_event *ev, bool perf)
 	return 0;
 }
 
-static struct pev_link *tu_event_find_link(struct tu_event *ev,
-					  struct trace_event_file *file)
+static int tu_event_perf(struct pev_event *ev, enum trace_reg type, void *data)
 {
-	struct pev_link *link;
-
-	list_for_each_entry(link, &ev->links, node)
-		if (link->file == file)
-			return link;
-	return NULL;
+	return tu_event_reg_perf(container_of(ev, struct tu_event, pev), type,
+				 data);
 }
 
-/* A new user: a trace file, or perf when @file is NULL. */
-static int tu_event_enable(struct tu_event *ev, struct trace_event_file *file)
+/* Same file and offset, same argument texts. */
+static bool tu_probe_same(const struct list_head *na,
+			  const struct list_head *nb)
 {
-	unsigned int was = ev->flags, mine = file ? TU_EV_TRACE : TU_EV_PERF;
-	struct pev_link *link = NULL;
-	int ret;
+	const struct tu_probe *a = list_entry(na, struct tu_probe, sibling);
+	const struct tu_probe *b = list_entry(nb, struct tu_probe, sibling);
 
-	lockdep_assert_held(&event_mutex);
-	if (was & ~mine)
-		return -EINTR;
-	ret = pev_scratch_reserve();
-	if (ret)
-		return ret;
-	if (file) {
-		link = kmalloc(sizeof(*link), GFP_KERNEL);
-		if (!link)
-			return -ENOMEM;
-		link->file = file;
-		list_add_tail_rcu(&link->node, &ev->links);
-	}
-	WRITE_ONCE(ev->flags, was | mine);
-	if (was)
-		return 0;
-	ret = tu_event_arm(ev, !file);
-	if (ret) {
-		WRITE_ONCE(ev->flags, was);
-		if (link) {
-			list_del_rcu(&link->node);
-			kfree_rcu_mightsleep(link);
-		}
-	}
-	return ret;
+	return tu_probe_inode(a) == tu_probe_inode(b) &&
+	       a->offset == b->offset && parg_set_same_text(a->args, b->args);
 }
 
-/* A user leaves; the last one unregisters the probes. */
-static int tu_event_disable(struct tu_event *ev, struct trace_event_file *file)
+static void tu_event_release(struct pev_event *ev)
 {
-	unsigned int flags = ev->flags;
-	struct pev_link *link;
-
-	lockdep_assert_held(&event_mutex);
-	if (file) {
-		link = tu_event_find_link(ev, file);
-		if (!link)
-			return -ENOENT;
-		list_del_rcu(&link->node);
-		kfree_rcu_mightsleep(link);	/* a hit may still be reading it */
-		if (list_empty(&ev->links))
-			flags &= ~TU_EV_TRACE;
-	} else {
-		flags &= ~TU_EV_PERF;
-	}
-	WRITE_ONCE(ev->flags, flags);
-	if (!flags)
-		tu_event_disarm(ev);
-	return 0;
+	kfree(container_of(ev, struct tu_event, pev)->bpf_filename);
 }
 
-/* class->reg: process context, event_mutex held. */
-int tu_event_reg(struct trace_event_call *call, enum trace_reg type,
-		 void *data)
-{
-	struct tu_event *ev = tu_event_of(call);
+/* Trace files want every task, perf its own: one kind of user at a time. */
+static const struct pev_event_ops tu_event_ops = {
+	.arm = tu_event_arm,
+	.disarm = tu_event_disarm,
+	.reg_perf = tu_event_perf,
+	.same_probe = tu_probe_same,
+	.release = tu_event_release,
+	.funcs = &tu_event_funcs,
+	.call_flags = TRACE_EVENT_FL_UPROBE | TRACE_EVENT_FL_CAP_ANY,
+	.users_exclusive = true,
+	.size = PEV_EVENT_SIZE(struct tu_event, pev),
+	.head_size = { sizeof(struct tu_entry_head),
+		       sizeof(struct tu_return_head) },
+};
 
-	switch (type) {
-	case TRACE_REG_REGISTER:
-		return tu_event_enable(ev, data);
-	case TRACE_REG_UNREGISTER:
-		return tu_event_disable(ev, data);
-	case TRACE_REG_PERF_REGISTER:
-		return tu_event_enable(ev, NULL);
-	case TRACE_REG_PERF_UNREGISTER:
-		return tu_event_disable(ev, NULL);
-	default:
-		return tu_event_reg_perf(ev, type, data);
+/*
+ * A new, unpublished event @group/@name whose first probe is @first; it
+ * adopts @first's argument set as its layout.
+ */
+struct tu_event *tu_event_new(const char *group, const char *name,
+			      struct tu_probe *first)
+{
+	char *filename = kstrdup(first->filename, GFP_KERNEL);
+	struct pev_event *pev = NULL;
+	struct tu_event *ev;
+
+	if (filename)
+		pev = pev_event_new(&tu_event_ops, group, name,
+				    first->is_return, first->args,
+				    &first->sibling);
+	if (!pev) {
+		kfree(filename);
+		return NULL;
 	}
+	ev = container_of(pev, struct tu_event, pev);
+	rwlock_init(&ev->filter.lock);
+	INIT_LIST_HEAD(&ev->filter.events);
+	ev->bpf_filename = filename;
+	ev->bpf_offset = first->offset;
+	first->event = ev;
+	return ev;
+}
+
+/* The event named @group/@name, or NULL.  Under event_mutex. */
+struct tu_event *tu_find_event(const char *group, const char *name)
+{
+	struct pev_event *ev = pev_find_event(&tu_event_ops, group, name);
+
+	return ev ? container_of(ev, struct tu_event, pev) : NULL;
 }

@@ -106,7 +106,7 @@ static bool tu_write_plain(struct tu_probe *tp, const void *rec,
 	if (!rbe)
 		return pev_record_wanted(file);
 	ent = ring_buffer_event_data(rbe);
-	tracing_generic_entry_update(ent, tp->event->call.event.type, trace_ctx);
+	tracing_generic_entry_update(ent, tp->event->pev.call.event.type, trace_ctx);
 	pev_copy_rec(ent + skip, rec + skip, size - skip);
 	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, NULL);
 	return false;
@@ -123,7 +123,7 @@ static bool tu_trace(struct tu_probe *tp, const void *rec, unsigned int size)
 	struct pev_link *link;
 	bool dropped = false;
 
-	list_for_each_entry_rcu(link, &tp->event->links, node) {
+	list_for_each_entry_rcu(link, &tp->event->pev.links, node) {
 		struct trace_event_file *file = link->file;
 		unsigned long eflags = READ_ONCE(file->flags);
 
@@ -148,7 +148,7 @@ static unsigned int tu_perf_size(unsigned int size)
 static bool tu_perf(struct tu_probe *tp, const void *rec, unsigned int size,
 		    struct pt_regs *regs)
 {
-	struct trace_event_call *call = &tp->event->call;
+	struct trace_event_call *call = &tp->event->pev.call;
 	unsigned int padded = tu_perf_size(size);
 	struct hlist_head *head;
 	void *ent;
@@ -176,7 +176,7 @@ static bool tu_perf(struct tu_probe *tp, const void *rec, unsigned int size,
 #ifdef CONFIG_BPF_EVENTS
 static bool tu_run_bpf(struct tu_probe *tp, struct pt_regs *regs)
 {
-	struct trace_event_call *call = &tp->event->call;
+	struct trace_event_call *call = &tp->event->pev.call;
 	u32 keep;
 
 	if (!bpf_prog_array_valid(call))
@@ -216,11 +216,11 @@ static __always_inline unsigned int tu_room(struct tu_probe *tp,
 	unsigned long room = TU_RECORD_MAX;
 	struct pev_link *link;
 
-	if (users & TU_EV_PERF)
+	if (users & PEV_EV_PERF)
 		room = min_t(unsigned long, room,
 			     PERF_MAX_TRACE_SIZE - sizeof(u64));
-	if (users & TU_EV_TRACE)
-		list_for_each_entry_rcu(link, &tp->event->links, node)
+	if (users & PEV_EV_TRACE)
+		list_for_each_entry_rcu(link, &tp->event->pev.links, node)
 			room = min_t(unsigned long, room,
 				     ring_buffer_max_event_size(link->file->tr->array_buffer.buffer));
 	return room;
@@ -233,7 +233,7 @@ static unsigned int tu_build(struct tu_probe *tp, const struct tu_site *site,
 {
 	struct tu_event *ev = tp->event;
 
-	if (ev->is_return) {
+	if (ev->pev.is_return) {
 		struct tu_return_head *h = rec;
 
 		h->func = site->addr;
@@ -244,7 +244,7 @@ static unsigned int tu_build(struct tu_probe *tp, const struct tu_site *site,
 	if (!tp->has_args)
 		return tp->rec_size;
 	return parg_set_fetch_user(tp->args, regs, (void *)&site->addr, rec,
-				   ev->head_size, room, uf);
+				   ev->pev.head_size, room, uf);
 }
 
 /*
@@ -286,12 +286,12 @@ static __always_inline void tu_hit(struct tu_probe *tp,
 	unsigned int size;
 	void *rec;
 
-	if (users & TU_EV_PERF) {
+	if (users & PEV_EV_PERF) {
 		/* bpf_get_func_ip() reads bp_addr through utask->vaddr */
 		udd.bp_addr = site->addr;
 		current->utask->vaddr = (unsigned long)&udd;
 		if (!tu_run_bpf(tp, regs))
-			users &= ~TU_EV_PERF;
+			users &= ~PEV_EV_PERF;
 	}
 	if (!users)
 		return;
@@ -321,9 +321,9 @@ again:
 	}
 	if (unlikely(uf.faulted))
 		parg_set_count_fault(tp->args);
-	if (users & TU_EV_TRACE)
+	if (users & PEV_EV_TRACE)
 		dropped = tu_trace(tp, rec, size);
-	if (users & TU_EV_PERF)
+	if (users & PEV_EV_PERF)
 		dropped |= tu_perf(tp, rec, size, regs);
 out_put:
 	pev_scratch_put();
@@ -336,10 +336,10 @@ int tu_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct tu_probe *tp = container_of(uc, struct tu_probe, consumer);
 	struct tu_site site = { .addr = instruction_pointer(regs) };
-	unsigned int users = READ_ONCE(tp->event->flags);
+	unsigned int users = READ_ONCE(tp->event->pev.flags);
 
 	this_cpu_inc(tp->counts->hits);
-	if ((users & TU_EV_PERF) && !tu_perf_filter_mm(uc, current->mm))
+	if ((users & PEV_EV_PERF) && !tu_perf_filter_mm(uc, current->mm))
 		return UPROBE_HANDLER_REMOVE;
 	if (!tp->is_return)
 		tu_hit(tp, &site, regs, users);
@@ -354,14 +354,14 @@ int tu_ret_handler(struct uprobe_consumer *uc, unsigned long func,
 		.addr = func,
 		.ret_ip = instruction_pointer(regs),
 	};
-	unsigned int users = READ_ONCE(tp->event->flags);
+	unsigned int users = READ_ONCE(tp->event->pev.flags);
 
 	/*
 	 * The core runs every consumer's return handler once any of them set
 	 * the return up: keep perf (and its BPF programs) to its tasks.  A
 	 * perf user excludes trace users, so nothing else is lost.
 	 */
-	if ((users & TU_EV_PERF) && !tu_perf_filter_mm(uc, current->mm))
+	if ((users & PEV_EV_PERF) && !tu_perf_filter_mm(uc, current->mm))
 		return 0;
 	tu_hit(tp, &site, regs, users);
 	return 0;
@@ -444,7 +444,7 @@ static int tu_event_apply(struct tu_event *ev, bool add)
 	struct tu_probe *tp;
 	int ret = 0;
 
-	list_for_each_entry(tp, &ev->probes, sibling) {
+	list_for_each_entry(tp, &ev->pev.probes, sibling) {
 		if (!tp->uprobe)
 			continue;
 		ret = uprobe_apply(tp->uprobe, &tp->consumer, add);

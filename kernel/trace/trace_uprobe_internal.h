@@ -23,8 +23,8 @@
  *
  *   trace_uprobe.c        definitions, lifetime, dyn_event ops, the tracefs
  *                         files, local events for perf's uprobe PMU
- *   trace_uprobe_event.c  the trace_event_call: fields, format, output,
- *                         registering with the uprobes core on enable
+ *   trace_uprobe_event.c  its trace_event_call (on probe_event.c): output,
+ *                         new, registering with the uprobes core on enable
  *   trace_uprobe_hit.c    the uprobe consumer handlers, trace records, perf
  *                         and BPF, the perf mm filter, local perf events
  *
@@ -69,10 +69,6 @@ struct tu_return_head {
 	unsigned long ret_ip;		/* where it returned to */
 };
 
-/* Event flags: who wants records.  Written under event_mutex. */
-#define TU_EV_TRACE	BIT(0)	/* trace files (links) */
-#define TU_EV_PERF	BIT(1)	/* perf events, BPF programs */
-
 /*
  * Which tasks perf wants records from: any, when a perf event counts
  * system-wide, else the mms of the tasks of @events.  @lock guards both;
@@ -86,16 +82,7 @@ struct tu_perf_filter {
 
 /* One event.  Allocated with its first probe, freed with its last. */
 struct tu_event {
-	struct trace_event_call call;
-	struct trace_event_class class;
-	unsigned int flags;		/* TU_EV_*; event_mutex to write */
-	struct list_head links;		/* pev_link; RCU for the hit path */
-	struct list_head probes;	/* tu_probe.sibling; event_mutex */
-	/* fields and output; adopted from the first probe, freed with us */
-	struct parg_set *layout;
-	unsigned int head_size;		/* argument block offset */
-	bool is_return;
-	bool published;			/* in ftrace_events; event_mutex */
+	struct pev_event pev;
 	struct tu_perf_filter filter;
 	/*
 	 * The first probe's file and offset, for bpf_get_uprobe_info(): it
@@ -136,12 +123,12 @@ struct tu_probe {
 
 static inline struct tu_event *tu_event_of(struct trace_event_call *call)
 {
-	return container_of(call, struct tu_event, call);
+	return container_of(call, struct tu_event, pev.call);
 }
 
 static inline struct tu_probe *tu_event_primary(struct tu_event *ev)
 {
-	return list_first_entry_or_null(&ev->probes, struct tu_probe, sibling);
+	return list_first_entry_or_null(&ev->pev.probes, struct tu_probe, sibling);
 }
 
 static inline struct inode *tu_probe_inode(const struct tu_probe *tp)
@@ -158,9 +145,7 @@ void tu_probe_free(struct tu_probe *tp);
 /* trace_uprobe_event.c */
 struct tu_event *tu_event_new(const char *group, const char *name,
 			      struct tu_probe *first);
-void tu_event_free(struct tu_event *ev);
-int tu_event_reg(struct trace_event_call *call, enum trace_reg type,
-		 void *data);
+struct tu_event *tu_find_event(const char *group, const char *name);
 int tu_probe_arm(struct tu_probe *tp, bool perf);
 
 /* trace_uprobe_hit.c */
