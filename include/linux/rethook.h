@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /**
- * DOC: Design notes
+ * DOC: rethook: the return hook API
  *
  * rethook: run a callback when a hooked function returns.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /**
- * DOC: Design notes
+ * DOC: probe arguments: the library's interface
  *
  * probe_arg.h - the arguments of probe events: parse, compile, run, print.
  *
@@ -8,7 +8,7 @@
  * (trace_kprobe*), uprobe events (trace_uprobe*), event probes
  * (trace_eprobe.c), fprobe and tracepoint probe events (trace_fprobe*).
  * Its symbols begin with ``parg_`` (``PARG_`` for constants); the front ends'
- * with ``tk_``, ``tu_``, ``tep_`` and ``tf_``.
+ * with ``kpev_``, ``upev_``, ``epev_`` and ``fpev_``.
  *
  * The library turns the argument words of a probe definition, such as::
  *

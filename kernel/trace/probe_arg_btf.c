@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: probe arguments: arguments named through BTF
  *
  * probe_arg_btf.c - fetch arguments named through BTF (CONFIG_PROBE_EVENTS_BTF_ARGS).
  *

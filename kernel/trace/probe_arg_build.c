@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: probe arguments: building one argument
  *
  * probe_arg_build.c - the steps that build one argument: the types of the
  * language, the first error of a definition, where the probe is, and the

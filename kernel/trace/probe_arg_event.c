@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: probe arguments: fields and print format of an argument set
  *
  * probe_arg_event.c - what an argument set looks like from outside: the fields
  * of the format file, the print_fmt, the trace output, the kprobe_events

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /**
- * DOC: Design notes
+ * DOC: probe arguments: what the library's files share
  *
  * probe_arg_impl.h - what the files of the probe argument library share.
  * Prefixes: ``parg_`` (probe argument), ``PARG_`` (its constants).

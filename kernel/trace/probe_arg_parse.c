@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: probe arguments: parsing fetch arguments
  *
  * probe_arg_parse.c - parse the fetch arguments of a probe definition and
  * compile each one into a struct parg_arg.

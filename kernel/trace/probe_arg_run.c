@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: probe arguments: fetching on a hit
  *
  * probe_arg_run.c - run a compiled argument set on a probe hit.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: probe arguments: argument sets
  *
  * probe_arg_set.c - argument sets: build one from the words of a definition,
  * seal it for the hit path, resolve its symbols, free it.

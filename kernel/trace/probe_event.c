@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: probe events: the shared event layer and its lifecycle
  *
  * probe_event.c - the layer every probe-event front end stands on, above
- * the argument library (probe_arg) and below kprobe events (``tk_``), uprobe
- * events (``tu_``), event probes (``tep_``) and fprobe/tracepoint probe events
- * (``tf_``).  What is here is the logic those four had each written once;
+ * the argument library (probe_arg) and below kprobe events (``kpev_``), uprobe
+ * events (``upev_``), event probes (``epev_``) and fprobe/tracepoint probe events
+ * (``fpev_``).  What is here is the logic those four had each written once;
  * a front end keeps what differs: its grammar, its probe object, its
  * hit path and its listing.
  *
@@ -16,24 +16,24 @@
  *     around the layout's arguments, publication in tracefs with the
  *     one-name-for-all-kinds rule;
  *   - the lifetime of a kprobe, uprobe or fprobe event (struct
- *     pev_event, embedded first in the front end's event): made with its
+ *     probe_ev_event, embedded first in the front end's event): made with its
  *     first probe, which lends it the argument layout, joined by more
  *     probes of the same kind and layout, freed with its last; its
- *     users (trace files, each a pev_link the hit path walks, and perf)
+ *     users (trace files, each a probe_ev_link the hit path walks, and perf)
  *     and its class->reg, which arms the probes for the first user and
  *     disarms them after the last through the front end's
- *     struct pev_event_ops (slow path only: a hit reads the event's
+ *     struct probe_ev_event_ops (slow path only: a hit reads the event's
  *     fields, it calls none of the ops);
  *   - the walk over one front end's probes on the dyn_event list, the
  *     "-:GROUP/EVENT" name match, and the definition line's head
  *     ("KIND[MAXACTIVE]:GROUP/EVENT ") and arguments;
  *   - the [GROUP/|GROUP.][EVENT] name rule and its error codes
- *     (enum pev_name_err), and error_log entries: the words joined by
+ *     (enum probe_ev_name_err), and error_log entries: the words joined by
  *     single spaces, the caret under byte @pos of word @word, or just
  *     past the end when the word is missing;
- *   - the drop rule of the hit paths (pev_record_wanted(), inline in
+ *   - the drop rule of the hit paths (probe_ev_record_wanted(), inline in
  *     probe_event.h so that a hit makes no extra call);
- *   - the tracefs files that list a front end's probes (struct pev_file:
+ *   - the tracefs files that list a front end's probes (struct probe_ev_file:
  *     kprobe_events, uprobe_profile, fprobe_profile...): their file
  *     operations, O_TRUNC on a definitions file, the first column of the
  *     stat files (uprobe_misses, fprobe_profile, eprobe_profile):
@@ -45,10 +45,10 @@
  *
  *   - Nothing here knows a front end: it sees a trace_event_call, a
  *     parg_set, words and codes.  Error codes are the caller's: a name
- *     error is returned as an enum pev_name_err, which the caller maps
- *     into its own table with pev_err_code(), as it does probe_arg's.
- *   - A call's names and print_fmt are owned by it from pev_call_init()
- *     until pev_call_release(), which may be called on a half-made call.
+ *     error is returned as an enum probe_ev_name_err, which the caller maps
+ *     into its own table with probe_ev_err_code(), as it does probe_arg's.
+ *   - A call's names and print_fmt are owned by it from probe_ev_call_init()
+ *     until probe_ev_call_release(), which may be called on a half-made call.
  *
  * Locking: publication, the name check, an event's users and probes
  * need event_mutex (asserted; the ftrace and perf cores hold it around
@@ -71,8 +71,8 @@
 
 /* ------------------------------------------------------------ the event */
 
-/* Name @call @group/@name; -ENOMEM leaves it for pev_call_release(). */
-int pev_call_init(struct trace_event_call *call,
+/* Name @call @group/@name; -ENOMEM leaves it for probe_ev_call_release(). */
+int probe_ev_call_init(struct trace_event_call *call,
 		  struct trace_event_class *class,
 		  const char *group, const char *name)
 {
@@ -83,8 +83,8 @@ int pev_call_init(struct trace_event_call *call,
 	return class->system && call->name ? 0 : -ENOMEM;
 }
 
-/* Free what pev_call_init() and pev_call_set_print_fmt() made. */
-void pev_call_release(struct trace_event_call *call,
+/* Free what probe_ev_call_init() and probe_ev_call_set_print_fmt() made. */
+void probe_ev_call_release(struct trace_event_call *call,
 		      struct trace_event_class *class)
 {
 	kfree(call->print_fmt);
@@ -97,18 +97,18 @@ void pev_call_release(struct trace_event_call *call,
  * has "(%lx <- %lx)" and __probe_func, __probe_ret_ip; no head has
  * nothing before the first " NAME=FMT".
  */
-int pev_call_set_print_fmt(struct trace_event_call *call,
-			   struct parg_set *layout, enum pev_head head)
+int probe_ev_call_set_print_fmt(struct trace_event_call *call,
+			   struct parg_set *layout, enum probe_ev_head head)
 {
 	static const char * const fmt_heads[] = {
-		[PEV_HEAD_ENTRY] = "(%lx)",
-		[PEV_HEAD_RETURN] = "(%lx <- %lx)",
-		[PEV_HEAD_NONE] = "",
+		[PROBE_EV_HEAD_ENTRY] = "(%lx)",
+		[PROBE_EV_HEAD_RETURN] = "(%lx <- %lx)",
+		[PROBE_EV_HEAD_NONE] = "",
 	};
 	static const char * const args_heads[] = {
-		[PEV_HEAD_ENTRY] = ", REC->__probe_ip",
-		[PEV_HEAD_RETURN] = ", REC->__probe_func, REC->__probe_ret_ip",
-		[PEV_HEAD_NONE] = "",
+		[PROBE_EV_HEAD_ENTRY] = ", REC->__probe_ip",
+		[PROBE_EV_HEAD_RETURN] = ", REC->__probe_func, REC->__probe_ret_ip",
+		[PROBE_EV_HEAD_NONE] = "",
 	};
 	size_t fmt_len, args_len;
 	char *fmt, *args;
@@ -135,7 +135,7 @@ out_free:
 	return ret;
 }
 
-static int pev_head_field(struct trace_event_call *call, const char *name,
+static int probe_ev_head_field(struct trace_event_call *call, const char *name,
 			  unsigned int offset)
 {
 	return trace_define_field(call, "unsigned long", name, offset,
@@ -146,19 +146,19 @@ static int pev_head_field(struct trace_event_call *call, const char *name,
  * The head fields of @call, laid out as kprobe events' heads are (every
  * front end's head struct has that layout).
  */
-static int pev_call_define_head(struct trace_event_call *call,
-				enum pev_head head)
+static int probe_ev_call_define_head(struct trace_event_call *call,
+				enum probe_ev_head head)
 {
 	int ret;
 
 	switch (head) {
-	case PEV_HEAD_ENTRY:
-		return pev_head_field(call, "__probe_ip",
+	case PROBE_EV_HEAD_ENTRY:
+		return probe_ev_head_field(call, "__probe_ip",
 			offsetof(struct kprobe_trace_entry_head, ip));
-	case PEV_HEAD_RETURN:
-		ret = pev_head_field(call, "__probe_func",
+	case PROBE_EV_HEAD_RETURN:
+		ret = probe_ev_head_field(call, "__probe_func",
 			offsetof(struct kretprobe_trace_entry_head, func));
-		return ret ?: pev_head_field(call, "__probe_ret_ip",
+		return ret ?: probe_ev_head_field(call, "__probe_ret_ip",
 			offsetof(struct kretprobe_trace_entry_head, ret_ip));
 	default:
 		return 0;
@@ -166,16 +166,16 @@ static int pev_call_define_head(struct trace_event_call *call,
 }
 
 /* The fields of @call: its head's, then @layout's after @head_size bytes. */
-int pev_call_define_fields(struct trace_event_call *call, enum pev_head head,
+int probe_ev_call_define_fields(struct trace_event_call *call, enum probe_ev_head head,
 			   const struct parg_set *layout, unsigned int head_size)
 {
-	int ret = pev_call_define_head(call, head);
+	int ret = probe_ev_call_define_head(call, head);
 
 	return ret ?: parg_set_define_fields(layout, call, head_size);
 }
 
 /* Is any event, of any kind, named @group/@name?  Under event_mutex. */
-bool pev_name_taken(const char *group, const char *name)
+bool probe_ev_name_taken(const char *group, const char *name)
 {
 	struct trace_event_call *call;
 
@@ -191,12 +191,12 @@ bool pev_name_taken(const char *group, const char *name)
 }
 
 /* events/GROUP/EVENT for @call: -EEXIST if the name is taken. */
-int pev_call_publish(struct trace_event_call *call)
+int probe_ev_call_publish(struct trace_event_call *call)
 {
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	if (pev_name_taken(call->class->system, trace_event_name(call)))
+	if (probe_ev_name_taken(call->class->system, trace_event_name(call)))
 		return -EEXIST;
 	if (!register_trace_event(&call->event))
 		return -ENODEV;
@@ -209,7 +209,7 @@ int pev_call_publish(struct trace_event_call *call)
 /* ---------------------------------------------- an event's lifetime */
 
 /* The end of a record's line: ")", then " NAME=VALUE" for each argument. */
-void pev_print_args(struct trace_seq *s, const struct pev_event *ev,
+void probe_ev_print_args(struct trace_seq *s, const struct probe_ev_event *ev,
 		    const struct trace_entry *ent)
 {
 	trace_seq_putc(s, ')');
@@ -222,10 +222,10 @@ void pev_print_args(struct trace_seq *s, const struct pev_event *ev,
  * for a return record, the addresses as symbols; a symbol that cannot be
  * printed ends the line there (trace_seq is full).
  */
-static enum print_line_t pev_print_sym(struct trace_iterator *iter, int flags,
+static enum print_line_t probe_ev_print_sym(struct trace_iterator *iter, int flags,
 				       struct trace_event *event)
 {
-	struct pev_event *ev = container_of(event, struct pev_event, call.event);
+	struct probe_ev_event *ev = container_of(event, struct probe_ev_event, call.event);
 	struct kretprobe_trace_entry_head *ret = (void *)iter->ent;
 	struct kprobe_trace_entry_head *entry = (void *)iter->ent;
 	struct trace_seq *s = &iter->seq;
@@ -243,44 +243,44 @@ static enum print_line_t pev_print_sym(struct trace_iterator *iter, int flags,
 		ok = seq_print_ip_sym(s, entry->ip, flags | TRACE_ITER_SYM_OFFSET);
 	}
 	if (ok)
-		pev_print_args(s, ev, iter->ent);
+		probe_ev_print_args(s, ev, iter->ent);
 	return trace_handle_return(s);
 }
 
-static struct trace_event_functions pev_sym_funcs = {
-	.trace = pev_print_sym,
+static struct trace_event_functions probe_ev_sym_funcs = {
+	.trace = probe_ev_print_sym,
 };
 
-static enum pev_head pev_event_head(const struct pev_event *ev)
+static enum probe_ev_head probe_ev_event_head(const struct probe_ev_event *ev)
 {
-	return ev->is_return ? PEV_HEAD_RETURN : PEV_HEAD_ENTRY;
+	return ev->is_return ? PROBE_EV_HEAD_RETURN : PROBE_EV_HEAD_ENTRY;
 }
 
-static int pev_event_define_fields(struct trace_event_call *call)
+static int probe_ev_event_define_fields(struct trace_event_call *call)
 {
-	struct pev_event *ev = pev_event_of(call);
+	struct probe_ev_event *ev = probe_ev_event_of(call);
 
-	return pev_call_define_fields(call, pev_event_head(ev), ev->layout,
+	return probe_ev_call_define_fields(call, probe_ev_event_head(ev), ev->layout,
 				      ev->head_size);
 }
 
-static struct trace_event_fields pev_event_fields[] = {
-	{ .type = TRACE_FUNCTION_TYPE, .define_fields = pev_event_define_fields },
+static struct trace_event_fields probe_ev_event_fields[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = probe_ev_event_define_fields },
 	{}
 };
 
 /*
  * A new, unpublished event of kind @ops named @group/@name: @ops->size
- * zeroed bytes, the struct pev_event first.  It adopts @layout, the
+ * zeroed bytes, the struct probe_ev_event first.  It adopts @layout, the
  * argument set of its first probe, whose sibling node @first goes on
  * the event's probes.  NULL when out of memory, with nothing changed.
  */
-struct pev_event *pev_event_new(const struct pev_event_ops *ops,
+struct probe_ev_event *probe_ev_event_new(const struct probe_ev_event_ops *ops,
 				const char *group, const char *name,
 				bool is_return, struct parg_set *layout,
 				struct list_head *first)
 {
-	struct pev_event *ev;
+	struct probe_ev_event *ev;
 
 	ev = kzalloc(ops->size, GFP_KERNEL);
 	if (!ev)
@@ -290,15 +290,15 @@ struct pev_event *pev_event_new(const struct pev_event_ops *ops,
 	ev->ops = ops;
 	ev->is_return = is_return;
 	ev->head_size = ops->head_size[is_return];
-	if (pev_call_init(&ev->call, &ev->class, group, name))
+	if (probe_ev_call_init(&ev->call, &ev->class, group, name))
 		goto out_free;
-	ev->class.reg = pev_event_reg;
-	ev->class.fields_array = pev_event_fields;
-	ev->call.event.funcs = ops->funcs ?: &pev_sym_funcs;
+	ev->class.reg = probe_ev_event_reg;
+	ev->class.fields_array = probe_ev_event_fields;
+	ev->call.event.funcs = ops->funcs ?: &probe_ev_sym_funcs;
 	ev->call.flags = ops->call_flags;
 	ev->layout = layout;
 	list_add(first, &ev->probes);
-	if (pev_call_set_print_fmt(&ev->call, layout, pev_event_head(ev)))
+	if (probe_ev_call_set_print_fmt(&ev->call, layout, probe_ev_event_head(ev)))
 		goto out_unlink;
 	return ev;
 
@@ -306,7 +306,7 @@ out_unlink:
 	list_del_init(first);
 	ev->layout = NULL;
 out_free:
-	pev_call_release(&ev->call, &ev->class);
+	probe_ev_call_release(&ev->call, &ev->class);
 	kfree(ev);
 	return NULL;
 }
@@ -315,7 +315,7 @@ out_free:
  * Free an unpublished, unused event with its layout and names; the front
  * end frees what it added first.  NULL is fine.
  */
-void pev_event_free(struct pev_event *ev)
+void probe_ev_event_free(struct probe_ev_event *ev)
 {
 	if (!ev)
 		return;
@@ -323,14 +323,14 @@ void pev_event_free(struct pev_event *ev)
 	if (ev->ops->release)
 		ev->ops->release(ev);
 	parg_set_free(ev->layout);
-	pev_call_release(&ev->call, &ev->class);
+	probe_ev_call_release(&ev->call, &ev->class);
 	kfree(ev);
 }
 
 /* events/GROUP/EVENT for @ev; -EEXIST if any event has that name. */
-int pev_event_publish(struct pev_event *ev)
+int probe_ev_event_publish(struct probe_ev_event *ev)
 {
-	int ret = pev_call_publish(&ev->call);
+	int ret = probe_ev_call_publish(&ev->call);
 
 	if (!ret)
 		ev->published = true;
@@ -338,7 +338,7 @@ int pev_event_publish(struct pev_event *ev)
 }
 
 /* Remove it again; -EBUSY if the ftrace or perf core still uses it. */
-int pev_event_unpublish(struct pev_event *ev)
+int probe_ev_event_unpublish(struct probe_ev_event *ev)
 {
 	int ret;
 
@@ -350,15 +350,15 @@ int pev_event_unpublish(struct pev_event *ev)
 }
 
 /* On, or held open (an event file, a perf event): not to be deleted. */
-bool pev_event_busy(struct pev_event *ev)
+bool probe_ev_event_busy(struct probe_ev_event *ev)
 {
 	return READ_ONCE(ev->flags) || trace_event_dyn_busy(&ev->call);
 }
 
 /* Before the last probe of @ev goes: out of tracefs, unless in use. */
-int pev_event_withdraw(struct pev_event *ev)
+int probe_ev_event_withdraw(struct probe_ev_event *ev)
 {
-	return pev_event_busy(ev) ? -EBUSY : pev_event_unpublish(ev);
+	return probe_ev_event_busy(ev) ? -EBUSY : probe_ev_event_unpublish(ev);
 }
 
 /*
@@ -367,7 +367,7 @@ int pev_event_withdraw(struct pev_event *ev)
  * point into it): *@args is NULL then.  The last probe takes the event
  * with it: true when @ev is freed.  Under event_mutex.
  */
-bool pev_event_leave(struct pev_event *ev, struct list_head *node,
+bool probe_ev_event_leave(struct probe_ev_event *ev, struct list_head *node,
 		     struct parg_set **args)
 {
 	list_del_init(node);
@@ -375,7 +375,7 @@ bool pev_event_leave(struct pev_event *ev, struct list_head *node,
 		*args = NULL;
 	if (!list_empty(&ev->probes))
 		return false;
-	pev_event_free(ev);
+	probe_ev_event_free(ev);
 	return true;
 }
 
@@ -385,7 +385,7 @@ bool pev_event_leave(struct pev_event *ev, struct list_head *node,
  * refusal, *@word is the definition word at fault: 0 for the head, 2
  * and on for the arguments.
  */
-enum pev_join_err pev_event_may_join(struct pev_event *ev, bool other_kind,
+enum probe_ev_join_err probe_ev_event_may_join(struct probe_ev_event *ev, bool other_kind,
 				     const struct parg_set *args,
 				     const struct list_head *node, int *word)
 {
@@ -394,22 +394,22 @@ enum pev_join_err pev_event_may_join(struct pev_event *ev, bool other_kind,
 
 	*word = 0;
 	if (other_kind)
-		return PEV_JOIN_OTHER_KIND;
+		return PROBE_EV_JOIN_OTHER_KIND;
 	idx = parg_set_mismatch(ev->layout, args);
 	if (idx >= 0) {
 		*word = idx + 2;
-		return PEV_JOIN_OTHER_ARGS;
+		return PROBE_EV_JOIN_OTHER_ARGS;
 	}
 	list_for_each(sib, &ev->probes)
 		if (ev->ops->same_probe && ev->ops->same_probe(sib, node))
-			return PEV_JOIN_SAME_PROBE;
-	return PEV_JOIN_OK;
+			return PROBE_EV_JOIN_SAME_PROBE;
+	return PROBE_EV_JOIN_OK;
 }
 
-static struct pev_link *pev_find_link(struct pev_event *ev,
+static struct probe_ev_link *probe_ev_find_link(struct probe_ev_event *ev,
 				      struct trace_event_file *file)
 {
-	struct pev_link *link;
+	struct probe_ev_link *link;
 
 	list_for_each_entry(link, &ev->links, node)
 		if (link->file == file)
@@ -418,11 +418,11 @@ static struct pev_link *pev_find_link(struct pev_event *ev,
 }
 
 /* A new user: a trace file, or perf when @file is NULL.  The first arms. */
-static int pev_event_enable(struct pev_event *ev,
+static int probe_ev_event_enable(struct probe_ev_event *ev,
 			    struct trace_event_file *file)
 {
-	unsigned int was = ev->flags, mine = file ? PEV_EV_TRACE : PEV_EV_PERF;
-	struct pev_link *link = NULL;
+	unsigned int was = ev->flags, mine = file ? PROBE_EV_EV_TRACE : PROBE_EV_EV_PERF;
+	struct probe_ev_link *link = NULL;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
@@ -450,23 +450,23 @@ static int pev_event_enable(struct pev_event *ev,
 }
 
 /* A user leaves; the last one disarms the probes. */
-static int pev_event_disable(struct pev_event *ev,
+static int probe_ev_event_disable(struct probe_ev_event *ev,
 			     struct trace_event_file *file)
 {
 	unsigned int flags = ev->flags;
-	struct pev_link *link;
+	struct probe_ev_link *link;
 
 	lockdep_assert_held(&event_mutex);
 	if (file) {
-		link = pev_find_link(ev, file);
+		link = probe_ev_find_link(ev, file);
 		if (!link)
 			return -ENOENT;
 		list_del_rcu(&link->node);
 		kfree_rcu_mightsleep(link);	/* a hit may still be reading it */
 		if (list_empty(&ev->links))
-			flags &= ~PEV_EV_TRACE;
+			flags &= ~PROBE_EV_EV_TRACE;
 	} else {
-		flags &= ~PEV_EV_PERF;
+		flags &= ~PROBE_EV_EV_PERF;
 	}
 	WRITE_ONCE(ev->flags, flags);
 	if (!flags)
@@ -478,21 +478,21 @@ static int pev_event_disable(struct pev_event *ev,
  * class->reg of a probe event: called by the ftrace and perf cores, in
  * process context with event_mutex held.
  */
-int pev_event_reg(struct trace_event_call *call, enum trace_reg type,
+int probe_ev_event_reg(struct trace_event_call *call, enum trace_reg type,
 		  void *data)
 {
-	struct pev_event *ev = pev_event_of(call);
+	struct probe_ev_event *ev = probe_ev_event_of(call);
 	bool perf = IS_ENABLED(CONFIG_PERF_EVENTS);
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
-		return pev_event_enable(ev, data);
+		return probe_ev_event_enable(ev, data);
 	case TRACE_REG_UNREGISTER:
-		return pev_event_disable(ev, data);
+		return probe_ev_event_disable(ev, data);
 	case TRACE_REG_PERF_REGISTER:
-		return perf ? pev_event_enable(ev, NULL) : -EOPNOTSUPP;
+		return perf ? probe_ev_event_enable(ev, NULL) : -EOPNOTSUPP;
 	case TRACE_REG_PERF_UNREGISTER:
-		return perf ? pev_event_disable(ev, NULL) : -EOPNOTSUPP;
+		return perf ? probe_ev_event_disable(ev, NULL) : -EOPNOTSUPP;
 	default:	/* perf open, close, add, del */
 		return ev->ops->reg_perf ? ev->ops->reg_perf(ev, type, data) : 0;
 	}
@@ -502,12 +502,12 @@ int pev_event_reg(struct trace_event_call *call, enum trace_reg type,
 
 /*
  * Split @text, "[GROUP/|GROUP.][EVENT]", into @group and @event (each
- * PEV_NAME_LEN bytes; "" when absent).  The separator is the first '/',
+ * PROBE_EV_NAME_LEN bytes; "" when absent).  The separator is the first '/',
  * else the first '.'; "GROUP/" alone is fine (a made-up event name).
  * On a fault, *@at is the byte of @text the caret goes under: where the
  * group starts, or where the event starts after a group.
  */
-enum pev_name_err pev_split_name(const char *text, char *group, char *event,
+enum probe_ev_name_err probe_ev_split_name(const char *text, char *group, char *event,
 				 int *at)
 {
 	const char *sep = strchr(text, '/') ?: strchr(text, '.');
@@ -518,25 +518,25 @@ enum pev_name_err pev_split_name(const char *text, char *group, char *event,
 	if (sep) {
 		len = sep - text;
 		if (!len)
-			return PEV_NAME_NO_GROUP;
-		if (len >= PEV_NAME_LEN)
-			return PEV_NAME_GROUP_TOO_LONG;
+			return PROBE_EV_NAME_NO_GROUP;
+		if (len >= PROBE_EV_NAME_LEN)
+			return PROBE_EV_NAME_GROUP_TOO_LONG;
 		memcpy(group, text, len);
 		group[len] = '\0';
 		if (!is_good_system_name(group))
-			return PEV_NAME_BAD_GROUP;
+			return PROBE_EV_NAME_BAD_GROUP;
 		*at = len + 1;
 		text = sep + 1;
 	}
 	len = strlen(text);
 	if (!len)
-		return sep ? PEV_NAME_OK : PEV_NAME_NO_EVENT;
-	if (len >= PEV_NAME_LEN)
-		return PEV_NAME_EVENT_TOO_LONG;
+		return sep ? PROBE_EV_NAME_OK : PROBE_EV_NAME_NO_EVENT;
+	if (len >= PROBE_EV_NAME_LEN)
+		return PROBE_EV_NAME_EVENT_TOO_LONG;
 	if (!is_good_name(text))
-		return PEV_NAME_BAD_EVENT;
-	strscpy(event, text, PEV_NAME_LEN);
-	return PEV_NAME_OK;
+		return PROBE_EV_NAME_BAD_EVENT;
+	strscpy(event, text, PROBE_EV_NAME_LEN);
+	return PROBE_EV_NAME_OK;
 }
 
 /*
@@ -544,7 +544,7 @@ enum pev_name_err pev_split_name(const char *text, char *group, char *event,
  * from 1 to @max, written in fewer than @room bytes (at most 64).
  * -E2BIG when it is above @max, -EINVAL when it is bad otherwise.
  */
-int pev_parse_maxactive(const char *text, size_t len, size_t room,
+int probe_ev_parse_maxactive(const char *text, size_t len, size_t room,
 			unsigned int max, int *maxactive)
 {
 	char buf[64];
@@ -568,7 +568,7 @@ int pev_parse_maxactive(const char *text, size_t len, size_t room,
  * @word, or just past the end (after the last blank) if there is no
  * such word.
  */
-void pev_log_error(const char *subsys, int argc, const char **argv,
+void probe_ev_log_error(const char *subsys, int argc, const char **argv,
 		   int word, int pos, const char **texts, unsigned int code)
 {
 	unsigned int len = 0, caret = 0;
@@ -599,7 +599,7 @@ void pev_log_error(const char *subsys, int argc, const char **argv,
  * The dyn_event of kind @dyn_ops after @dev on the dyn_event list (the
  * first one when @dev is NULL), or NULL.  Under event_mutex.
  */
-struct dyn_event *pev_dyn_after(const struct dyn_event_operations *dyn_ops,
+struct dyn_event *probe_ev_dyn_after(const struct dyn_event_operations *dyn_ops,
 				struct dyn_event *dev)
 {
 	struct list_head *node = dev ? &dev->list : &dyn_event_list;
@@ -613,7 +613,7 @@ struct dyn_event *pev_dyn_after(const struct dyn_event_operations *dyn_ops,
 }
 
 /* Is @ev named @group/@name?  An empty @name: any in @group; NULL @group: any. */
-bool pev_event_named(struct pev_event *ev, const char *group,
+bool probe_ev_event_named(struct probe_ev_event *ev, const char *group,
 		     const char *name)
 {
 	if (name[0] && strcmp(trace_event_name(&ev->call), name))
@@ -625,17 +625,17 @@ bool pev_event_named(struct pev_event *ev, const char *group,
  * The published event of kind @ops named @group/@name, or NULL.  Under
  * event_mutex.
  */
-struct pev_event *pev_find_event(const struct pev_event_ops *ops,
+struct probe_ev_event *probe_ev_find_event(const struct probe_ev_event_ops *ops,
 				 const char *group, const char *name)
 {
 	struct trace_event_call *call;
-	struct pev_event *ev;
+	struct probe_ev_event *ev;
 
 	lockdep_assert_held(&event_mutex);
 	list_for_each_entry(call, &ftrace_events, list) {
-		if (call->class->fields_array != pev_event_fields)
+		if (call->class->fields_array != probe_ev_event_fields)
 			continue;
-		ev = pev_event_of(call);
+		ev = probe_ev_event_of(call);
 		if (ev->ops == ops && !strcmp(ev->class.system, group) &&
 		    !strcmp(trace_event_name(call), name))
 			return ev;
@@ -650,7 +650,7 @@ struct pev_event *pev_find_event(const struct pev_event_ops *ops,
  * at byte @offset of @counts (offsetof() a field of the front end's
  * per-CPU counts).  Read while hits add to it: a moment's value.
  */
-unsigned long pev_count_sum(const void __percpu *counts, size_t offset)
+unsigned long probe_ev_count_sum(const void __percpu *counts, size_t offset)
 {
 	unsigned long n = 0;
 	int cpu;
@@ -662,7 +662,7 @@ unsigned long pev_count_sum(const void __percpu *counts, size_t offset)
 }
 
 /* "  GROUP/EVENT", the pair left-justified in 44 columns (at least one). */
-void pev_seq_event_name(struct seq_file *m, struct trace_event_call *call)
+void probe_ev_seq_event_name(struct seq_file *m, struct trace_event_call *call)
 {
 	const char *group = call->class->system;
 	int width = 43 - (int)strlen(group);
@@ -672,8 +672,8 @@ void pev_seq_event_name(struct seq_file *m, struct trace_event_call *call)
 }
 
 /* "KIND[MAXACTIVE]:GROUP/EVENT ", a definition's head as listed. */
-void pev_show_head(struct seq_file *m, char kind, int maxactive,
-		   struct pev_event *ev)
+void probe_ev_show_head(struct seq_file *m, char kind, int maxactive,
+		   struct probe_ev_event *ev)
 {
 	seq_putc(m, kind);
 	if (maxactive)
@@ -682,7 +682,7 @@ void pev_show_head(struct seq_file *m, char kind, int maxactive,
 }
 
 /* " NAME=TEXT..." and the end of a definition's line. */
-void pev_show_args(struct seq_file *m, const struct parg_set *args)
+void probe_ev_show_args(struct seq_file *m, const struct parg_set *args)
 {
 	parg_set_show(args, m);
 	seq_putc(m, '\n');
@@ -692,18 +692,18 @@ void pev_show_args(struct seq_file *m, const struct parg_set *args)
  * Every dynamic event, after the list head when the file has a header
  * line; event_mutex is held until dyn_event_seq_stop().
  */
-static void *pev_file_start(struct seq_file *m, loff_t *pos)
+static void *probe_ev_file_start(struct seq_file *m, loff_t *pos)
 {
-	const struct pev_file *f = m->private;
+	const struct probe_ev_file *f = m->private;
 
 	mutex_lock(&event_mutex);
 	return f->header ? seq_list_start_head(&dyn_event_list, *pos) :
 			   seq_list_start(&dyn_event_list, *pos);
 }
 
-static int pev_file_show(struct seq_file *m, void *v)
+static int probe_ev_file_show(struct seq_file *m, void *v)
 {
-	const struct pev_file *f = m->private;
+	const struct probe_ev_file *f = m->private;
 	struct dyn_event *dev = v;
 
 	if (v == &dyn_event_list)
@@ -711,14 +711,14 @@ static int pev_file_show(struct seq_file *m, void *v)
 	return dev->ops == f->dyn_ops ? f->show(m, dev) : 0;
 }
 
-static const struct seq_operations pev_file_seq_ops = {
-	.start = pev_file_start,	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,	.show = pev_file_show,
+static const struct seq_operations probe_ev_file_seq_ops = {
+	.start = probe_ev_file_start,	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,	.show = probe_ev_file_show,
 };
 
-static int pev_file_open(struct inode *inode, struct file *file)
+static int probe_ev_file_open(struct inode *inode, struct file *file)
 {
-	const struct pev_file *f = inode->i_private;
+	const struct probe_ev_file *f = inode->i_private;
 	int ret = security_locked_down(LOCKDOWN_TRACEFS);
 
 	if (ret)
@@ -729,44 +729,44 @@ static int pev_file_open(struct inode *inode, struct file *file)
 		if (ret)
 			return ret;
 	}
-	ret = seq_open(file, &pev_file_seq_ops);
+	ret = seq_open(file, &probe_ev_file_seq_ops);
 	if (!ret)
 		((struct seq_file *)file->private_data)->private = (void *)f;
 	return ret;
 }
 
-static ssize_t pev_file_write(struct file *file, const char __user *buf,
+static ssize_t probe_ev_file_write(struct file *file, const char __user *buf,
 			      size_t count, loff_t *ppos)
 {
-	const struct pev_file *f = file_inode(file)->i_private;
+	const struct probe_ev_file *f = file_inode(file)->i_private;
 
 	return trace_parse_run_command(file, buf, count, ppos, f->run_command);
 }
 
-static const struct file_operations pev_stats_fops = {
+static const struct file_operations probe_ev_stats_fops = {
 	.owner = THIS_MODULE,
-	.open = pev_file_open,		.release = seq_release,
+	.open = probe_ev_file_open,		.release = seq_release,
 	.read = seq_read,		.llseek = seq_lseek,
 };
 
-static const struct file_operations pev_defs_fops = {
+static const struct file_operations probe_ev_defs_fops = {
 	.owner = THIS_MODULE,
-	.open = pev_file_open,		.release = seq_release,
+	.open = probe_ev_file_open,		.release = seq_release,
 	.read = seq_read,		.llseek = seq_lseek,
-	.write = pev_file_write,
+	.write = probe_ev_file_write,
 };
 
 /*
  * Make the @n files of @files in the tracing directory: a definitions
  * file (with @run_command) is writable, the others are read-only.
  */
-void pev_create_files(const struct pev_file *files, unsigned int n)
+void probe_ev_create_files(const struct probe_ev_file *files, unsigned int n)
 {
-	const struct pev_file *f;
+	const struct probe_ev_file *f;
 
 	for (f = files; f < files + n; f++)
 		trace_create_file(f->name, f->run_command ? TRACE_MODE_WRITE :
 				  TRACE_MODE_READ, NULL, (void *)f,
-				  f->run_command ? &pev_defs_fops :
-				  &pev_stats_fops);
+				  f->run_command ? &probe_ev_defs_fops :
+				  &probe_ev_stats_fops);
 }

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /**
- * DOC: Design notes
+ * DOC: probe events: the interface of the shared event layer
  *
  * probe_event.h - what the probe-event front ends (kprobe, uprobe, event
  * probe, fprobe/tracepoint probe) have in common above the argument
  * library.  probe_event.c has the design note.
- * Prefixes: ``pev_`` (probe event), with the front ends' ``tk_``, ``tu_``, ``tep_``, ``tf_``.
+ * Prefixes: ``probe_ev_`` (probe event), with the front ends' ``kpev_``,
+ * ``upev_``, ``epev_`` and ``fpev_``.
  *
  * Layering: front ends call this and probe_arg; this calls probe_arg and
  * the trace core, never a front end.
@@ -26,53 +27,53 @@
 /* ------------------------------------------------------------ the event */
 
 /* The record head a probe event starts with, and its print_fmt shape. */
-enum pev_head {
-	PEV_HEAD_ENTRY,		/* __probe_ip: "(%lx)" */
-	PEV_HEAD_RETURN,	/* __probe_func, __probe_ret_ip: "(%lx <- %lx)" */
-	PEV_HEAD_NONE,		/* trace_entry only (event probes) */
+enum probe_ev_head {
+	PROBE_EV_HEAD_ENTRY,		/* __probe_ip: "(%lx)" */
+	PROBE_EV_HEAD_RETURN,	/* __probe_func, __probe_ret_ip: "(%lx <- %lx)" */
+	PROBE_EV_HEAD_NONE,		/* trace_entry only (event probes) */
 };
 
-int pev_call_init(struct trace_event_call *call,
+int probe_ev_call_init(struct trace_event_call *call,
 		  struct trace_event_class *class,
 		  const char *group, const char *name);
-void pev_call_release(struct trace_event_call *call,
+void probe_ev_call_release(struct trace_event_call *call,
 		      struct trace_event_class *class);
-int pev_call_set_print_fmt(struct trace_event_call *call,
-			   struct parg_set *layout, enum pev_head head);
-int pev_call_define_fields(struct trace_event_call *call, enum pev_head head,
+int probe_ev_call_set_print_fmt(struct trace_event_call *call,
+			   struct parg_set *layout, enum probe_ev_head head);
+int probe_ev_call_define_fields(struct trace_event_call *call, enum probe_ev_head head,
 			   const struct parg_set *layout, unsigned int head_size);
-bool pev_name_taken(const char *group, const char *name);
-int pev_call_publish(struct trace_event_call *call);
+bool probe_ev_name_taken(const char *group, const char *name);
+int probe_ev_call_publish(struct trace_event_call *call);
 
 /*
- * Who wants an event's records: one trace file or more (each a pev_link
+ * Who wants an event's records: one trace file or more (each a probe_ev_link
  * on @links), perf events and BPF programs.  Written under event_mutex,
  * read by the hit paths.
  */
-#define PEV_EV_TRACE	BIT(0)
-#define PEV_EV_PERF	BIT(1)
+#define PROBE_EV_EV_TRACE	BIT(0)
+#define PROBE_EV_EV_PERF	BIT(1)
 
-struct pev_event;
+struct probe_ev_event;
 
 /*
  * What a front end's event does that the others' do not.  Every method
  * runs in process context under event_mutex and may sleep.
  */
-struct pev_event_ops {
+struct probe_ev_event_ops {
 	/* The first user came (@perf: it is perf): arm the probes, all or none. */
-	int (*arm)(struct pev_event *ev, bool perf);
+	int (*arm)(struct probe_ev_event *ev, bool perf);
 	/* The last user left: disarm them. */
-	void (*disarm)(struct pev_event *ev);
+	void (*disarm)(struct probe_ev_event *ev);
 	/* perf open, close, add, del (TRACE_REG_PERF_*); NULL: nothing to do. */
-	int (*reg_perf)(struct pev_event *ev, enum trace_reg type, void *data);
+	int (*reg_perf)(struct probe_ev_event *ev, enum trace_reg type, void *data);
 	/* Are the probes of sibling nodes @a and @b the same?  NULL: never. */
 	bool (*same_probe)(const struct list_head *a, const struct list_head *b);
 	/* Free what the front end added to the event; NULL: nothing. */
-	void (*release)(struct pev_event *ev);
-	/* Output of a record: NULL prints the head with symbols (pev_print_sym). */
+	void (*release)(struct probe_ev_event *ev);
+	/* Output of a record: NULL prints the head with symbols (probe_ev_print_sym). */
 	struct trace_event_functions *funcs;
 	unsigned int call_flags;	/* TRACE_EVENT_FL_KPROBE, ... */
-	size_t size;			/* PEV_EVENT_SIZE() of the front end's */
+	size_t size;			/* PROBE_EV_EVENT_SIZE() of the front end's */
 	unsigned int head_size[2];	/* record head of an entry, a return probe */
 	/* Trace files and perf cannot use the event at once (-EINTR). */
 	bool users_exclusive;
@@ -84,11 +85,11 @@ struct pev_event_ops {
  * first probe, freed with its last.  The call, class and layout are fixed
  * once the event is published.
  */
-struct pev_event {
+struct probe_ev_event {
 	struct trace_event_call call;
 	struct trace_event_class class;
-	unsigned int flags;		/* PEV_EV_*; see above */
-	/* pev_link: written under event_mutex, walked by the hit path (RCU) */
+	unsigned int flags;		/* PROBE_EV_EV_*; see above */
+	/* probe_ev_link: written under event_mutex, walked by the hit path (RCU) */
 	struct list_head links;
 	/* the front end's probes (their sibling nodes); event_mutex */
 	struct list_head probes;
@@ -101,51 +102,51 @@ struct pev_event {
 	unsigned int head_size;		/* record head: argument block offset */
 	bool is_return;
 	bool published;			/* in ftrace_events; event_mutex */
-	const struct pev_event_ops *ops;
+	const struct probe_ev_event_ops *ops;
 };
 
 /*
- * pev_event_ops::size of a front end's event @type, which embeds its
- * struct pev_event as @member, first: pev_event_new() allocates the
- * whole, pev_event_free() frees it.
+ * probe_ev_event_ops::size of a front end's event @type, which embeds its
+ * struct probe_ev_event as @member, first: probe_ev_event_new() allocates the
+ * whole, probe_ev_event_free() frees it.
  */
-#define PEV_EVENT_SIZE(type, member)					\
+#define PROBE_EV_EVENT_SIZE(type, member)					\
 	(sizeof(type) + BUILD_BUG_ON_ZERO(offsetof(type, member)))
 
-static inline struct pev_event *pev_event_of(struct trace_event_call *call)
+static inline struct probe_ev_event *probe_ev_event_of(struct trace_event_call *call)
 {
-	return container_of(call, struct pev_event, call);
+	return container_of(call, struct probe_ev_event, call);
 }
 
-struct pev_event *pev_event_new(const struct pev_event_ops *ops,
+struct probe_ev_event *probe_ev_event_new(const struct probe_ev_event_ops *ops,
 				const char *group, const char *name,
 				bool is_return, struct parg_set *layout,
 				struct list_head *first);
-void pev_event_free(struct pev_event *ev);
-int pev_event_publish(struct pev_event *ev);
-int pev_event_unpublish(struct pev_event *ev);
-bool pev_event_busy(struct pev_event *ev);
-int pev_event_withdraw(struct pev_event *ev);
-bool pev_event_leave(struct pev_event *ev, struct list_head *node,
+void probe_ev_event_free(struct probe_ev_event *ev);
+int probe_ev_event_publish(struct probe_ev_event *ev);
+int probe_ev_event_unpublish(struct probe_ev_event *ev);
+bool probe_ev_event_busy(struct probe_ev_event *ev);
+int probe_ev_event_withdraw(struct probe_ev_event *ev);
+bool probe_ev_event_leave(struct probe_ev_event *ev, struct list_head *node,
 		     struct parg_set **args);
 
 /*
  * Why a probe may not join an event, in the order every front end's
  * error table lists them (from its *_DIFF_PROBE_TYPE on).
  */
-enum pev_join_err {
-	PEV_JOIN_OK,
-	PEV_JOIN_OTHER_KIND,	/* entry/return (and f/t) differ */
-	PEV_JOIN_OTHER_ARGS,	/* an argument's name or type differs */
-	PEV_JOIN_SAME_PROBE,	/* the event has this probe already */
+enum probe_ev_join_err {
+	PROBE_EV_JOIN_OK,
+	PROBE_EV_JOIN_OTHER_KIND,	/* entry/return (and f/t) differ */
+	PROBE_EV_JOIN_OTHER_ARGS,	/* an argument's name or type differs */
+	PROBE_EV_JOIN_SAME_PROBE,	/* the event has this probe already */
 };
 
-enum pev_join_err pev_event_may_join(struct pev_event *ev, bool other_kind,
+enum probe_ev_join_err probe_ev_event_may_join(struct probe_ev_event *ev, bool other_kind,
 				     const struct parg_set *args,
 				     const struct list_head *node, int *word);
-int pev_event_reg(struct trace_event_call *call, enum trace_reg type,
+int probe_ev_event_reg(struct trace_event_call *call, enum trace_reg type,
 		  void *data);
-void pev_print_args(struct trace_seq *s, const struct pev_event *ev,
+void probe_ev_print_args(struct trace_seq *s, const struct probe_ev_event *ev,
 		    const struct trace_entry *ent);
 
 /* ------------------------------------------------------------ parsing */
@@ -154,35 +155,35 @@ void pev_print_args(struct trace_seq *s, const struct pev_event *ev,
  * A [GROUP/|GROUP.][EVENT] name's faults, in the order every front end's
  * error table lists them (from its *_NO_GROUP_NAME on).
  */
-enum pev_name_err {
-	PEV_NAME_OK,
-	PEV_NAME_NO_GROUP,
-	PEV_NAME_GROUP_TOO_LONG,
-	PEV_NAME_BAD_GROUP,
-	PEV_NAME_NO_EVENT,
-	PEV_NAME_EVENT_TOO_LONG,
-	PEV_NAME_BAD_EVENT,
+enum probe_ev_name_err {
+	PROBE_EV_NAME_OK,
+	PROBE_EV_NAME_NO_GROUP,
+	PROBE_EV_NAME_GROUP_TOO_LONG,
+	PROBE_EV_NAME_BAD_GROUP,
+	PROBE_EV_NAME_NO_EVENT,
+	PROBE_EV_NAME_EVENT_TOO_LONG,
+	PROBE_EV_NAME_BAD_EVENT,
 };
 
 /* Group and event buffers are this long (with the NUL). */
-#define PEV_NAME_LEN	MAX_EVENT_NAME_LEN
+#define PROBE_EV_NAME_LEN	MAX_EVENT_NAME_LEN
 
-enum pev_name_err pev_split_name(const char *text, char *group, char *event,
+enum probe_ev_name_err probe_ev_split_name(const char *text, char *group, char *event,
 				 int *at);
 
 /*
  * Code @code of a block that starts at @first in a front end's error
  * table, for a block whose codes count from 1 (probe_arg's, and
- * enum pev_name_err).
+ * enum probe_ev_name_err).
  */
-static inline unsigned int pev_err_code(unsigned int first, unsigned int code)
+static inline unsigned int probe_ev_err_code(unsigned int first, unsigned int code)
 {
 	return first + code - 1;
 }
 
-int pev_parse_maxactive(const char *text, size_t len, size_t room,
+int probe_ev_parse_maxactive(const char *text, size_t len, size_t room,
 			unsigned int max, int *maxactive);
-void pev_log_error(const char *subsys, int argc, const char **argv,
+void probe_ev_log_error(const char *subsys, int argc, const char **argv,
 		   int word, int pos, const char **texts, unsigned int code);
 
 /*
@@ -193,7 +194,7 @@ void pev_log_error(const char *subsys, int argc, const char **argv,
  * batch (memory is short), that free waits for a grace period itself,
  * under event_mutex.
  */
-struct pev_link {
+struct probe_ev_link {
 	struct list_head node;
 	struct trace_event_file *file;
 };
@@ -212,7 +213,7 @@ struct pev_link {
  * the very moment a pause ends may still count (never a second
  * reservation: the ring buffer would count its own drop twice).
  */
-static __always_inline bool pev_record_wanted(struct trace_event_file *file)
+static __always_inline bool probe_ev_record_wanted(struct trace_event_file *file)
 {
 	struct trace_array *tr = file->tr;
 
@@ -229,15 +230,15 @@ static __always_inline bool pev_record_wanted(struct trace_event_file *file)
  * `make bench` counts per byte).  Longer ones, and the shortest, take
  * memcpy().  Neither side need be aligned.
  */
-#define PEV_COPY_WORDS_MAX	256
+#define PROBE_EV_COPY_WORDS_MAX	256
 
-static __always_inline void pev_copy_rec(void *dst, const void *src,
+static __always_inline void probe_ev_copy_rec(void *dst, const void *src,
 					 unsigned int len)
 {
 	unsigned long i, last = len - 2 * sizeof(u64);
 	u64 a, b;
 
-	if (unlikely(len < 2 * sizeof(u64) || len > PEV_COPY_WORDS_MAX)) {
+	if (unlikely(len < 2 * sizeof(u64) || len > PROBE_EV_COPY_WORDS_MAX)) {
 		memcpy(dst, src, len);
 		return;
 	}
@@ -259,13 +260,13 @@ static __always_inline void pev_copy_rec(void *dst, const void *src,
  * and with no event filter, needs no more than a ring buffer reserve and
  * commit, which is what the hit paths do for it.
  */
-#define PEV_FILE_GENERIC	(EVENT_FILE_FL_TRIGGER_MODE |		\
+#define PROBE_EV_FILE_GENERIC	(EVENT_FILE_FL_TRIGGER_MODE |		\
 				 EVENT_FILE_FL_SOFT_DISABLED |		\
 				 EVENT_FILE_FL_PID_FILTER |		\
 				 EVENT_FILE_FL_TRIGGER_COND)
 
 /* Commit hooks only trace_event_buffer_commit() runs (tp_printk, exports). */
-static __always_inline bool pev_commit_hooks_on(void)
+static __always_inline bool probe_ev_commit_hooks_on(void)
 {
 	return static_branch_unlikely(&tracepoint_printk_key) ||
 	       static_branch_unlikely(&trace_event_exports_enabled);
@@ -276,7 +277,7 @@ static __always_inline bool pev_commit_hooks_on(void)
 struct dyn_event;
 struct dyn_event_operations;
 
-struct dyn_event *pev_dyn_after(const struct dyn_event_operations *dyn_ops,
+struct dyn_event *probe_ev_dyn_after(const struct dyn_event_operations *dyn_ops,
 				struct dyn_event *dev);
 
 /*
@@ -284,33 +285,33 @@ struct dyn_event *pev_dyn_after(const struct dyn_event_operations *dyn_ops,
  * dyn_event is @member) among those of kind @dyn_ops on the dyn_event
  * list; the first one when @pos is NULL.  Under event_mutex.
  */
-#define pev_probe_next(pos, dyn_ops, member)				\
+#define probe_ev_probe_next(pos, dyn_ops, member)				\
 ({									\
-	struct dyn_event *__dev = pev_dyn_after(dyn_ops,		\
+	struct dyn_event *__dev = probe_ev_dyn_after(dyn_ops,		\
 					(pos) ? &(pos)->member : NULL);	\
 	__dev ? container_of(__dev, typeof(*(pos)), member) : NULL;	\
 })
 
 /* Every probe of kind @dyn_ops; @n: the next one (the body may free @pos). */
-#define pev_for_each_probe(pos, n, dyn_ops, member)			\
-	for ((n) = NULL, (pos) = pev_probe_next(n, dyn_ops, member);	\
-	     (pos) && ((n) = pev_probe_next(pos, dyn_ops, member), true); \
+#define probe_ev_for_each_probe(pos, n, dyn_ops, member)			\
+	for ((n) = NULL, (pos) = probe_ev_probe_next(n, dyn_ops, member);	\
+	     (pos) && ((n) = probe_ev_probe_next(pos, dyn_ops, member), true); \
 	     (pos) = (n))
-struct pev_event *pev_find_event(const struct pev_event_ops *ops,
+struct probe_ev_event *probe_ev_find_event(const struct probe_ev_event_ops *ops,
 				 const char *group, const char *name);
-bool pev_event_named(struct pev_event *ev, const char *group,
+bool probe_ev_event_named(struct probe_ev_event *ev, const char *group,
 		     const char *name);
 
 /* --------------------------------------------------------- stat files */
 
-unsigned long pev_count_sum(const void __percpu *counts, size_t offset);
+unsigned long probe_ev_count_sum(const void __percpu *counts, size_t offset);
 
 /*
  * A tracefs file that lists one front end's probes in the order of the
  * dyn_event list: kprobe_events, uprobe_profile, fprobe_profile...
- * Pass it to pev_create_files(), which makes it the inode's data.
+ * Pass it to probe_ev_create_files(), which makes it the inode's data.
  */
-struct pev_file {
+struct probe_ev_file {
 	const char *name;
 	/* whose probes it lists */
 	const struct dyn_event_operations *dyn_ops;
@@ -329,11 +330,11 @@ struct pev_file {
 	int (*run_command)(const char *raw);
 };
 
-void pev_create_files(const struct pev_file *files, unsigned int n);
-void pev_show_head(struct seq_file *m, char kind, int maxactive,
-		   struct pev_event *ev);
-void pev_show_args(struct seq_file *m, const struct parg_set *args);
-void pev_seq_event_name(struct seq_file *m, struct trace_event_call *call);
+void probe_ev_create_files(const struct probe_ev_file *files, unsigned int n);
+void probe_ev_show_head(struct seq_file *m, char kind, int maxactive,
+		   struct probe_ev_event *ev);
+void probe_ev_show_args(struct seq_file *m, const struct parg_set *args);
+void probe_ev_seq_event_name(struct seq_file *m, struct trace_event_call *call);
 
 /* ====================================================== scratch pool */
 /*
@@ -341,40 +342,40 @@ void pev_seq_event_name(struct seq_file *m, struct trace_event_call *call);
  * is known only after the fetch (strings) or when it is tested before it
  * is reserved (filters).  probe_event_scratch.c has the design note.
  *
- * One rule for every user: with preemption off, pev_scratch_get() takes
- * the next level of this CPU and pev_scratch_put() gives it back; each
+ * One rule for every user: with preemption off, probe_ev_scratch_get() takes
+ * the next level of this CPU and probe_ev_scratch_put() gives it back; each
  * get is paired with one put, also when the get returned NULL (nested
- * deeper than PEV_SCRATCH_LEVELS: the caller drops the record and counts
+ * deeper than PROBE_EV_SCRATCH_LEVELS: the caller drops the record and counts
  * it).  Hits of any kind may nest on a CPU (an interrupt, an NMI, an
  * event fired from inside a fetch), so a level is never held across a
  * preemption point.
  */
-#define PEV_SCRATCH_SIZE	(2 * PAGE_SIZE)
-#define PEV_SCRATCH_LEVELS	5	/* task, softirq, irq, NMI, one more */
+#define PROBE_EV_SCRATCH_SIZE	(2 * PAGE_SIZE)
+#define PROBE_EV_SCRATCH_LEVELS	5	/* task, softirq, irq, NMI, one more */
 
-struct pev_scratch_cpu {
+struct probe_ev_scratch_cpu {
 	unsigned int depth;			/* levels taken on this CPU */
-	void *level[PEV_SCRATCH_LEVELS];	/* this CPU's buffers */
+	void *level[PROBE_EV_SCRATCH_LEVELS];	/* this CPU's buffers */
 };
-DECLARE_PER_CPU(struct pev_scratch_cpu, pev_scratch_cpu);
+DECLARE_PER_CPU(struct probe_ev_scratch_cpu, probe_ev_scratch_cpu);
 
-int pev_scratch_reserve(void);
+int probe_ev_scratch_reserve(void);
 
 /* This CPU's next free level, or NULL.  Preemption off; NMI-safe. */
-static __always_inline void *pev_scratch_get(void)
+static __always_inline void *probe_ev_scratch_get(void)
 {
-	unsigned int depth = __this_cpu_inc_return(pev_scratch_cpu.depth) - 1;
+	unsigned int depth = __this_cpu_inc_return(probe_ev_scratch_cpu.depth) - 1;
 
 	barrier();	/* the level is ours before we write to it */
-	if (unlikely(depth >= PEV_SCRATCH_LEVELS))
+	if (unlikely(depth >= PROBE_EV_SCRATCH_LEVELS))
 		return NULL;
-	return __this_cpu_read(pev_scratch_cpu.level[depth]);
+	return __this_cpu_read(probe_ev_scratch_cpu.level[depth]);
 }
 
-static __always_inline void pev_scratch_put(void)
+static __always_inline void probe_ev_scratch_put(void)
 {
 	barrier();	/* done with the level before it is given back */
-	__this_cpu_dec(pev_scratch_cpu.depth);
+	__this_cpu_dec(probe_ev_scratch_cpu.depth);
 }
 /* =================================================== end scratch pool */
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: probe events: the per-CPU scratch pool of the hit paths
  *
  * probe_event_scratch.c - the scratch pool the probe-event hit paths
  * share.  A hit builds a record in it when the record's size is known
@@ -9,7 +9,7 @@
  * before it takes room in a ring buffer, or, for uprobes, when the fetch
  * may have to be redone after paging user memory in.
  *
- * Shape: PEV_SCRATCH_LEVELS buffers of PEV_SCRATCH_SIZE bytes per CPU,
+ * Shape: PROBE_EV_SCRATCH_LEVELS buffers of PROBE_EV_SCRATCH_SIZE bytes per CPU,
  * and a per-CPU depth.  A hit takes the level at the depth and raises
  * it; a hit that interrupts it (softirq, irq, NMI, or an event fired by
  * its own fetch, such as a page fault's) takes the next one.  The pool
@@ -24,7 +24,7 @@
  * record with no strings and no filter, which never takes a level.
  *
  * Life: the buffers are allocated by the first probe that needs them,
- * from process context (pev_scratch_reserve(), which may sleep), and
+ * from process context (probe_ev_scratch_reserve(), which may sleep), and
  * never freed, so a hit never sees them go.  Each level is its own
  * per-CPU allocation, since the per-CPU allocator serves at most
  * PCPU_MIN_UNIT_SIZE at once.
@@ -36,19 +36,19 @@
 
 #include "probe_event.h"
 
-DEFINE_PER_CPU(struct pev_scratch_cpu, pev_scratch_cpu);
+DEFINE_PER_CPU(struct probe_ev_scratch_cpu, probe_ev_scratch_cpu);
 
-static DEFINE_MUTEX(pev_scratch_lock);
-static char __percpu *pev_scratch_bufs[PEV_SCRATCH_LEVELS];	/* the lock */
-static bool pev_scratch_ready;	/* every level of every CPU is set */
+static DEFINE_MUTEX(probe_ev_scratch_lock);
+static char __percpu *probe_ev_scratch_bufs[PROBE_EV_SCRATCH_LEVELS];	/* the lock */
+static bool probe_ev_scratch_ready;	/* every level of every CPU is set */
 
 /* Publish @buf as level @level of every possible CPU. */
-static void pev_scratch_publish(unsigned int level, char __percpu *buf)
+static void probe_ev_scratch_publish(unsigned int level, char __percpu *buf)
 {
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		WRITE_ONCE(per_cpu(pev_scratch_cpu, cpu).level[level],
+		WRITE_ONCE(per_cpu(probe_ev_scratch_cpu, cpu).level[level],
 			   per_cpu_ptr(buf, cpu));
 }
 
@@ -57,24 +57,24 @@ static void pev_scratch_publish(unsigned int level, char __percpu *buf)
  * level.  Process context, may sleep.  Returns 0 or -ENOMEM; the levels
  * made before a failure stay for the next call.
  */
-int pev_scratch_reserve(void)
+int probe_ev_scratch_reserve(void)
 {
 	char __percpu *buf;
 	unsigned int i;
 
-	if (smp_load_acquire(&pev_scratch_ready))
+	if (smp_load_acquire(&probe_ev_scratch_ready))
 		return 0;
-	guard(mutex)(&pev_scratch_lock);
-	for (i = 0; i < PEV_SCRATCH_LEVELS; i++) {
-		if (pev_scratch_bufs[i])
+	guard(mutex)(&probe_ev_scratch_lock);
+	for (i = 0; i < PROBE_EV_SCRATCH_LEVELS; i++) {
+		if (probe_ev_scratch_bufs[i])
 			continue;
-		buf = __alloc_percpu(PEV_SCRATCH_SIZE, sizeof(u64));
+		buf = __alloc_percpu(PROBE_EV_SCRATCH_SIZE, sizeof(u64));
 		if (!buf)
 			return -ENOMEM;
-		pev_scratch_bufs[i] = buf;
-		pev_scratch_publish(i, buf);
+		probe_ev_scratch_bufs[i] = buf;
+		probe_ev_scratch_publish(i, buf);
 	}
 	/* the levels are seen before any probe armed after this returns */
-	smp_store_release(&pev_scratch_ready, true);
+	smp_store_release(&probe_ev_scratch_ready, true);
 	return 0;
 }

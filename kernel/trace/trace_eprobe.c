@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: eprobe events: dynamic_events, eprobe_profile and init
  *
  * trace_eprobe.c - event probes: an event made of the fields of another::
  *
@@ -27,10 +27,10 @@
  * trace_eprobe_event.c (enable, disable, output), trace_eprobe_hit.c
  * (the trigger).
  *
- * Objects.  One struct tep_event per definition: the trace_event_call,
+ * Objects.  One struct epev_event per definition: the trace_event_call,
  * the compiled arguments, a reference on the attached event (so that it
  * cannot go while an eprobe reads it) and the list of its enabled files.
- * Each enabled file has a struct tep_link that embeds the trigger.
+ * Each enabled file has a struct epev_link that embeds the trigger.
  *
  * Locking.  Definitions are parsed under dyn_event_ops_mutex; events are
  * added, removed, enabled and disabled under event_mutex.  The hit path
@@ -48,7 +48,7 @@
  *
  * Instances.  Removing an instance frees the triggers of its events
  * (clear_event_triggers()) before it disables its events: our .free only
- * marks the link unhooked, and tep_disable() frees it after a grace
+ * marks the link unhooked, and epev_disable() frees it after a grace
  * period.  A trigger freed there may disable an eprobe whose link is on
  * the same list, which is why that loop takes the list's head each time
  * (patches/0025).
@@ -61,9 +61,9 @@
 #include "trace_eprobe_internal.h"
 
 /* "e:GROUP/EVENT SYS.EVENT NAME=TEXT..." (the filter is not shown) */
-static int tep_show(struct seq_file *m, struct dyn_event *dev)
+static int epev_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tep_event *ev = tep_of_devent(dev);
+	struct epev_event *ev = epev_of_devent(dev);
 
 	seq_printf(m, "e:%s/%s %s.%s", ev->class.system, ev->call.name,
 		   ev->target_sys, ev->target_name);
@@ -72,15 +72,15 @@ static int tep_show(struct seq_file *m, struct dyn_event *dev)
 	return 0;
 }
 
-static bool tep_busy(struct dyn_event *dev)
+static bool epev_busy(struct dyn_event *dev)
 {
-	return !list_empty(&tep_of_devent(dev)->links);
+	return !list_empty(&epev_of_devent(dev)->links);
 }
 
 /* Delete one eprobe (event_mutex held).  -EBUSY while it is on or open. */
-static int tep_free(struct dyn_event *dev)
+static int epev_free(struct dyn_event *dev)
 {
-	struct tep_event *ev = tep_of_devent(dev);
+	struct epev_event *ev = epev_of_devent(dev);
 	int ret;
 
 	if (!list_empty(&ev->links) || trace_event_dyn_busy(&ev->call))
@@ -89,7 +89,7 @@ static int tep_free(struct dyn_event *dev)
 	if (ret)
 		return ret;
 	dyn_event_remove(dev);
-	tep_event_free(ev);
+	epev_event_free(ev);
 	return 0;
 }
 
@@ -97,10 +97,10 @@ static int tep_free(struct dyn_event *dev)
  * "-:[GROUP/]EVENT [SYS.EVENT [ARGS...]]": the attached event, if given,
  * as SYS.EVENT or SYS/EVENT, then the first arguments as listed.
  */
-static bool tep_match(const char *system, const char *event, int argc,
+static bool epev_match(const char *system, const char *event, int argc,
 		      const char **argv, struct dyn_event *dev)
 {
-	struct tep_event *ev = tep_of_devent(dev);
+	struct epev_event *ev = epev_of_devent(dev);
 	const char *sys = ev->target_sys;
 	const char *name = ev->target_name;
 	size_t len = strlen(sys);
@@ -118,46 +118,46 @@ static bool tep_match(const char *system, const char *event, int argc,
 	return parg_set_match_words(ev->args, argc - 1, argv + 1);
 }
 
-struct dyn_event_operations tep_dyn_ops = {
-	.create = tep_create,
-	.show = tep_show,
-	.is_busy = tep_busy,
-	.free = tep_free,
-	.match = tep_match,
+struct dyn_event_operations epev_dyn_ops = {
+	.create = epev_create,
+	.show = epev_show,
+	.is_busy = epev_busy,
+	.free = epev_free,
+	.match = epev_match,
 };
 
 /* "  GROUP/EVENT  hits  dropped" per eprobe. */
-static int tep_profile_show(struct seq_file *m, struct dyn_event *dev)
+static int epev_profile_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tep_event *ev = tep_of_devent(dev);
+	struct epev_event *ev = epev_of_devent(dev);
 
-	pev_seq_event_name(m, &ev->call);
+	probe_ev_seq_event_name(m, &ev->call);
 	seq_printf(m, " %15lu %15lu\n",
-		   pev_count_sum(ev->counts, offsetof(struct tep_counts, hits)),
-		   pev_count_sum(ev->counts,
-				 offsetof(struct tep_counts, dropped)));
+		   probe_ev_count_sum(ev->counts, offsetof(struct epev_counts, hits)),
+		   probe_ev_count_sum(ev->counts,
+				 offsetof(struct epev_counts, dropped)));
 	return 0;
 }
 
-static const struct pev_file tep_files[] = {
-	{ .name = "eprobe_profile", .dyn_ops = &tep_dyn_ops,
-	  .show = tep_profile_show },
+static const struct probe_ev_file epev_files[] = {
+	{ .name = "eprobe_profile", .dyn_ops = &epev_dyn_ops,
+	  .show = epev_profile_show },
 };
 
 /* Early, so that boot-time definitions can use eprobes before tracefs. */
-static __init int tep_init(void)
+static __init int epev_init(void)
 {
-	return dyn_event_register(&tep_dyn_ops);
+	return dyn_event_register(&epev_dyn_ops);
 }
-core_initcall(tep_init);
+core_initcall(epev_init);
 
-static __init int tep_init_files(void)
+static __init int epev_init_files(void)
 {
 	int ret = tracing_init_dentry();
 
 	if (ret)
 		return 0;
-	pev_create_files(tep_files, ARRAY_SIZE(tep_files));
+	probe_ev_create_files(epev_files, ARRAY_SIZE(epev_files));
 	return 0;
 }
-fs_initcall(tep_init_files);
+fs_initcall(epev_init_files);

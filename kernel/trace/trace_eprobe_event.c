@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: eprobe events: the trace_event_call, enable and output
  *
  * trace_eprobe_event.c - an eprobe's trace_event_call: switched on and off
  * in an instance (class->reg) by hanging the trigger of
@@ -19,10 +19,10 @@
 #include "trace_output.h"
 #include "trace_eprobe_internal.h"
 
-static struct tep_link *tep_find_link(struct tep_event *ev,
+static struct epev_link *epev_find_link(struct epev_event *ev,
 				      struct trace_event_file *file)
 {
-	struct tep_link *link;
+	struct epev_link *link;
 
 	list_for_each_entry(link, &ev->links, node)
 		if (link->file == file)
@@ -31,9 +31,9 @@ static struct tep_link *tep_find_link(struct tep_event *ev,
 }
 
 /* The filter of "if FILTER", compiled for @file's instance. */
-static int tep_link_filter(struct tep_link *link)
+static int epev_link_filter(struct epev_link *link)
 {
-	struct tep_event *ev = link->ev;
+	struct epev_event *ev = link->ev;
 	struct event_filter *filter = NULL;
 	int ret;
 
@@ -49,10 +49,10 @@ static int tep_link_filter(struct tep_link *link)
 	return 0;
 }
 
-static int tep_enable(struct tep_event *ev, struct trace_event_file *file)
+static int epev_enable(struct epev_event *ev, struct trace_event_file *file)
 {
 	struct trace_event_file *target;
-	struct tep_link *link;
+	struct epev_link *link;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
@@ -60,7 +60,7 @@ static int tep_enable(struct tep_event *ev, struct trace_event_file *file)
 	if (!target)
 		return -ENOENT;
 	if (ev->dynamic) {
-		ret = pev_scratch_reserve();
+		ret = probe_ev_scratch_reserve();
 		if (ret)
 			return ret;
 	}
@@ -70,13 +70,13 @@ static int tep_enable(struct tep_event *ev, struct trace_event_file *file)
 	link->ev = ev;
 	link->file = file;
 	link->target = target;
-	link->trigger.cmd_ops = &tep_trigger_cmd;
+	link->trigger.cmd_ops = &epev_trigger_cmd;
 	link->trigger.flags = EVENT_TRIGGER_FL_PROBE;
 	link->trigger.count = -1;
 	link->trigger.private_data = link;
 	INIT_LIST_HEAD(&link->trigger.list);
 	INIT_LIST_HEAD(&link->trigger.named_list);
-	ret = tep_link_filter(link);
+	ret = epev_link_filter(link);
 	if (ret)
 		goto err_free_link;
 
@@ -102,12 +102,12 @@ err_free_link:
 	return ret;
 }
 
-static int tep_disable(struct tep_event *ev, struct trace_event_file *file)
+static int epev_disable(struct epev_event *ev, struct trace_event_file *file)
 {
-	struct tep_link *link;
+	struct epev_link *link;
 
 	lockdep_assert_held(&event_mutex);
-	link = tep_find_link(ev, file);
+	link = epev_find_link(ev, file);
 	if (!link)
 		return -ENOENT;
 	list_del(&link->node);
@@ -124,52 +124,52 @@ static int tep_disable(struct tep_event *ev, struct trace_event_file *file)
 }
 
 /* class->reg, under event_mutex.  Perf may open an eprobe: it gets nothing. */
-static int tep_reg(struct trace_event_call *call, enum trace_reg type,
+static int epev_reg(struct trace_event_call *call, enum trace_reg type,
 		   void *data)
 {
-	struct tep_event *ev = tep_of_call(call);
+	struct epev_event *ev = epev_of_call(call);
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
-		return tep_enable(ev, data);
+		return epev_enable(ev, data);
 	case TRACE_REG_UNREGISTER:
-		return tep_disable(ev, data);
+		return epev_disable(ev, data);
 	default:
 		return 0;
 	}
 }
 
 /* "EVENT: (SYS.EVENT) NAME=VALUE ..." */
-static enum print_line_t tep_print(struct trace_iterator *iter, int flags,
+static enum print_line_t epev_print(struct trace_iterator *iter, int flags,
 				   struct trace_event *event)
 {
-	struct tep_event *ev = container_of(event, struct tep_event, call.event);
+	struct epev_event *ev = container_of(event, struct epev_event, call.event);
 	struct trace_seq *s = &iter->seq;
 
 	trace_seq_printf(s, "%s: (%s.%s)", trace_event_name(&ev->call),
 			 ev->target_sys, ev->target_name);
-	parg_set_print(ev->args, s, iter->ent, TEP_HEAD);
+	parg_set_print(ev->args, s, iter->ent, EPEV_HEAD);
 	trace_seq_putc(s, '\n');
 	return trace_handle_return(s);
 }
 
-static struct trace_event_functions tep_event_funcs = {
-	.trace = tep_print,
+static struct trace_event_functions epev_event_funcs = {
+	.trace = epev_print,
 };
 
-static int tep_define_fields(struct trace_event_call *call)
+static int epev_define_fields(struct trace_event_call *call)
 {
-	return pev_call_define_fields(call, PEV_HEAD_NONE,
-				      tep_of_call(call)->args, TEP_HEAD);
+	return probe_ev_call_define_fields(call, PROBE_EV_HEAD_NONE,
+				      epev_of_call(call)->args, EPEV_HEAD);
 }
 
-static struct trace_event_fields tep_fields[] = {
-	{ .type = TRACE_FUNCTION_TYPE, .define_fields = tep_define_fields },
+static struct trace_event_fields epev_fields[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = epev_define_fields },
 	{}
 };
 
 /* Free an event that is not (or no longer) published.  NULL is fine. */
-void tep_event_free(struct tep_event *ev)
+void epev_event_free(struct epev_event *ev)
 {
 	if (!ev)
 		return;
@@ -178,7 +178,7 @@ void tep_event_free(struct tep_event *ev)
 		trace_event_put_ref(ev->target);
 	parg_set_free(ev->args);
 	free_percpu(ev->counts);
-	pev_call_release(&ev->call, &ev->class);
+	probe_ev_call_release(&ev->call, &ev->class);
 	kfree(ev->filter);
 	kfree(ev->target_sys);
 	kfree(ev->target_name);
@@ -186,22 +186,22 @@ void tep_event_free(struct tep_event *ev)
 }
 
 /* An event named @group/@name with nothing parsed into it yet, or NULL. */
-struct tep_event *tep_event_alloc(const char *group, const char *name)
+struct epev_event *epev_event_alloc(const char *group, const char *name)
 {
-	struct tep_event *ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	struct epev_event *ev = kzalloc(sizeof(*ev), GFP_KERNEL);
 
 	if (!ev)
 		return NULL;
 	INIT_LIST_HEAD(&ev->links);
-	dyn_event_init(&ev->devent, &tep_dyn_ops);
-	ev->counts = alloc_percpu(struct tep_counts);
-	if (pev_call_init(&ev->call, &ev->class, group, name) || !ev->counts) {
-		tep_event_free(ev);
+	dyn_event_init(&ev->devent, &epev_dyn_ops);
+	ev->counts = alloc_percpu(struct epev_counts);
+	if (probe_ev_call_init(&ev->call, &ev->class, group, name) || !ev->counts) {
+		epev_event_free(ev);
 		return NULL;
 	}
-	ev->class.reg = tep_reg;
-	ev->class.fields_array = tep_fields;
-	ev->call.event.funcs = &tep_event_funcs;
+	ev->class.reg = epev_reg;
+	ev->class.fields_array = epev_fields;
+	ev->call.event.funcs = &epev_event_funcs;
 	ev->call.flags = TRACE_EVENT_FL_EPROBE;
 	return ev;
 }

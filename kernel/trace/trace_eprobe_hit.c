@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: eprobe events: the hit path
  *
  * trace_eprobe_hit.c - what runs when the event an eprobe is attached to
  * fires in an instance where the eprobe is on::
@@ -8,7 +8,7 @@
  *   attached event's record built (trace_event_buffer_reserve())
  *        |
  *   trigger core: the trigger's filter ("if FILTER"), then
- *   tep_hit(data, buffer, rec): count the hit
+ *   epev_hit(data, buffer, rec): count the hit
  *        +-- soft-disabled file: nothing
  *        +-- fixed-size record: reserve, fetch from @rec in place, commit
  *        +-- strings: fetch into a level of the shared scratch pool
@@ -32,22 +32,22 @@
  * A record the buffer refused: a drop, unless the instance does not
  * record now (tracing off or paused, a CPU or task it does not trace).
  */
-static noinline void tep_refused(struct tep_event *ev,
+static noinline void epev_refused(struct epev_event *ev,
 				 struct trace_event_file *file)
 {
-	if (pev_record_wanted(file))
+	if (probe_ev_record_wanted(file))
 		this_cpu_inc(ev->counts->dropped);
 }
 
 /* The room a hit may fill in @file's buffer, strings included. */
-static __always_inline unsigned int tep_room(struct trace_event_file *file)
+static __always_inline unsigned int epev_room(struct trace_event_file *file)
 {
-	return min_t(unsigned long, PEV_SCRATCH_SIZE,
+	return min_t(unsigned long, PROBE_EV_SCRATCH_SIZE,
 		     ring_buffer_max_event_size(file->tr->array_buffer.buffer));
 }
 
 /* Any file: the record of one hit through trace_event_buffer_*(). */
-static __always_inline void tep_write_generic(struct tep_event *ev,
+static __always_inline void epev_write_generic(struct epev_event *ev,
 					      struct trace_event_file *file,
 					      void *rec, void *scratch)
 {
@@ -56,26 +56,26 @@ static __always_inline void tep_write_generic(struct tep_event *ev,
 	void *ent;
 
 	if (scratch)
-		size = parg_set_fetch(ev->args, NULL, rec, scratch, TEP_HEAD,
-				      tep_room(file));
+		size = parg_set_fetch(ev->args, NULL, rec, scratch, EPEV_HEAD,
+				      epev_room(file));
 	ent = trace_event_buffer_reserve(&fb, file, size);
 	if (unlikely(!ent)) {
-		tep_refused(ev, file);
+		epev_refused(ev, file);
 		return;
 	}
 	if (scratch)
-		pev_copy_rec(ent + TEP_HEAD, scratch + TEP_HEAD, size - TEP_HEAD);
+		probe_ev_copy_rec(ent + EPEV_HEAD, scratch + EPEV_HEAD, size - EPEV_HEAD);
 	else
-		parg_set_fetch(ev->args, NULL, rec, ent, TEP_HEAD, size);
+		parg_set_fetch(ev->args, NULL, rec, ent, EPEV_HEAD, size);
 	trace_event_buffer_commit(&fb);
 }
 
 /*
- * A plain file (no PEV_FILE_GENERIC state, no event filter, no commit
+ * A plain file (no PROBE_EV_FILE_GENERIC state, no event filter, no commit
  * hooks): reserve in the ring buffer, fill in place, commit.  The head
  * gets the context trace_event_buffer_reserve() would give it.
  */
-static __always_inline void tep_write_plain(struct tep_event *ev,
+static __always_inline void epev_write_plain(struct epev_event *ev,
 					    struct trace_event_file *file,
 					    void *rec, void *scratch)
 {
@@ -87,57 +87,57 @@ static __always_inline void tep_write_plain(struct tep_event *ev,
 	void *ent;
 
 	if (scratch)
-		size = parg_set_fetch(ev->args, NULL, rec, scratch, TEP_HEAD,
-				      tep_room(file));
+		size = parg_set_fetch(ev->args, NULL, rec, scratch, EPEV_HEAD,
+				      epev_room(file));
 	rbe = ring_buffer_lock_reserve(buffer, size);
 	if (unlikely(!rbe)) {
-		tep_refused(ev, file);
+		epev_refused(ev, file);
 		return;
 	}
 	ent = ring_buffer_event_data(rbe);
 	tracing_generic_entry_update(ent, ev->call.event.type, trace_ctx);
 	if (scratch)
-		pev_copy_rec(ent + TEP_HEAD, scratch + TEP_HEAD, size - TEP_HEAD);
+		probe_ev_copy_rec(ent + EPEV_HEAD, scratch + EPEV_HEAD, size - EPEV_HEAD);
 	else
-		parg_set_fetch(ev->args, NULL, rec, ent, TEP_HEAD, size);
+		parg_set_fetch(ev->args, NULL, rec, ent, EPEV_HEAD, size);
 	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, NULL);
 }
 
-static __always_inline void tep_write(struct tep_event *ev,
+static __always_inline void epev_write(struct epev_event *ev,
 				      struct trace_event_file *file,
 				      void *rec, void *scratch, bool plain)
 {
 	if (plain)
-		tep_write_plain(ev, file, rec, scratch);
+		epev_write_plain(ev, file, rec, scratch);
 	else
-		tep_write_generic(ev, file, rec, scratch);
+		epev_write_generic(ev, file, rec, scratch);
 }
 
 /*
  * The trigger: @rec is the attached event's record, about to be committed
  * (or discarded if that event is only soft-enabled).  A file in none of
- * the PEV_FILE_GENERIC states cannot be soft disabled.
+ * the PROBE_EV_FILE_GENERIC states cannot be soft disabled.
  */
-static void tep_hit(struct event_trigger_data *data, struct trace_buffer *buffer,
+static void epev_hit(struct event_trigger_data *data, struct trace_buffer *buffer,
 		    void *rec, struct ring_buffer_event *rbe)
 {
-	struct tep_link *link = container_of(data, struct tep_link, trigger);
+	struct epev_link *link = container_of(data, struct epev_link, trigger);
 	struct trace_event_file *file = link->file;
 	unsigned long eflags = READ_ONCE(file->flags);
-	struct tep_event *ev = link->ev;
+	struct epev_event *ev = link->ev;
 	void *scratch;
 	bool plain;
 
 	if (unlikely(!rec))
 		return;
-	if (unlikely(eflags & PEV_FILE_GENERIC) &&
+	if (unlikely(eflags & PROBE_EV_FILE_GENERIC) &&
 	    trace_trigger_soft_disabled(file))
 		return;
 	this_cpu_inc(ev->counts->hits);
-	plain = !(eflags & (PEV_FILE_GENERIC | EVENT_FILE_FL_FILTERED)) &&
-		!pev_commit_hooks_on();
+	plain = !(eflags & (PROBE_EV_FILE_GENERIC | EVENT_FILE_FL_FILTERED)) &&
+		!probe_ev_commit_hooks_on();
 	if (!ev->dynamic) {
-		tep_write(ev, file, rec, NULL, plain);
+		epev_write(ev, file, rec, NULL, plain);
 		return;
 	}
 	/*
@@ -145,40 +145,40 @@ static void tep_hit(struct event_trigger_data *data, struct trace_buffer *buffer
 	 * page fault's), each on a level of the shared scratch pool.
 	 * Preemption is off: the attached event's record is reserved.
 	 */
-	scratch = pev_scratch_get();
+	scratch = probe_ev_scratch_get();
 	if (likely(scratch))
-		tep_write(ev, file, rec, scratch, plain);
+		epev_write(ev, file, rec, scratch, plain);
 	else
 		this_cpu_inc(ev->counts->dropped);
-	pev_scratch_put();
+	probe_ev_scratch_put();
 }
 
 /*
  * The trigger core frees the triggers of an instance that is going away
  * (it has unhooked ours already, and a hit may still be running): leave
- * the link to tep_disable(), after a grace period.
+ * the link to epev_disable(), after a grace period.
  */
-static void tep_trigger_free(struct event_trigger_data *data)
+static void epev_trigger_free(struct event_trigger_data *data)
 {
-	struct tep_link *link = container_of(data, struct tep_link, trigger);
+	struct epev_link *link = container_of(data, struct epev_link, trigger);
 
 	link->hooked = false;
 }
 
-static int tep_trigger_print(struct seq_file *m, struct event_trigger_data *data)
+static int epev_trigger_print(struct seq_file *m, struct event_trigger_data *data)
 {
 	return 0;	/* EVENT_TRIGGER_FL_PROBE: the trigger file hides it */
 }
 
 /*
- * Hung on the attached event's file by tep_enable(), never registered
+ * Hung on the attached event's file by epev_enable(), never registered
  * as a command of the trigger file: no .parse.  NEEDS_REC: the attached
  * event builds its record even where it is not enabled itself.
  */
-struct event_command tep_trigger_cmd = {
-	.trigger	= tep_hit,
-	.free		= tep_trigger_free,
-	.print		= tep_trigger_print,
+struct event_command epev_trigger_cmd = {
+	.trigger	= epev_hit,
+	.free		= epev_trigger_free,
+	.print		= epev_trigger_print,
 	.name		= "eprobe",
 	.flags		= EVENT_CMD_FL_NEEDS_REC,
 	.trigger_type	= ETT_EVENT_EPROBE,

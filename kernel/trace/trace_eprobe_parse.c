@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: eprobe events: parsing a definition
  *
  * trace_eprobe_parse.c - a line of dynamic_events to a published eprobe::
  *
@@ -10,10 +10,10 @@
  * The stages, each of which logs its error at the word and byte at
  * fault (error_log, "event_probe"; trace_eprobe_errors.h):
  *
- *   names      word 0's GROUP/EVENT (pev_split_name()), word 1's
+ *   names      word 0's GROUP/EVENT (probe_ev_split_name()), word 1's
  *              attached event
  *   filter     the words after "if", joined by single spaces
- *   target     the attached event, referenced (tep_get_target())
+ *   target     the attached event, referenced (epev_get_target())
  *   check      the filter compiles against the attached event
  *   arguments  compiled by probe_arg with caps.event; @SYM resolved
  *   publish    events/GROUP/EVENT and the dynamic_events line
@@ -28,53 +28,53 @@
 
 #include "trace_eprobe_internal.h"
 
-#define TEP_ERROR(code, msg)	msg,
+#define EPEV_ERROR(code, msg)	msg,
 #define PARG_ERROR(code, msg)	msg,
-static const char *tep_err_text[] = {
+static const char *epev_err_text[] = {
 #include "trace_eprobe_errors.h"
 #include "probe_arg_errors.h"
 };
 #undef PARG_ERROR
-#undef TEP_ERROR
+#undef EPEV_ERROR
 
 /* One entry: the words joined by spaces, the caret at @pos of @word. */
-static void tep_error(const struct tep_parse *p, int word, int pos,
+static void epev_error(const struct epev_parse *p, int word, int pos,
 		      unsigned int code)
 {
-	if (WARN_ON_ONCE(code >= ARRAY_SIZE(tep_err_text)))
+	if (WARN_ON_ONCE(code >= ARRAY_SIZE(epev_err_text)))
 		return;
-	pev_log_error("event_probe", p->argc, p->argv, word, pos,
-		      tep_err_text, code);
+	probe_ev_log_error("event_probe", p->argc, p->argv, word, pos,
+		      epev_err_text, code);
 }
 
 /* A definition up to its arguments; the strings point into the buffers. */
-struct tep_def {
+struct epev_def {
 	const char *group;
 	const char *event;		/* NULL: the attached event's name */
-	char group_buf[TEP_NAME_LEN];
-	char event_buf[TEP_NAME_LEN];
-	char sys[TEP_NAME_LEN];		/* the attached event */
-	char name[TEP_NAME_LEN];
+	char group_buf[EPEV_NAME_LEN];
+	char event_buf[EPEV_NAME_LEN];
+	char sys[EPEV_NAME_LEN];		/* the attached event */
+	char name[EPEV_NAME_LEN];
 	int nargs;			/* argument words, from word 2 */
 	char *filter;			/* joined words after "if", or NULL */
 };
 
 /* Word 0, "e[...][:NAME]", and word 1, "SYS.EVENT" or "SYS/EVENT". */
-static int tep_parse_names(const struct tep_parse *p, struct tep_def *def)
+static int epev_parse_names(const struct epev_parse *p, struct epev_def *def)
 {
 	const char *colon = strchr(p->argv[0], ':');
-	enum pev_name_err err;
+	enum probe_ev_name_err err;
 	int bad;
 
-	static_assert(TEP_ERR_BAD_EVENT_NAME - TEP_ERR_NO_GROUP_NAME ==
-		      PEV_NAME_BAD_EVENT - PEV_NAME_NO_GROUP);
-	def->group = TEP_DEFAULT_GROUP;
+	static_assert(EPEV_ERR_BAD_EVENT_NAME - EPEV_ERR_NO_GROUP_NAME ==
+		      PROBE_EV_NAME_BAD_EVENT - PROBE_EV_NAME_NO_GROUP);
+	def->group = EPEV_DEFAULT_GROUP;
 	if (colon) {
-		err = pev_split_name(colon + 1, def->group_buf, def->event_buf,
+		err = probe_ev_split_name(colon + 1, def->group_buf, def->event_buf,
 				     &bad);
 		if (err) {
-			tep_error(p, 0, colon + 1 - p->argv[0] + bad,
-				  pev_err_code(TEP_ERR_NO_GROUP_NAME, err));
+			epev_error(p, 0, colon + 1 - p->argv[0] + bad,
+				  probe_ev_err_code(EPEV_ERR_NO_GROUP_NAME, err));
 			return -EINVAL;
 		}
 		if (def->group_buf[0])
@@ -82,16 +82,16 @@ static int tep_parse_names(const struct tep_parse *p, struct tep_def *def)
 		if (def->event_buf[0])
 			def->event = def->event_buf;
 	}
-	err = pev_split_name(p->argv[1], def->sys, def->name, &bad);
+	err = probe_ev_split_name(p->argv[1], def->sys, def->name, &bad);
 	if (err || !def->sys[0] || !def->name[0]) {
-		tep_error(p, 1, 0, TEP_ERR_NO_EVENT_INFO);
+		epev_error(p, 1, 0, EPEV_ERR_NO_EVENT_INFO);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 /* "ARGS... if FILTER...": count the arguments, join the filter. */
-static int tep_parse_filter(const struct tep_parse *p, struct tep_def *def)
+static int epev_parse_filter(const struct epev_parse *p, struct epev_def *def)
 {
 	size_t len = 0;
 	char *s;
@@ -103,7 +103,7 @@ static int tep_parse_filter(const struct tep_parse *p, struct tep_def *def)
 	if (i == p->argc)
 		return 0;
 	if (i + 1 == p->argc) {
-		tep_error(p, p->argc, 0, TEP_ERR_NO_EP_FILTER);
+		epev_error(p, p->argc, 0, EPEV_ERR_NO_EP_FILTER);
 		return -EINVAL;
 	}
 	for (i++; i < p->argc; i++)
@@ -117,12 +117,12 @@ static int tep_parse_filter(const struct tep_parse *p, struct tep_def *def)
 }
 
 #ifdef CONFIG_MODULES
-static bool tep_module_live(struct module *mod)
+static bool epev_module_live(struct module *mod)
 {
 	return module_is_live(mod);
 }
 #else
-static bool tep_module_live(struct module *mod)
+static bool epev_module_live(struct module *mod)
 {
 	return true;	/* no module events without modules */
 }
@@ -135,7 +135,7 @@ static bool tep_module_live(struct module *mod)
  * whatever holds them, nor the events of a module that is not live (its
  * init may still fail, and free them).  Under event_mutex.
  */
-static struct trace_event_call *tep_get_target(const char *sys,
+static struct trace_event_call *epev_get_target(const char *sys,
 					       const char *name)
 {
 	const unsigned int refused = TRACE_EVENT_FL_IGNORE_ENABLE |
@@ -154,7 +154,7 @@ static struct trace_event_call *tep_get_target(const char *sys,
 			continue;
 		/* user events have no flag: their groups are user_events* */
 		if (str_has_prefix(sys, "user_events") ||
-		    (call->module && !tep_module_live(call->module)))
+		    (call->module && !epev_module_live(call->module)))
 			return NULL;
 		return trace_event_try_get_ref(call) ? call : NULL;
 	}
@@ -162,7 +162,7 @@ static struct trace_event_call *tep_get_target(const char *sys,
 }
 
 /* The filter must compile against the attached event (error_log says why). */
-static int tep_check_filter(struct tep_event *ev)
+static int epev_check_filter(struct epev_event *ev)
 {
 	struct event_filter *filter = NULL;
 	int ret;
@@ -180,7 +180,7 @@ static int tep_check_filter(struct tep_event *ev)
  * kernel symbol, and in *@pos the byte where its name starts; the first
  * argument, at its start, when none is found.
  */
-static int tep_bad_symbol(const struct tep_parse *p, int nargs, int *pos)
+static int epev_bad_symbol(const struct epev_parse *p, int nargs, int *pos)
 {
 	char name[KSYM_NAME_LEN];
 	const char *at;
@@ -208,8 +208,8 @@ static int tep_bad_symbol(const struct tep_parse *p, int nargs, int *pos)
 }
 
 /* Compile the arguments; an error is logged at its word and byte. */
-static int tep_parse_args(const struct tep_parse *p, struct tep_def *def,
-			  struct tep_event *ev)
+static int epev_parse_args(const struct epev_parse *p, struct epev_def *def,
+			  struct epev_event *ev)
 {
 	struct parg_caps caps = { .event = ev->target };
 	struct parg_err err = {};
@@ -219,8 +219,8 @@ static int tep_parse_args(const struct tep_parse *p, struct tep_def *def,
 	set = parg_set_parse(&caps, def->nargs, p->argv + 2, &err);
 	if (IS_ERR(set)) {
 		if (err.code)
-			tep_error(p, err.word + 2, err.pos,
-				  pev_err_code(TEP_ERR_PARG_FIRST, err.code));
+			epev_error(p, err.word + 2, err.pos,
+				  probe_ev_err_code(EPEV_ERR_PARG_FIRST, err.code));
 		return PTR_ERR(set);
 	}
 	ev->args = set;
@@ -228,33 +228,33 @@ static int tep_parse_args(const struct tep_parse *p, struct tep_def *def,
 	if (ret) {
 		int word, pos;
 
-		word = tep_bad_symbol(p, def->nargs, &pos);
-		tep_error(p, word, pos, TEP_ERR_NO_SYMBOL);
+		word = epev_bad_symbol(p, def->nargs, &pos);
+		epev_error(p, word, pos, EPEV_ERR_NO_SYMBOL);
 		return ret;
 	}
 	ev->dynamic = parg_set_is_dynamic(set);
-	ev->rec_size = TEP_HEAD + parg_set_size(set);
-	return pev_call_set_print_fmt(&ev->call, ev->args, PEV_HEAD_NONE);
+	ev->rec_size = EPEV_HEAD + parg_set_size(set);
+	return probe_ev_call_set_print_fmt(&ev->call, ev->args, PROBE_EV_HEAD_NONE);
 }
 
 /* Publish @ev: events/GROUP/EVENT and a line in dynamic_events. */
-static int tep_publish(const struct tep_parse *p, struct tep_event *ev)
+static int epev_publish(const struct epev_parse *p, struct epev_event *ev)
 {
-	int ret = pev_call_publish(&ev->call);
+	int ret = probe_ev_call_publish(&ev->call);
 
 	if (ret == -EEXIST)
-		tep_error(p, 0, 0, TEP_ERR_EVENT_EXIST);
+		epev_error(p, 0, 0, EPEV_ERR_EVENT_EXIST);
 	if (!ret)
 		dyn_event_add(&ev->devent, &ev->call);
 	return ret;
 }
 
-static int tep_create_parsed(const struct tep_parse *p, struct tep_def *def)
+static int epev_create_parsed(const struct epev_parse *p, struct epev_def *def)
 {
-	struct tep_event *ev;
+	struct epev_event *ev;
 	int ret;
 
-	ev = tep_event_alloc(def->group, def->event ?: def->name);
+	ev = epev_event_alloc(def->group, def->event ?: def->name);
 	if (!ev)
 		return -ENOMEM;
 	ev->filter = def->filter;
@@ -262,22 +262,22 @@ static int tep_create_parsed(const struct tep_parse *p, struct tep_def *def)
 	ev->target_sys = kstrdup(def->sys, GFP_KERNEL);
 	ev->target_name = kstrdup(def->name, GFP_KERNEL);
 	if (!ev->target_sys || !ev->target_name) {
-		tep_event_free(ev);
+		epev_event_free(ev);
 		return -ENOMEM;
 	}
 
 	mutex_lock(&event_mutex);
-	ev->target = tep_get_target(def->sys, def->name);
+	ev->target = epev_get_target(def->sys, def->name);
 	if (!ev->target) {
-		tep_error(p, 1, 0, TEP_ERR_BAD_ATTACH_EVENT);
+		epev_error(p, 1, 0, EPEV_ERR_BAD_ATTACH_EVENT);
 		ret = -ENOENT;
 		goto err_unlock;
 	}
-	ret = tep_check_filter(ev);
+	ret = epev_check_filter(ev);
 	if (!ret)
-		ret = tep_parse_args(p, def, ev);
+		ret = epev_parse_args(p, def, ev);
 	if (!ret)
-		ret = tep_publish(p, ev);
+		ret = epev_publish(p, ev);
 	if (ret)
 		goto err_unlock;
 	mutex_unlock(&event_mutex);
@@ -285,7 +285,7 @@ static int tep_create_parsed(const struct tep_parse *p, struct tep_def *def)
 
 err_unlock:
 	mutex_unlock(&event_mutex);
-	tep_event_free(ev);
+	epev_event_free(ev);
 	return ret;
 }
 
@@ -293,10 +293,10 @@ err_unlock:
  * dyn_event .create: a line of dynamic_events.  -ECANCELED when it is not
  * an eprobe definition, to let the next parser try.
  */
-int tep_create(const char *raw)
+int epev_create(const char *raw)
 {
-	struct tep_def def = {};
-	struct tep_parse p;
+	struct epev_def def = {};
+	struct epev_parse p;
 	int ret;
 
 	p.argv = (const char **)argv_split(GFP_KERNEL, raw, &p.argc);
@@ -305,16 +305,16 @@ int tep_create(const char *raw)
 	ret = -ECANCELED;
 	if (p.argc < 2 || p.argv[0][0] != 'e')
 		goto out_free;
-	ret = tep_parse_names(&p, &def);
+	ret = epev_parse_names(&p, &def);
 	if (!ret)
-		ret = tep_parse_filter(&p, &def);
+		ret = epev_parse_filter(&p, &def);
 	if (!ret && def.nargs > PARG_MAX_ARGS) {
-		tep_error(&p, 2 + PARG_MAX_ARGS, 0,
-			  pev_err_code(TEP_ERR_PARG_FIRST, PARG_ERR_TOO_MANY_ARGS));
+		epev_error(&p, 2 + PARG_MAX_ARGS, 0,
+			  probe_ev_err_code(EPEV_ERR_PARG_FIRST, PARG_ERR_TOO_MANY_ARGS));
 		ret = -E2BIG;
 	}
 	if (!ret)
-		ret = tep_create_parsed(&p, &def);
+		ret = epev_create_parsed(&p, &def);
 out_free:
 	kfree(def.filter);
 	argv_free((char **)p.argv);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: fprobe and tracepoint probe events: definitions and their lifetime
  *
  * trace_fprobe.c - fprobe events (f:) and tracepoint probes (t:): their
  * probes, registration with the fprobe core, creation and deletion
@@ -11,9 +11,9 @@
  *
  * Life of a probe::
  *
- *   definition --parse--> tf_def + parg_set --> tf_probe
+ *   definition --parse--> fpev_def + parg_set --> fpev_probe
  *        |                                          |
- *        |            first probe of its name: a new tf_event, published
+ *        |            first probe of its name: a new fpev_event, published
  *        |            as events/<group>/<event>; else it joins the event
  *        v                                          v
  *   dynamic_events line             registered with the fprobe core at
@@ -38,7 +38,7 @@
  * fprobe_profile, read-only: "  GROUP/EVENT  HITS  MISSES" per probe,
  * as eprobe_profile has it.  MISSES counts every hit that made no record
  * where one was asked for: the fprobe core's misses (recursion, no free
- * return hook) and the hit path's drops (tf_counts::dropped).
+ * return hook) and the hit path's drops (fpev_counts::dropped).
  *
  * Locking: event_mutex covers all of the above; see the header.
  */
@@ -49,56 +49,56 @@
 
 #include "trace_fprobe_internal.h"
 
-static struct dyn_event_operations tf_dyn_ops;
+static struct dyn_event_operations fpev_dyn_ops;
 
-static struct tf_probe *tf_probe_of(struct dyn_event *dev)
+static struct fpev_probe *fpev_probe_of(struct dyn_event *dev)
 {
-	return dev->ops == &tf_dyn_ops ?
-		container_of(dev, struct tf_probe, devent) : NULL;
+	return dev->ops == &fpev_dyn_ops ?
+		container_of(dev, struct fpev_probe, devent) : NULL;
 }
 
 /* The probe after @tp on the dyn_event list (NULL: the first); event_mutex. */
-struct tf_probe *tf_probe_after(struct tf_probe *tp)
+struct fpev_probe *fpev_probe_after(struct fpev_probe *tp)
 {
-	return pev_probe_next(tp, &tf_dyn_ops, devent);
+	return probe_ev_probe_next(tp, &fpev_dyn_ops, devent);
 }
 
 /* ------------------------------------------------------------ probes */
 
-static bool tf_probe_is_return(const struct tf_probe *tp)
+static bool fpev_probe_is_return(const struct fpev_probe *tp)
 {
 	return tp->fp.exit_handler != NULL;
 }
 
-static unsigned long tf_probe_hits(const struct tf_probe *tp)
+static unsigned long fpev_probe_hits(const struct fpev_probe *tp)
 {
-	return pev_count_sum(tp->counts, offsetof(struct tf_counts, hits));
+	return probe_ev_count_sum(tp->counts, offsetof(struct fpev_counts, hits));
 }
 
-static unsigned long tf_probe_missed(const struct tf_probe *tp)
+static unsigned long fpev_probe_missed(const struct fpev_probe *tp)
 {
 	unsigned long n = tp->missed_before;
 
 	if (tp->registered)
 		n += READ_ONCE(tp->fp.nmissed);
-	return n + pev_count_sum(tp->counts,
-				 offsetof(struct tf_counts, dropped));
+	return n + probe_ev_count_sum(tp->counts,
+				 offsetof(struct fpev_counts, dropped));
 }
 
 /* A probe for @def, owning @set; not on any list, not registered. */
-static struct tf_probe *tf_probe_new(const struct tf_def *def,
+static struct fpev_probe *fpev_probe_new(const struct fpev_def *def,
 				     struct parg_set *set)
 {
 	unsigned int head = def->is_return ?
 			    sizeof(struct fexit_trace_entry_head) :
 			    sizeof(struct fentry_trace_entry_head);
-	struct tf_probe *tp;
+	struct fpev_probe *tp;
 
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
 	if (!tp)
 		return NULL;
 	tp->symbol = kstrdup(def->symbol, GFP_KERNEL);
-	tp->counts = alloc_percpu(struct tf_counts);
+	tp->counts = alloc_percpu(struct fpev_counts);
 	if (!tp->symbol || !tp->counts) {
 		free_percpu(tp->counts);
 		kfree(tp->symbol);
@@ -111,22 +111,22 @@ static struct tf_probe *tf_probe_new(const struct tf_def *def,
 	tp->has_args = parg_set_count(set) > 0;
 	tp->dynamic = parg_set_is_dynamic(set);
 	if (def->is_return) {
-		tp->fp.exit_handler = tf_exit_hit;
+		tp->fp.exit_handler = fpev_exit_hit;
 		tp->fp.nr_maxactive = def->maxactive;
 		tp->fp.entry_data_size = parg_set_entry_size(set);
 		if (tp->fp.entry_data_size)
-			tp->fp.entry_handler = tf_entry_save;
+			tp->fp.entry_handler = fpev_entry_save;
 	} else {
-		tp->fp.entry_handler = tf_entry_hit;
+		tp->fp.entry_handler = fpev_entry_hit;
 	}
 	tp->fp.flags = FPROBE_FL_DISABLED;
 	INIT_LIST_HEAD(&tp->sibling);
-	dyn_event_init(&tp->devent, &tf_dyn_ops);
+	dyn_event_init(&tp->devent, &fpev_dyn_ops);
 	return tp;
 }
 
 /* Free an unregistered probe that is on no list.  NULL is fine. */
-static void tf_probe_free(struct tf_probe *tp)
+static void fpev_probe_free(struct fpev_probe *tp)
 {
 	if (!tp)
 		return;
@@ -141,7 +141,7 @@ static void tf_probe_free(struct tf_probe *tp)
  * Register @tp's fprobe: on the functions SYM names, or on the stub of
  * its attached tracepoint.  Soft-disabled unless the event is on.
  */
-int tf_probe_register(struct tf_probe *tp)
+int fpev_probe_register(struct fpev_probe *tp)
 {
 	unsigned long stub;
 	int ret;
@@ -155,7 +155,7 @@ int tf_probe_register(struct tf_probe *tp)
 	ret = parg_set_resolve(tp->args);
 	if (ret)
 		return ret;
-	tf_probe_sync_enable(tp);
+	fpev_probe_sync_enable(tp);
 	/*
 	 * A t: probe registers again each time its module comes back.  After
 	 * an unregistration (or a failed registration) the fprobe core has
@@ -183,7 +183,7 @@ int tf_probe_register(struct tf_probe *tp)
  * The core may have stopped a return probe's rethook before it failed:
  * such a probe's exit handler may not run again, uncounted.
  */
-int tf_probe_unregister(struct tf_probe *tp)
+int fpev_probe_unregister(struct fpev_probe *tp)
 {
 	int ret;
 
@@ -203,14 +203,14 @@ int tf_probe_unregister(struct tf_probe *tp)
 }
 
 /* Register a new probe, or leave a t: probe waiting for its module. */
-static int tf_probe_arm(struct tf_probe *tp, struct tracepoint *tpoint,
+static int fpev_probe_arm(struct fpev_probe *tp, struct tracepoint *tpoint,
 			struct module *mod)
 {
 	int ret;
 
 	if (!tp->is_tprobe)
-		return tf_probe_register(tp);
-	if (!tpoint || !tf_module_live(mod)) {
+		return fpev_probe_register(tp);
+	if (!tpoint || !fpev_module_live(mod)) {
 		/* refused now under lockdown, as one that attaches at once */
 		ret = security_locked_down(LOCKDOWN_KPROBES);
 		if (ret)
@@ -219,28 +219,28 @@ static int tf_probe_arm(struct tf_probe *tp, struct tracepoint *tpoint,
 			tp->symbol);
 		return 0;
 	}
-	return tf_tp_attach(tp, tpoint, mod);
+	return fpev_tp_attach(tp, tpoint, mod);
 }
 
 /*
- * Undo tf_probe_arm(); 0, or an errno with @tp still registered.  A t:
+ * Undo fpev_probe_arm(); 0, or an errno with @tp still registered.  A t:
  * probe its module's going left registered but detached
- * (tf_tp_module_going()) has only its fprobe to let go.
+ * (fpev_tp_module_going()) has only its fprobe to let go.
  */
-static int tf_probe_disarm(struct tf_probe *tp)
+static int fpev_probe_disarm(struct fpev_probe *tp)
 {
 	if (tp->is_tprobe && tp->tpoint)
-		return tf_tp_detach(tp);
-	return tf_probe_unregister(tp);
+		return fpev_tp_detach(tp);
+	return fpev_probe_unregister(tp);
 }
 
 /* -------------------------------------------------------------- events */
 
 /* Register the new probe @tp; log what the fprobe core refused. */
-static int tf_arm_new(const struct tf_parse *p, struct tf_probe *tp,
+static int fpev_arm_new(const struct fpev_parse *p, struct fpev_probe *tp,
 		      struct tracepoint *tpoint, struct module *mod)
 {
-	int ret = tf_probe_arm(tp, tpoint, mod);
+	int ret = fpev_probe_arm(tp, tpoint, mod);
 
 	switch (ret) {
 	case 0:
@@ -248,37 +248,37 @@ static int tf_arm_new(const struct tf_parse *p, struct tf_probe *tp,
 	case -EEXIST:
 		break;
 	case -EILSEQ:
-		tf_parse_error(p, 1, 0, TF_ERR_BAD_INSN_BNDRY);
+		fpev_parse_error(p, 1, 0, FPEV_ERR_BAD_INSN_BNDRY);
 		break;
 	case -ENOENT:
-		tf_parse_error(p, 1, 0, TF_ERR_BAD_PROBE_ADDR);
+		fpev_parse_error(p, 1, 0, FPEV_ERR_BAD_PROBE_ADDR);
 		break;
 	default:
-		tf_parse_error(p, 1, 0, TF_ERR_FAIL_REG_PROBE);
+		fpev_parse_error(p, 1, 0, FPEV_ERR_FAIL_REG_PROBE);
 		break;
 	}
 	return ret;
 }
 
 /* Add @tp to the existing event @ev, after the multiprobe checks. */
-static int tf_join_event(const struct tf_parse *p, struct tf_event *ev,
-			 struct tf_probe *tp, struct tracepoint *tpoint,
+static int fpev_join_event(const struct fpev_parse *p, struct fpev_event *ev,
+			 struct fpev_probe *tp, struct tracepoint *tpoint,
 			 struct module *mod)
 {
-	bool other_kind = ev->pev.is_return != tf_probe_is_return(tp) ||
+	bool other_kind = ev->pev.is_return != fpev_probe_is_return(tp) ||
 			  ev->is_tprobe != tp->is_tprobe;
 	int word, ret;
 
-	ret = pev_event_may_join(&ev->pev, other_kind, tp->args, &tp->sibling,
+	ret = probe_ev_event_may_join(&ev->pev, other_kind, tp->args, &tp->sibling,
 				 &word);
 	if (ret) {
-		tf_parse_error(p, word, 0,
-			       pev_err_code(TF_ERR_DIFF_PROBE_TYPE, ret));
+		fpev_parse_error(p, word, 0,
+			       probe_ev_err_code(FPEV_ERR_DIFF_PROBE_TYPE, ret));
 		return -EEXIST;
 	}
 	tp->event = ev;
 	list_add_tail(&tp->sibling, &ev->pev.probes);
-	ret = tf_arm_new(p, tp, tpoint, mod);
+	ret = fpev_arm_new(p, tp, tpoint, mod);
 	if (ret) {
 		list_del_init(&tp->sibling);
 		tp->event = NULL;
@@ -289,34 +289,34 @@ static int tf_join_event(const struct tf_parse *p, struct tf_event *ev,
 }
 
 /* Make @tp the first probe of a new event, and publish the event. */
-static int tf_start_event(const struct tf_parse *p, const struct tf_def *def,
-			  struct tf_probe *tp, struct tracepoint *tpoint,
+static int fpev_start_event(const struct fpev_parse *p, const struct fpev_def *def,
+			  struct fpev_probe *tp, struct tracepoint *tpoint,
 			  struct module *mod)
 {
-	struct tf_event *ev;
+	struct fpev_event *ev;
 	int ret;
 
-	ev = tf_event_new(def->group, def->event, tp);
+	ev = fpev_event_new(def->group, def->event, tp);
 	if (!ev)
 		return -ENOMEM;
-	ret = pev_event_publish(&ev->pev);
+	ret = probe_ev_event_publish(&ev->pev);
 	if (ret) {
 		if (ret == -EEXIST)
-			tf_parse_error(p, 0, 0, TF_ERR_EVENT_EXIST);
+			fpev_parse_error(p, 0, 0, FPEV_ERR_EVENT_EXIST);
 		else
 			pr_warn("Failed to register probe event(%d)\n", ret);
 		goto out_free_event;
 	}
-	ret = tf_arm_new(p, tp, tpoint, mod);
+	ret = fpev_arm_new(p, tp, tpoint, mod);
 	if (ret)
 		goto out_unpublish;
 	dyn_event_add(&tp->devent, &ev->pev.call);
 	return 0;
 
 out_unpublish:
-	pev_event_unpublish(&ev->pev);
+	probe_ev_event_unpublish(&ev->pev);
 out_free_event:
-	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
+	probe_ev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
 	return ret;
 }
@@ -327,19 +327,19 @@ out_free_event:
  * The tracepoint of a t: definition, held in *@mod if in a module.  Not
  * found: the probe waits for a module, or with no modules it is an error.
  */
-static int tf_lookup_tpoint(const struct tf_parse *p, const struct tf_def *def,
+static int fpev_lookup_tpoint(const struct fpev_parse *p, const struct fpev_def *def,
 			    struct tracepoint **tpoint, struct module **mod)
 {
-	*tpoint = tf_tp_find(def->symbol, mod);
+	*tpoint = fpev_tp_find(def->symbol, mod);
 	if (*tpoint || IS_ENABLED(CONFIG_MODULES))
 		return 0;
-	tf_parse_error(p, 1, 0, TF_ERR_NO_TRACEPOINT);
+	fpev_parse_error(p, 1, 0, FPEV_ERR_NO_TRACEPOINT);
 	return -ENOENT;
 }
 
 /* Build the argument set and the probe of a parsed definition. */
-static struct tf_probe *tf_build_probe(const struct tf_parse *p,
-				       const struct tf_def *def,
+static struct fpev_probe *fpev_build_probe(const struct fpev_parse *p,
+				       const struct fpev_def *def,
 				       struct tracepoint *tpoint,
 				       struct module *mod)
 {
@@ -348,13 +348,13 @@ static struct tf_probe *tf_build_probe(const struct tf_parse *p,
 		.is_return = def->is_return,
 		.on_func_entry = !def->is_return,
 		.func = def->symbol,
-		.module = tf_module_name(mod),
+		.module = fpev_module_name(mod),
 		.no_regs = true,
 		.arg_shift = def->is_tprobe,
 	};
 	struct parg_err err = {};
 	struct parg_set *set;
-	struct tf_probe *tp;
+	struct fpev_probe *tp;
 
 	if (tpoint) {	/* a t: probe reads the parameters of the stub */
 		snprintf(stub, sizeof(stub), "__probestub_%s", tpoint->name);
@@ -363,16 +363,16 @@ static struct tf_probe *tf_build_probe(const struct tf_parse *p,
 	set = parg_set_parse(&caps, def->nargs, def->args, &err);
 	if (IS_ERR(set)) {
 		if (PTR_ERR(set) == -EINVAL && err.code != PARG_OK)
-			tf_parse_error(p, err.word + 2, err.pos,
-				       pev_err_code(TF_ERR_PARG_FIRST,
+			fpev_parse_error(p, err.word + 2, err.pos,
+				       probe_ev_err_code(FPEV_ERR_PARG_FIRST,
 						    err.code));
 		return ERR_CAST(set);
 	}
-	if (parg_set_is_dynamic(set) && pev_scratch_reserve()) {
+	if (parg_set_is_dynamic(set) && probe_ev_scratch_reserve()) {
 		parg_set_free(set);
 		return ERR_PTR(-ENOMEM);
 	}
-	tp = tf_probe_new(def, set);
+	tp = fpev_probe_new(def, set);
 	if (!tp) {
 		parg_set_free(set);
 		return ERR_PTR(-ENOMEM);
@@ -380,60 +380,60 @@ static struct tf_probe *tf_build_probe(const struct tf_parse *p,
 	return tp;
 }
 
-/* tf_create_once(): look again (positive, so never taken for an errno) */
-#define TF_RETRY	1
+/* fpev_create_once(): look again (positive, so never taken for an errno) */
+#define FPEV_RETRY	1
 
 /*
  * Look the tracepoint up, build the probe, and add it under event_mutex,
- * unless a module with tracepoints came or went meanwhile: then TF_RETRY
+ * unless a module with tracepoints came or went meanwhile: then FPEV_RETRY
  * and nothing done, and the caller looks again (trace_fprobe_tp.c).
  */
-static int tf_create_once(const struct tf_parse *p, const struct tf_def *def)
+static int fpev_create_once(const struct fpev_parse *p, const struct fpev_def *def)
 {
 	struct tracepoint *tpoint = NULL;
 	struct module *mod = NULL;
 	unsigned long seq = 0;
-	struct tf_event *ev;
-	struct tf_probe *tp;
+	struct fpev_event *ev;
+	struct fpev_probe *tp;
 	int ret;
 
 	if (def->is_tprobe) {
-		seq = tf_tp_modules_seq();
-		ret = tf_lookup_tpoint(p, def, &tpoint, &mod);
+		seq = fpev_tp_modules_seq();
+		ret = fpev_lookup_tpoint(p, def, &tpoint, &mod);
 		if (ret)
 			return ret;
 	}
-	tp = tf_build_probe(p, def, tpoint, mod);
+	tp = fpev_build_probe(p, def, tpoint, mod);
 	if (IS_ERR(tp)) {
 		ret = PTR_ERR(tp);
 		goto out_put;
 	}
 	mutex_lock(&event_mutex);
-	ev = tf_find_event(def->group, def->event);
-	if (def->is_tprobe && tf_tp_modules_changed(seq))
-		ret = TF_RETRY;
+	ev = fpev_find_event(def->group, def->event);
+	if (def->is_tprobe && fpev_tp_modules_changed(seq))
+		ret = FPEV_RETRY;
 	else if (ev)
-		ret = tf_join_event(p, ev, tp, tpoint, mod);
+		ret = fpev_join_event(p, ev, tp, tpoint, mod);
 	else
-		ret = tf_start_event(p, def, tp, tpoint, mod);
+		ret = fpev_start_event(p, def, tp, tpoint, mod);
 	mutex_unlock(&event_mutex);
 	if (ret)
-		tf_probe_free(tp);
+		fpev_probe_free(tp);
 out_put:
 	module_put(mod);
 	return ret;
 }
 
 /* Each retry follows a module load or unload, so this ends. */
-static int tf_create_words(const struct tf_parse *p)
+static int fpev_create_words(const struct fpev_parse *p)
 {
-	struct tf_def def = {};
+	struct fpev_def def = {};
 	int ret;
 
-	ret = tf_parse_def(p, &def);
+	ret = fpev_parse_def(p, &def);
 	while (!ret) {
-		ret = tf_create_once(p, &def);
-		if (ret != TF_RETRY)
+		ret = fpev_create_once(p, &def);
+		if (ret != FPEV_RETRY)
 			break;
 		ret = 0;
 		cond_resched();
@@ -442,9 +442,9 @@ static int tf_create_words(const struct tf_parse *p)
 }
 
 /* dyn_event .create: under dyn_event_ops_mutex; not ours: -ECANCELED. */
-static int tf_dyn_create(const char *raw)
+static int fpev_dyn_create(const char *raw)
 {
-	struct tf_parse p = {};
+	struct fpev_parse p = {};
 	char **argv;
 	int ret = -ECANCELED;
 
@@ -453,7 +453,7 @@ static int tf_dyn_create(const char *raw)
 		return -ENOMEM;
 	p.argv = (const char **)argv;
 	if (p.argc)
-		ret = tf_create_words(&p);
+		ret = fpev_create_words(&p);
 	argv_free(argv);
 	return ret;
 }
@@ -464,35 +464,35 @@ static int tf_dyn_create(const char *raw)
  * Delete one probe; the last one of an event takes the event with it,
  * unless the event is in use.  event_mutex.
  */
-static int tf_probe_remove(struct tf_probe *tp)
+static int fpev_probe_remove(struct fpev_probe *tp)
 {
-	struct tf_event *ev = tp->event;
+	struct fpev_event *ev = tp->event;
 	bool last = list_is_singular(&ev->pev.probes);
 	struct tracepoint *tpoint = tp->tpoint ? tp->tpoint->tpoint : NULL;
 	struct module *mod = tp->mod;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	if (last && pev_event_busy(&ev->pev))
+	if (last && probe_ev_event_busy(&ev->pev))
 		return -EBUSY;
 	/* first what can fail and be left as it was: the fprobe */
-	ret = tf_probe_disarm(tp);
+	ret = fpev_probe_disarm(tp);
 	if (ret)
 		return ret;
 	if (last) {
-		ret = pev_event_unpublish(&ev->pev);
+		ret = probe_ev_event_unpublish(&ev->pev);
 		if (ret)
 			goto out_rearm;
 	}
 	dyn_event_remove(&tp->devent);
-	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
+	probe_ev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
-	tf_probe_free(tp);
+	fpev_probe_free(tp);
 	return 0;
 
 out_rearm:
 	/* @mod cannot go meanwhile: its notifier waits for event_mutex */
-	if (tf_probe_arm(tp, tpoint, mod))
+	if (fpev_probe_arm(tp, tpoint, mod))
 		pr_warn("%s: left unregistered on %s\n",
 			trace_event_name(&ev->pev.call), tp->symbol);
 	return ret;
@@ -503,12 +503,12 @@ out_rearm:
  * group, a NULL @system any group; PLACE must be SYM (or TRACEPOINT)
  * exactly as written, the ARGs the first " NAME=TEXT"s of the listing.
  */
-static bool tf_dyn_match(const char *system, const char *event,
+static bool fpev_dyn_match(const char *system, const char *event,
 			 int argc, const char **argv, struct dyn_event *dev)
 {
-	struct tf_probe *tp = tf_probe_of(dev);
+	struct fpev_probe *tp = fpev_probe_of(dev);
 
-	if (!pev_event_named(&tp->event->pev, system, event))
+	if (!probe_ev_event_named(&tp->event->pev, system, event))
 		return false;
 	if (!argc)
 		return true;
@@ -517,68 +517,68 @@ static bool tf_dyn_match(const char *system, const char *event,
 	return parg_set_match_words(tp->args, argc - 1, argv + 1);
 }
 
-static bool tf_dyn_is_busy(struct dyn_event *dev)
+static bool fpev_dyn_is_busy(struct dyn_event *dev)
 {
-	return pev_event_busy(&tf_probe_of(dev)->event->pev);
+	return probe_ev_event_busy(&fpev_probe_of(dev)->event->pev);
 }
 
-static int tf_dyn_free(struct dyn_event *dev)
+static int fpev_dyn_free(struct dyn_event *dev)
 {
-	return tf_probe_remove(tf_probe_of(dev));
+	return fpev_probe_remove(fpev_probe_of(dev));
 }
 
 /* "f[MAXACTIVE]:GRP/EVENT SYM[%return] ARGS" or "t:GRP/EVENT TP ARGS" */
-static int tf_dyn_show(struct seq_file *m, struct dyn_event *dev)
+static int fpev_dyn_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tf_probe *tp = tf_probe_of(dev);
-	bool is_return = tf_probe_is_return(tp);
+	struct fpev_probe *tp = fpev_probe_of(dev);
+	bool is_return = fpev_probe_is_return(tp);
 
-	pev_show_head(m, tp->is_tprobe ? 't' : 'f',
+	probe_ev_show_head(m, tp->is_tprobe ? 't' : 'f',
 		      is_return ? tp->fp.nr_maxactive : 0, &tp->event->pev);
 	seq_printf(m, "%s%s", tp->symbol, is_return ? "%return" : "");
-	pev_show_args(m, tp->args);
+	probe_ev_show_args(m, tp->args);
 	return 0;
 }
 
 /* How dynamic_events sees our probes: all but .create under event_mutex. */
-static struct dyn_event_operations tf_dyn_ops = {
-	.create = tf_dyn_create,	.match = tf_dyn_match,
-	.show = tf_dyn_show,		.free = tf_dyn_free,
-	.is_busy = tf_dyn_is_busy,
+static struct dyn_event_operations fpev_dyn_ops = {
+	.create = fpev_dyn_create,	.match = fpev_dyn_match,
+	.show = fpev_dyn_show,		.free = fpev_dyn_free,
+	.is_busy = fpev_dyn_is_busy,
 };
 
 /* ------------------------------------------------------- fprobe_profile */
 
-static int tf_profile_show(struct seq_file *m, struct dyn_event *dev)
+static int fpev_profile_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tf_probe *tp = tf_probe_of(dev);
+	struct fpev_probe *tp = fpev_probe_of(dev);
 
-	pev_seq_event_name(m, &tp->event->pev.call);
-	seq_printf(m, " %15lu %15lu\n", tf_probe_hits(tp), tf_probe_missed(tp));
+	probe_ev_seq_event_name(m, &tp->event->pev.call);
+	seq_printf(m, " %15lu %15lu\n", fpev_probe_hits(tp), fpev_probe_missed(tp));
 	return 0;
 }
 
-static const struct pev_file tf_files[] = {
-	{ .name = "fprobe_profile", .dyn_ops = &tf_dyn_ops,
-	  .show = tf_profile_show },
+static const struct probe_ev_file fpev_files[] = {
+	{ .name = "fprobe_profile", .dyn_ops = &fpev_dyn_ops,
+	  .show = fpev_profile_show },
 };
 
 /* ---------------------------------------------------------------- init */
 
 /* Early, so that definitions work before tracefs is up. */
-static __init int tf_init_early(void)
+static __init int fpev_init_early(void)
 {
-	int ret = dyn_event_register(&tf_dyn_ops);
+	int ret = dyn_event_register(&fpev_dyn_ops);
 
-	return ret ?: tf_tp_init();
+	return ret ?: fpev_tp_init();
 }
-core_initcall(tf_init_early);
+core_initcall(fpev_init_early);
 
-static __init int tf_init_tracefs(void)
+static __init int fpev_init_tracefs(void)
 {
 	if (tracing_init_dentry())
 		return 0;
-	pev_create_files(tf_files, ARRAY_SIZE(tf_files));
+	probe_ev_create_files(fpev_files, ARRAY_SIZE(fpev_files));
 	return 0;
 }
-fs_initcall(tf_init_tracefs);
+fs_initcall(fpev_init_tracefs);

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: fprobe and tracepoint probe events: the event's own part of the lifecycle
  *
  * trace_fprobe_event.c - what is the fprobe or tracepoint probe event's
  * own in the life of its trace_event_call: making one, and switching its
  * fprobes on for its first user.  The fields, format, output, users and
- * links are probe_event.c's (struct pev_event).
+ * links are probe_event.c's (struct probe_ev_event).
  *
  * Record layout (the event's "format" file)::
  *
@@ -30,7 +30,7 @@
 /* ---------------------------------------------------------- on and off */
 
 /* Soft-enable @tp's fprobe iff its event has a user.  event_mutex. */
-void tf_probe_sync_enable(struct tf_probe *tp)
+void fpev_probe_sync_enable(struct fpev_probe *tp)
 {
 	lockdep_assert_held(&event_mutex);
 	if (tp->event && READ_ONCE(tp->event->pev.flags))
@@ -39,37 +39,37 @@ void tf_probe_sync_enable(struct tf_probe *tp)
 		disable_fprobe(&tp->fp);
 }
 
-static void tf_event_sync_probes(struct pev_event *ev)
+static void fpev_event_sync_probes(struct probe_ev_event *ev)
 {
-	struct tf_probe *tp;
+	struct fpev_probe *tp;
 
 	list_for_each_entry(tp, &ev->probes, sibling)
-		tf_probe_sync_enable(tp);
+		fpev_probe_sync_enable(tp);
 }
 
-static int tf_event_arm(struct pev_event *ev, bool perf)
+static int fpev_event_arm(struct probe_ev_event *ev, bool perf)
 {
-	tf_event_sync_probes(ev);
+	fpev_event_sync_probes(ev);
 	return 0;
 }
 
 /* The same SYM or TRACEPOINT, the same argument texts. */
-static bool tf_probe_same(const struct list_head *na,
+static bool fpev_probe_same(const struct list_head *na,
 			  const struct list_head *nb)
 {
-	const struct tf_probe *a = list_entry(na, struct tf_probe, sibling);
-	const struct tf_probe *b = list_entry(nb, struct tf_probe, sibling);
+	const struct fpev_probe *a = list_entry(na, struct fpev_probe, sibling);
+	const struct fpev_probe *b = list_entry(nb, struct fpev_probe, sibling);
 
 	return !strcmp(a->symbol, b->symbol) &&
 	       parg_set_same_text(a->args, b->args);
 }
 
-static const struct pev_event_ops tf_event_ops = {
-	.arm = tf_event_arm,
-	.disarm = tf_event_sync_probes,
-	.same_probe = tf_probe_same,
+static const struct probe_ev_event_ops fpev_event_ops = {
+	.arm = fpev_event_arm,
+	.disarm = fpev_event_sync_probes,
+	.same_probe = fpev_probe_same,
 	.call_flags = TRACE_EVENT_FL_FPROBE,
-	.size = PEV_EVENT_SIZE(struct tf_event, pev),
+	.size = PROBE_EV_EVENT_SIZE(struct fpev_event, pev),
 	.head_size = { sizeof(struct fentry_trace_entry_head),
 		       sizeof(struct fexit_trace_entry_head) },
 };
@@ -78,27 +78,27 @@ static const struct pev_event_ops tf_event_ops = {
  * A new, unpublished event @group/@name whose first probe is @first; it
  * adopts @first's argument set as its layout.
  */
-struct tf_event *tf_event_new(const char *group, const char *name,
-			      struct tf_probe *first)
+struct fpev_event *fpev_event_new(const char *group, const char *name,
+			      struct fpev_probe *first)
 {
-	struct pev_event *pev;
-	struct tf_event *ev;
+	struct probe_ev_event *pev;
+	struct fpev_event *ev;
 
-	pev = pev_event_new(&tf_event_ops, group, name,
+	pev = probe_ev_event_new(&fpev_event_ops, group, name,
 			    first->fp.exit_handler != NULL, first->args,
 			    &first->sibling);
 	if (!pev)
 		return NULL;
-	ev = container_of(pev, struct tf_event, pev);
+	ev = container_of(pev, struct fpev_event, pev);
 	ev->is_tprobe = first->is_tprobe;
 	first->event = ev;
 	return ev;
 }
 
 /* The event named @group/@name, or NULL.  Under event_mutex. */
-struct tf_event *tf_find_event(const char *group, const char *name)
+struct fpev_event *fpev_find_event(const char *group, const char *name)
 {
-	struct pev_event *ev = pev_find_event(&tf_event_ops, group, name);
+	struct probe_ev_event *ev = probe_ev_find_event(&fpev_event_ops, group, name);
 
-	return ev ? container_of(ev, struct tf_event, pev) : NULL;
+	return ev ? container_of(ev, struct fpev_event, pev) : NULL;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: fprobe and tracepoint probe events: the hit path
  *
  * trace_fprobe_hit.c - what runs when an fprobe event's function (or a
  * tracepoint probe's stub) is entered or returns::
@@ -9,10 +9,10 @@
  *          |                                         |
  *   fprobe core: recursion guard, soft-disable flag, return hook
  *          |                                         |
- *   tf_entry_hit(), or tf_entry_save()       tf_exit_hit()
+ *   fpev_entry_hit(), or fpev_entry_save()       fpev_exit_hit()
  *   for an exit probe reading entry values           |
  *          +--------------------+--------------------+
- *                               |  tf_hit(): count, then
+ *                               |  fpev_hit(): count, then
  *                               +-- each trace file (RCU list): reserve,
  *                               |   write head + arguments, commit
  *                               +-- perf: this CPU's perf events
@@ -27,9 +27,9 @@
  * deeper than that is dropped and counted.
  *
  * Every hit that should have made a record but did not is counted in
- * tf_counts::dropped (no room in a ring buffer, no scratch, no perf
+ * fpev_counts::dropped (no room in a ring buffer, no scratch, no perf
  * buffer), once however many of its records were refused: the hit's
- * context notes a refusal and tf_hit() counts it at the end, which
+ * context notes a refusal and fpev_hit() counts it at the end, which
  * stays right when handlers nest.  With the fprobe core's own misses
  * (fp.nmissed: recursion, no free return hook) it is the misses column
  * of fprobe_profile.
@@ -44,7 +44,7 @@
 #include "trace_fprobe_internal.h"
 
 /* What a hit passes down: where it is, and its registers. */
-struct tf_hit_ctx {
+struct fpev_hit_ctx {
 	unsigned long ip;		/* entry: probed address; exit: function */
 	unsigned long ret_ip;		/* exit: return address */
 	struct pt_regs *regs;
@@ -53,8 +53,8 @@ struct tf_hit_ctx {
 	bool dropped;			/* a record of this hit was refused */
 };
 
-static __always_inline void tf_fill_head(const struct tf_probe *tp,
-					 const struct tf_hit_ctx *c, void *ent)
+static __always_inline void fpev_fill_head(const struct fpev_probe *tp,
+					 const struct fpev_hit_ctx *c, void *ent)
 {
 	if (tp->event->pev.is_return) {
 		struct fexit_trace_entry_head *head = ent;
@@ -67,7 +67,7 @@ static __always_inline void tf_fill_head(const struct tf_probe *tp,
 }
 
 /* One record in @file, through the generic event buffer code. */
-static void tf_write(struct tf_probe *tp, struct tf_hit_ctx *c,
+static void fpev_write(struct fpev_probe *tp, struct fpev_hit_ctx *c,
 		     struct trace_event_file *file)
 {
 	unsigned int off = tp->event->pev.head_size, size = tp->rec_size;
@@ -82,52 +82,52 @@ static void tf_write(struct tf_probe *tp, struct tf_hit_ctx *c,
 
 		size = parg_set_fetch(tp->args, c->regs, c->edata, c->scratch,
 				      off, min_t(unsigned int, room,
-						 PEV_SCRATCH_SIZE));
+						 PROBE_EV_SCRATCH_SIZE));
 	}
 	ent = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!ent) {
 		/* a drop unless recording is off, paused or filtered here */
-		c->dropped |= pev_record_wanted(file);
+		c->dropped |= probe_ev_record_wanted(file);
 		return;
 	}
 	fbuffer.regs = c->regs;
-	tf_fill_head(tp, c, ent);
+	fpev_fill_head(tp, c, ent);
 	if (c->scratch)
-		pev_copy_rec(ent + off, c->scratch + off, size - off);
+		probe_ev_copy_rec(ent + off, c->scratch + off, size - off);
 	else if (tp->has_args)
 		parg_set_fetch(tp->args, c->regs, c->edata, ent, off, size);
 	trace_event_buffer_commit(&fbuffer);
 }
-NOKPROBE_SYMBOL(tf_write);
+NOKPROBE_SYMBOL(fpev_write);
 
-static void tf_trace(struct tf_probe *tp, struct tf_hit_ctx *c)
+static void fpev_trace(struct fpev_probe *tp, struct fpev_hit_ctx *c)
 {
-	struct pev_link *link;
+	struct probe_ev_link *link;
 
 	if (tp->dynamic) {
-		c->scratch = pev_scratch_get();
+		c->scratch = probe_ev_scratch_get();
 		if (unlikely(!c->scratch)) {
 			c->dropped = true;
 			goto out_put;
 		}
 	}
 	list_for_each_entry_rcu(link, &tp->event->pev.links, node)
-		tf_write(tp, c, link->file);
+		fpev_write(tp, c, link->file);
 out_put:
 	if (tp->dynamic)
-		pev_scratch_put();
+		probe_ev_scratch_put();
 }
-NOKPROBE_SYMBOL(tf_trace);
+NOKPROBE_SYMBOL(fpev_trace);
 
 #ifdef CONFIG_PERF_EVENTS
 /* Perf records are padded so that size + the u32 length word is 8-aligned. */
-static __always_inline unsigned int tf_perf_size(unsigned int size)
+static __always_inline unsigned int fpev_perf_size(unsigned int size)
 {
 	return ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
 }
 
 /* Build the record in a perf buffer; strings may take all of it. */
-static void tf_perf(struct tf_probe *tp, struct tf_hit_ctx *c)
+static void fpev_perf(struct fpev_probe *tp, struct fpev_hit_ctx *c)
 {
 	struct trace_event_call *call = &tp->event->pev.call;
 	unsigned int size = tp->rec_size, padded;
@@ -138,77 +138,77 @@ static void tf_perf(struct tf_probe *tp, struct tf_hit_ctx *c)
 	head = this_cpu_ptr(call->perf_events);
 	if (hlist_empty(head))
 		return;
-	padded = tf_perf_size(tp->dynamic ? PERF_MAX_TRACE_SIZE - sizeof(u64) :
+	padded = fpev_perf_size(tp->dynamic ? PERF_MAX_TRACE_SIZE - sizeof(u64) :
 					    size);
 	ent = perf_trace_buf_alloc(padded, NULL, &rctx);
 	if (!ent) {		/* perf nested too deep on this CPU */
 		c->dropped = true;
 		return;
 	}
-	tf_fill_head(tp, c, ent);
+	fpev_fill_head(tp, c, ent);
 	if (tp->has_args)
 		size = parg_set_fetch(tp->args, c->regs, c->edata, ent,
 				      tp->event->pev.head_size,
 				      tp->dynamic ? padded : size);
 	if (tp->dynamic) {
-		padded = tf_perf_size(size);
+		padded = fpev_perf_size(size);
 		memset(ent + size, 0, padded - size);
 	}
 	perf_trace_buf_submit(ent, padded, rctx, call->event.type, 1, c->regs,
 			      head, NULL);
 }
-NOKPROBE_SYMBOL(tf_perf);
+NOKPROBE_SYMBOL(fpev_perf);
 #else
-static inline void tf_perf(struct tf_probe *tp, struct tf_hit_ctx *c)
+static inline void fpev_perf(struct fpev_probe *tp, struct fpev_hit_ctx *c)
 {
 }
 #endif
 
-static __always_inline void tf_hit(struct tf_probe *tp, struct tf_hit_ctx *c)
+static __always_inline void fpev_hit(struct fpev_probe *tp, struct fpev_hit_ctx *c)
 {
 	unsigned int users = READ_ONCE(tp->event->pev.flags);
 
 	raw_cpu_inc(tp->counts->hits);
-	if (users & PEV_EV_TRACE)
-		tf_trace(tp, c);
-	if (users & PEV_EV_PERF)
-		tf_perf(tp, c);
+	if (users & PROBE_EV_EV_TRACE)
+		fpev_trace(tp, c);
+	if (users & PROBE_EV_EV_PERF)
+		fpev_perf(tp, c);
 	if (unlikely(c->dropped))
 		raw_cpu_inc(tp->counts->dropped);
 }
 
 /* fprobe entry handler of an entry probe: preemption off, maybe NMI. */
-int tf_entry_hit(struct fprobe *fp, unsigned long entry_ip,
+int fpev_entry_hit(struct fprobe *fp, unsigned long entry_ip,
 		 unsigned long ret_ip, struct pt_regs *regs, void *edata)
 {
-	struct tf_hit_ctx c = { .ip = entry_ip, .regs = regs };
+	struct fpev_hit_ctx c = { .ip = entry_ip, .regs = regs };
 
-	tf_hit(container_of(fp, struct tf_probe, fp), &c);
+	fpev_hit(container_of(fp, struct fpev_probe, fp), &c);
 	return 0;
 }
-NOKPROBE_SYMBOL(tf_entry_hit);
+NOKPROBE_SYMBOL(fpev_entry_hit);
 
 /* Entry handler of an exit probe: save what the exit reads of entry. */
-int tf_entry_save(struct fprobe *fp, unsigned long entry_ip,
+int fpev_entry_save(struct fprobe *fp, unsigned long entry_ip,
 		  unsigned long ret_ip, struct pt_regs *regs, void *edata)
 {
-	struct tf_probe *tp = container_of(fp, struct tf_probe, fp);
+	struct fpev_probe *tp = container_of(fp, struct fpev_probe, fp);
 
 	if (unlikely(!edata))
 		return -ENOMEM;
 	parg_set_save_entry(tp->args, regs, edata);
 	return 0;
 }
-NOKPROBE_SYMBOL(tf_entry_save);
+NOKPROBE_SYMBOL(fpev_entry_save);
 
 /* fprobe exit handler: the function returns to @ret_ip. */
-void tf_exit_hit(struct fprobe *fp, unsigned long entry_ip,
+void fpev_exit_hit(struct fprobe *fp, unsigned long entry_ip,
 		 unsigned long ret_ip, struct pt_regs *regs, void *edata)
 {
-	struct tf_hit_ctx c = {
+	struct fpev_hit_ctx c = {
 		.ip = entry_ip, .ret_ip = ret_ip, .regs = regs, .edata = edata,
 	};
 
-	tf_hit(container_of(fp, struct tf_probe, fp), &c);
+	fpev_hit(container_of(fp, struct fpev_probe, fp), &c);
 }
-NOKPROBE_SYMBOL(tf_exit_hit);
+NOKPROBE_SYMBOL(fpev_exit_hit);

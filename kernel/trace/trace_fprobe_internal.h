@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /**
- * DOC: Design notes
+ * DOC: fprobe and tracepoint probe events: what the layer's files share
  *
  * trace_fprobe_internal.h - fprobe events (f:) and tracepoint probes (t:),
  * shared between the files of this layer.
- * Prefixes: ``tf_`` (trace fprobe: this layer), ``parg_``, ``pev_`` (the layers below).
+ * Prefixes: ``fpev_`` (trace fprobe: this layer), ``parg_``, ``probe_ev_`` (the layers below).
  *
  * Terms (Documentation/trace/fprobetrace.rst has the user's view)::
  *
@@ -13,18 +13,18 @@
  *                 t[:[GRP/][EVENT]] TRACEPOINT [ARGS]
  *   probe       what one definition arms: an fprobe (on the functions the
  *               ftrace glob SYM names, or on the tracepoint's stub) plus
- *               the compiled fetch arguments.  Struct tf_probe; one line
+ *               the compiled fetch arguments.  Struct fpev_probe; one line
  *               in dynamic_events.
  *   event       events/<grp>/<name>: one trace_event_call, owning one
  *               probe or more of the same kind and argument layout.
- *               Struct tf_event.
+ *               Struct fpev_event.
  *   stub        a tracepoint probe does not hook the tracepoint's own
  *               code: the tracepoint's empty "__probestub_<tp>" function
  *               is attached to the tracepoint as an ordinary probe, and
  *               the fprobe sits on that stub, so its arguments are the
  *               tracepoint's (after a leading data pointer).  One stub
  *               attachment serves every t: probe on that tracepoint
- *               (struct tf_tpoint, refcounted).
+ *               (struct fpev_tpoint, refcounted).
  *
  * The files::
  *
@@ -42,7 +42,7 @@
  * its event is off (an fprobe handler checks the flag first).  The one
  * exception is a t: probe on a tracepoint of a module that is not
  * loaded: it waits, unregistered, and is attached when the module comes
- * and detached when it goes (tf_probe.registered says which).
+ * and detached when it goes (fpev_probe.registered says which).
  *
  * Locking: event_mutex serializes every change to probes, events and
  * stub attachments, and guards the dyn_event list; definitions are parsed
@@ -67,40 +67,40 @@
 #include "probe_arg.h"
 #include "probe_event.h"
 
-#define TF_FPROBE_GROUP		"fprobes"
-#define TF_TPROBE_GROUP		"tracepoints"
-#define TF_MAXACTIVE_MAX	4096	/* return instances per probe */
-#define TF_NAME_LEN		MAX_EVENT_NAME_LEN
-#define TF_MAXACT_TEXT		64	/* digits of MAXACTIVE, with NUL */
+#define FPEV_FPROBE_GROUP		"fprobes"
+#define FPEV_TPROBE_GROUP		"tracepoints"
+#define FPEV_MAXACTIVE_MAX	4096	/* return instances per probe */
+#define FPEV_NAME_LEN		MAX_EVENT_NAME_LEN
+#define FPEV_MAXACT_TEXT		64	/* digits of MAXACTIVE, with NUL */
 
 /*
  * Errors of this layer (trace_fprobe_errors.h), then the argument library's:
- * pev_err_code(TF_ERR_PARG_FIRST, code) maps a library code into the one
+ * probe_ev_err_code(FPEV_ERR_PARG_FIRST, code) maps a library code into the one
  * error_log table.
  */
-#define TF_ERROR(code, msg)	TF_ERR_##code,
-enum tf_err_code {
+#define FPEV_ERROR(code, msg)	FPEV_ERR_##code,
+enum fpev_err_code {
 #include "trace_fprobe_errors.h"
-	TF_ERR_PARG_FIRST	/* PARG code c is TF_ERR_PARG_FIRST + c - 1 */
+	FPEV_ERR_PARG_FIRST	/* PARG code c is FPEV_ERR_PARG_FIRST + c - 1 */
 };
 
-#undef TF_ERROR
+#undef FPEV_ERROR
 
 /* The words of one definition, as argv_split() cut them. */
-struct tf_parse {
+struct fpev_parse {
 	int argc;
 	const char **argv;
 };
 
 /* error_log entry under "trace_fprobe", caret at byte @pos of word @word. */
-void tf_parse_error(const struct tf_parse *p, int word, int pos,
-		    enum tf_err_code code);
+void fpev_parse_error(const struct fpev_parse *p, int word, int pos,
+		    enum fpev_err_code code);
 
 /*
  * A definition parsed up to (not including) its arguments.  Strings
  * point into argv or into the buffers of the struct.
  */
-struct tf_def {
+struct fpev_def {
 	bool is_tprobe;
 	bool is_return;
 	int maxactive;			/* 0: the fprobe core's default */
@@ -109,8 +109,8 @@ struct tf_def {
 	char symbol[KSYM_NAME_LEN];	/* SYM or TRACEPOINT, no %return */
 	int nargs;
 	const char **args;		/* the argument words, in argv */
-	char group_buf[TF_NAME_LEN];
-	char event_buf[TF_NAME_LEN];
+	char group_buf[FPEV_NAME_LEN];
+	char event_buf[FPEV_NAME_LEN];
 };
 
 /*
@@ -118,35 +118,35 @@ struct tf_def {
  * $retval.  Returns 0, -ECANCELED for a line that is not f: or t:
  * (nothing logged), or an errno with an error_log entry written.
  */
-int tf_parse_def(const struct tf_parse *p, struct tf_def *def);
+int fpev_parse_def(const struct fpev_parse *p, struct fpev_def *def);
 
-struct tf_event {
-	struct pev_event pev;
+struct fpev_event {
+	struct probe_ev_event pev;
 	bool is_tprobe;			/* its probes are t: probes */
 };
 
 /* Per CPU, what the hit path counts. */
-struct tf_counts {
+struct fpev_counts {
 	unsigned long hits;
 	unsigned long dropped;		/* no room: ring buffer, scratch, perf */
 };
 
 /* A tracepoint whose stub is attached for one t: probe or more. */
-struct tf_tpoint {
+struct fpev_tpoint {
 	struct list_head node;		/* event_mutex */
 	struct tracepoint *tpoint;
 	unsigned int refs;
 };
 
-struct tf_probe {
+struct fpev_probe {
 	/* read by the hit path; fixed while the fprobe is registered */
 	struct fprobe fp;
-	struct tf_event *event;
+	struct fpev_event *event;
 	struct parg_set *args;		/* may be @event->layout */
 	unsigned int rec_size;		/* head + fixed block */
 	bool has_args;
 	bool dynamic;			/* strings follow the fixed block */
-	struct tf_counts __percpu *counts;
+	struct fpev_counts __percpu *counts;
 
 	/* control: event_mutex */
 	struct dyn_event devent;
@@ -154,67 +154,67 @@ struct tf_probe {
 	char *symbol;			/* SYM or TRACEPOINT, as written */
 	bool is_tprobe;
 	bool registered;		/* the fprobe core has @fp */
-	struct tf_tpoint *tpoint;	/* t: attached stub, or NULL */
+	struct fpev_tpoint *tpoint;	/* t: attached stub, or NULL */
 	struct module *mod;		/* t: module of @tpoint, or NULL */
 	unsigned long missed_before;	/* fp.nmissed of past registrations */
 };
 
-static inline struct tf_event *tf_event_of(struct trace_event_call *call)
+static inline struct fpev_event *fpev_event_of(struct trace_event_call *call)
 {
-	return container_of(call, struct tf_event, pev.call);
+	return container_of(call, struct fpev_event, pev.call);
 }
 
 /* trace_fprobe.c */
-struct tf_probe *tf_probe_after(struct tf_probe *tp);
+struct fpev_probe *fpev_probe_after(struct fpev_probe *tp);
 #define for_each_tf_probe(tp)	\
-	for (tp = tf_probe_after(NULL); tp; tp = tf_probe_after(tp))
-int tf_probe_register(struct tf_probe *tp);
-int tf_probe_unregister(struct tf_probe *tp);
+	for (tp = fpev_probe_after(NULL); tp; tp = fpev_probe_after(tp))
+int fpev_probe_register(struct fpev_probe *tp);
+int fpev_probe_unregister(struct fpev_probe *tp);
 
 /* trace_fprobe_event.c */
-struct tf_event *tf_event_new(const char *group, const char *name,
-			      struct tf_probe *first);
-struct tf_event *tf_find_event(const char *group, const char *name);
-void tf_probe_sync_enable(struct tf_probe *tp);
+struct fpev_event *fpev_event_new(const char *group, const char *name,
+			      struct fpev_probe *first);
+struct fpev_event *fpev_find_event(const char *group, const char *name);
+void fpev_probe_sync_enable(struct fpev_probe *tp);
 
 /* trace_fprobe_hit.c */
-int tf_entry_hit(struct fprobe *fp, unsigned long entry_ip,
+int fpev_entry_hit(struct fprobe *fp, unsigned long entry_ip,
 		 unsigned long ret_ip, struct pt_regs *regs, void *edata);
-int tf_entry_save(struct fprobe *fp, unsigned long entry_ip,
+int fpev_entry_save(struct fprobe *fp, unsigned long entry_ip,
 		  unsigned long ret_ip, struct pt_regs *regs, void *edata);
-void tf_exit_hit(struct fprobe *fp, unsigned long entry_ip,
+void fpev_exit_hit(struct fprobe *fp, unsigned long entry_ip,
 		 unsigned long ret_ip, struct pt_regs *regs, void *edata);
 
 /*
- * trace_fprobe_tp.c.  tf_tp_find(): the tracepoint named @name, in vmlinux
+ * trace_fprobe_tp.c.  fpev_tp_find(): the tracepoint named @name, in vmlinux
  * or a loaded module (held in *@mod, NULL for vmlinux; module_put() it).
  */
-struct tracepoint *tf_tp_find(const char *name, struct module **mod);
-unsigned long tf_tp_modules_seq(void);
-bool tf_tp_modules_changed(unsigned long seq);
-int tf_tp_attach(struct tf_probe *tp, struct tracepoint *tpoint,
+struct tracepoint *fpev_tp_find(const char *name, struct module **mod);
+unsigned long fpev_tp_modules_seq(void);
+bool fpev_tp_modules_changed(unsigned long seq);
+int fpev_tp_attach(struct fpev_probe *tp, struct tracepoint *tpoint,
 		 struct module *mod);
-int tf_tp_detach(struct tf_probe *tp);
-int tf_tp_init(void);
+int fpev_tp_detach(struct fpev_probe *tp);
+int fpev_tp_init(void);
 
 /* A module that can be probed (NULL: vmlinux), and its name for BTF. */
 #ifdef CONFIG_MODULES
-static inline bool tf_module_live(struct module *mod)
+static inline bool fpev_module_live(struct module *mod)
 {
 	return !mod || module_is_live(mod);
 }
 
-static inline const char *tf_module_name(struct module *mod)
+static inline const char *fpev_module_name(struct module *mod)
 {
 	return mod ? mod->name : NULL;
 }
 #else
-static inline bool tf_module_live(struct module *mod)
+static inline bool fpev_module_live(struct module *mod)
 {
 	return true;
 }
 
-static inline const char *tf_module_name(struct module *mod)
+static inline const char *fpev_module_name(struct module *mod)
 {
 	return NULL;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: fprobe and tracepoint probe events: parsing a definition
  *
  * trace_fprobe_parse.c - the grammar of f: and t: definitions, up to
  * their argument words (the argument library parses those), and error_log.
@@ -34,56 +34,56 @@
 #include "trace_fprobe_internal.h"
 
 /* error_log's messages, by code (tracing_log_err() takes them non-const) */
-#define TF_ERROR(code, msg)	msg,
+#define FPEV_ERROR(code, msg)	msg,
 #define PARG_ERROR(code, msg)	msg,
-static const char *tf_err_text[] = {
+static const char *fpev_err_text[] = {
 #include "trace_fprobe_errors.h"
 #include "probe_arg_errors.h"
 };
 
 #undef PARG_ERROR
-#undef TF_ERROR
+#undef FPEV_ERROR
 
-void tf_parse_error(const struct tf_parse *p, int word, int pos,
-		    enum tf_err_code code)
+void fpev_parse_error(const struct fpev_parse *p, int word, int pos,
+		    enum fpev_err_code code)
 {
-	if (WARN_ON_ONCE(code >= ARRAY_SIZE(tf_err_text)))
+	if (WARN_ON_ONCE(code >= ARRAY_SIZE(fpev_err_text)))
 		return;
-	pev_log_error("trace_fprobe", p->argc, p->argv, word, pos,
-		      tf_err_text, code);
+	probe_ev_log_error("trace_fprobe", p->argc, p->argv, word, pos,
+		      fpev_err_text, code);
 }
 
 /* ---------------------------------------------------------------- head */
 
 /* MAXACTIVE: the @len bytes from byte 1 of word 0. */
-static int tf_parse_maxactive(const struct tf_parse *p, struct tf_def *def,
+static int fpev_parse_maxactive(const struct fpev_parse *p, struct fpev_def *def,
 			      size_t len)
 {
 	int ret;
 
-	ret = pev_parse_maxactive(p->argv[0] + 1, len, TF_MAXACT_TEXT,
-				  TF_MAXACTIVE_MAX, &def->maxactive);
+	ret = probe_ev_parse_maxactive(p->argv[0] + 1, len, FPEV_MAXACT_TEXT,
+				  FPEV_MAXACTIVE_MAX, &def->maxactive);
 	if (ret) {
-		tf_parse_error(p, 0, 1, ret == -E2BIG ? TF_ERR_MAXACT_TOO_BIG :
-							TF_ERR_BAD_MAXACT);
+		fpev_parse_error(p, 0, 1, ret == -E2BIG ? FPEV_ERR_MAXACT_TOO_BIG :
+							FPEV_ERR_BAD_MAXACT);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 /* NAME, "[GROUP/|GROUP.][EVENT]", from byte @at of word 0. */
-static int tf_parse_name(const struct tf_parse *p, struct tf_def *def, int at)
+static int fpev_parse_name(const struct fpev_parse *p, struct fpev_def *def, int at)
 {
-	enum pev_name_err err;
+	enum probe_ev_name_err err;
 	int bad;
 
-	static_assert(TF_ERR_BAD_EVENT_NAME - TF_ERR_NO_GROUP_NAME ==
-		      PEV_NAME_BAD_EVENT - PEV_NAME_NO_GROUP);
-	err = pev_split_name(p->argv[0] + at, def->group_buf, def->event_buf,
+	static_assert(FPEV_ERR_BAD_EVENT_NAME - FPEV_ERR_NO_GROUP_NAME ==
+		      PROBE_EV_NAME_BAD_EVENT - PROBE_EV_NAME_NO_GROUP);
+	err = probe_ev_split_name(p->argv[0] + at, def->group_buf, def->event_buf,
 			     &bad);
 	if (err) {
-		tf_parse_error(p, 0, at + bad,
-			       pev_err_code(TF_ERR_NO_GROUP_NAME, err));
+		fpev_parse_error(p, 0, at + bad,
+			       probe_ev_err_code(FPEV_ERR_NO_GROUP_NAME, err));
 		return -EINVAL;
 	}
 	if (def->group_buf[0])
@@ -96,7 +96,7 @@ static int tf_parse_name(const struct tf_parse *p, struct tf_def *def, int at)
 /* --------------------------------------------------------------- place */
 
 /* Word 1: "SYM[%return]" or "TRACEPOINT", into @def->symbol. */
-static int tf_parse_place(const struct tf_parse *p, struct tf_def *def)
+static int fpev_parse_place(const struct fpev_parse *p, struct fpev_def *def)
 {
 	const char *place = p->argv[1];
 	const char *pct = strchr(place, '%');
@@ -104,20 +104,20 @@ static int tf_parse_place(const struct tf_parse *p, struct tf_def *def)
 	size_t i;
 
 	if (pct && (def->is_tprobe || strcmp(pct, "%return"))) {
-		tf_parse_error(p, 1, len, TF_ERR_BAD_ADDR_SUFFIX);
+		fpev_parse_error(p, 1, len, FPEV_ERR_BAD_ADDR_SUFFIX);
 		return -EINVAL;
 	}
 	if (pct)
 		def->is_return = true;
 	for (i = 0; def->is_tprobe && i < len; i++) {
 		if (!isalnum(place[i]) && place[i] != '_') {
-			tf_parse_error(p, 1, i, TF_ERR_BAD_TP_NAME);
+			fpev_parse_error(p, 1, i, FPEV_ERR_BAD_TP_NAME);
 			return -EINVAL;
 		}
 	}
 	if (!len || len >= sizeof(def->symbol)) {
-		tf_parse_error(p, 1, 0, def->is_tprobe ? TF_ERR_NO_TRACEPOINT :
-						       TF_ERR_BAD_PROBE_ADDR);
+		fpev_parse_error(p, 1, 0, def->is_tprobe ? FPEV_ERR_NO_TRACEPOINT :
+						       FPEV_ERR_BAD_PROBE_ADDR);
 		return -EINVAL;
 	}
 	memcpy(def->symbol, place, len);
@@ -126,7 +126,7 @@ static int tf_parse_place(const struct tf_parse *p, struct tf_def *def)
 }
 
 /* Byte of the first "$retval" in @word that is a whole name, or -1. */
-static int tf_find_retval(const char *word)
+static int fpev_find_retval(const char *word)
 {
 	const char *s = word;
 
@@ -144,17 +144,17 @@ static int tf_find_retval(const char *word)
  * $retval in an argument: an f: entry probe becomes an exit probe; a
  * tracepoint has no return value.
  */
-static int tf_scan_retval(const struct tf_parse *p, struct tf_def *def)
+static int fpev_scan_retval(const struct fpev_parse *p, struct fpev_def *def)
 {
 	int i, pos;
 
 	for (i = 2; !def->is_return && i < p->argc; i++) {
-		pos = tf_find_retval(p->argv[i]);
+		pos = fpev_find_retval(p->argv[i]);
 		if (pos < 0)
 			continue;
 		if (def->is_tprobe) {
-			tf_parse_error(p, i, pos,
-				       pev_err_code(TF_ERR_PARG_FIRST,
+			fpev_parse_error(p, i, pos,
+				       probe_ev_err_code(FPEV_ERR_PARG_FIRST,
 						    PARG_ERR_RETVAL_ON_PROBE));
 			return -EINVAL;
 		}
@@ -164,19 +164,19 @@ static int tf_scan_retval(const struct tf_parse *p, struct tf_def *def)
 }
 
 /* "SYM__entry", "SYM__exit" or "TRACEPOINT", with ':', '.', '*' as '_'. */
-static void tf_make_name(struct tf_def *def)
+static void fpev_make_name(struct fpev_def *def)
 {
 	if (def->is_tprobe)
-		snprintf(def->event_buf, TF_NAME_LEN, "%s%s",
+		snprintf(def->event_buf, FPEV_NAME_LEN, "%s%s",
 			 isdigit(def->symbol[0]) ? "_" : "", def->symbol);
 	else
-		snprintf(def->event_buf, TF_NAME_LEN, "%s__%s", def->symbol,
+		snprintf(def->event_buf, FPEV_NAME_LEN, "%s__%s", def->symbol,
 			 def->is_return ? "exit" : "entry");
 	sanitize_event_name(def->event_buf);
 	def->event = def->event_buf;
 }
 
-int tf_parse_def(const struct tf_parse *p, struct tf_def *def)
+int fpev_parse_def(const struct fpev_parse *p, struct fpev_def *def)
 {
 	const char *head = p->argv[0];
 	const char *colon = strchr(head, ':');
@@ -185,29 +185,29 @@ int tf_parse_def(const struct tf_parse *p, struct tf_def *def)
 	if ((head[0] != 'f' && head[0] != 't') || p->argc < 2)
 		return -ECANCELED;
 	def->is_tprobe = head[0] == 't';
-	def->group = def->is_tprobe ? TF_TPROBE_GROUP : TF_FPROBE_GROUP;
+	def->group = def->is_tprobe ? FPEV_TPROBE_GROUP : FPEV_FPROBE_GROUP;
 	if (isdigit(head[1])) {
-		ret = tf_parse_maxactive(p, def, colon ? colon - head - 1 :
+		ret = fpev_parse_maxactive(p, def, colon ? colon - head - 1 :
 							 strlen(head) - 1);
 		if (ret)
 			return ret;
 	}
-	ret = tf_parse_place(p, def);
+	ret = fpev_parse_place(p, def);
 	if (!ret)
-		ret = tf_scan_retval(p, def);
+		ret = fpev_scan_retval(p, def);
 	if (ret)
 		return ret;
 	if (def->maxactive && !def->is_return) {
-		tf_parse_error(p, 0, 1, TF_ERR_BAD_MAXACT_TYPE);
+		fpev_parse_error(p, 0, 1, FPEV_ERR_BAD_MAXACT_TYPE);
 		return -EINVAL;
 	}
 	if (colon) {
-		ret = tf_parse_name(p, def, colon - head + 1);
+		ret = fpev_parse_name(p, def, colon - head + 1);
 		if (ret)
 			return ret;
 	}
 	if (!def->event)
-		tf_make_name(def);
+		fpev_make_name(def);
 	def->nargs = p->argc - 2;
 	def->args = p->argv + 2;
 	return 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: tracepoint probe events: finding and attaching to the tracepoint
  *
  * trace_fprobe_tp.c - tracepoint probes (t:): finding the tracepoint,
  * attaching its stub, and following the modules that bring tracepoints.
@@ -9,18 +9,18 @@
  * ``__probestub_<tp>(void *data, <tp args>)``.  For the stub to run, it is
  * attached to the tracepoint as one of its probes (data NULL).  The
  * tracepoint core refuses the same probe/data pair twice, so one
- * attachment (struct tf_tpoint) serves every t: probe on the tracepoint:
+ * attachment (struct fpev_tpoint) serves every t: probe on the tracepoint:
  * the first probe attaches the stub, the last one to go detaches it.
  *
  * Module tracepoints: a probe defined while its tracepoint's module is
- * not loaded waits, unregistered (tf_probe.tpoint NULL).  When a module
+ * not loaded waits, unregistered (fpev_probe.tpoint NULL).  When a module
  * comes, the waiting probes whose tracepoint it has are attached and
  * registered before the module's code runs; when it goes, its probes are
  * unregistered and detached before the tracepoint core checks that no
  * probe is left on its tracepoints, and they wait again.
  *
  * Locking: event_mutex for the attachment list and every probe change.
- * The module notifiers take it.  tf_tp_find() takes the tracepoint
+ * The module notifiers take it.  fpev_tp_find() takes the tracepoint
  * core's module list lock, which the core holds while it calls the
  * tracepoint module notifiers, and those may take event_mutex: so the
  * lookup runs before event_mutex,
@@ -41,7 +41,7 @@
  *                                      (not this one); M is freed
  *   event_mutex: attach to TP          -> use after free
  *
- * Both notifiers of ours bump tf_tp_seq under event_mutex, for every
+ * Both notifiers of ours bump fpev_tp_seq under event_mutex, for every
  * module with tracepoints.  The creator reads it (under event_mutex)
  * before the lookup and checks it again under event_mutex before adding
  * the probe; if it moved, it drops the probe and looks again.  If it did
@@ -62,28 +62,28 @@
 #include "trace_fprobe_internal.h"
 
 /* Attached stubs: event_mutex. */
-static LIST_HEAD(tf_tpoints);
+static LIST_HEAD(fpev_tpoints);
 
 /* ------------------------------------------------------------- lookup */
 
-struct tf_tp_search {
+struct fpev_tp_search {
 	const char *name;
 	struct tracepoint *found;
 	struct module *mod;
 };
 
-static void tf_tp_match_kernel(struct tracepoint *tpoint, void *priv)
+static void fpev_tp_match_kernel(struct tracepoint *tpoint, void *priv)
 {
-	struct tf_tp_search *s = priv;
+	struct fpev_tp_search *s = priv;
 
 	if (!s->found && !strcmp(tpoint->name, s->name))
 		s->found = tpoint;
 }
 
-static void tf_tp_match_module(struct tracepoint *tpoint, struct module *mod,
+static void fpev_tp_match_module(struct tracepoint *tpoint, struct module *mod,
 			       void *priv)
 {
-	struct tf_tp_search *s = priv;
+	struct fpev_tp_search *s = priv;
 
 	if (s->found || strcmp(tpoint->name, s->name))
 		return;
@@ -94,48 +94,48 @@ static void tf_tp_match_module(struct tracepoint *tpoint, struct module *mod,
 	}
 }
 
-struct tracepoint *tf_tp_find(const char *name, struct module **mod)
+struct tracepoint *fpev_tp_find(const char *name, struct module **mod)
 {
-	struct tf_tp_search s = { .name = name };
+	struct fpev_tp_search s = { .name = name };
 
-	for_each_kernel_tracepoint(tf_tp_match_kernel, &s);
+	for_each_kernel_tracepoint(fpev_tp_match_kernel, &s);
 	if (!s.found && IS_ENABLED(CONFIG_MODULES))
-		for_each_module_tracepoint(tf_tp_match_module, &s);
+		for_each_module_tracepoint(fpev_tp_match_module, &s);
 	*mod = s.mod;
 	return s.found;
 }
 
 /* Module notifications seen by ours, for the creators; event_mutex. */
-static unsigned long tf_tp_seq;
+static unsigned long fpev_tp_seq;
 
 /* Where module notifications stand, before a lookup. */
-unsigned long tf_tp_modules_seq(void)
+unsigned long fpev_tp_modules_seq(void)
 {
 	unsigned long seq;
 
 	mutex_lock(&event_mutex);
-	seq = tf_tp_seq;
+	seq = fpev_tp_seq;
 	mutex_unlock(&event_mutex);
 	return seq;
 }
 
 /* Did a module with tracepoints come or go since @seq?  event_mutex. */
-bool tf_tp_modules_changed(unsigned long seq)
+bool fpev_tp_modules_changed(unsigned long seq)
 {
 	lockdep_assert_held(&event_mutex);
-	return seq != tf_tp_seq;
+	return seq != fpev_tp_seq;
 }
 
 /* ----------------------------------------------------- shared stubs */
 
 /* Attach @tpoint's stub, or take one more reference on it. */
-static struct tf_tpoint *tf_tpoint_get(struct tracepoint *tpoint)
+static struct fpev_tpoint *fpev_tpoint_get(struct tracepoint *tpoint)
 {
-	struct tf_tpoint *t;
+	struct fpev_tpoint *t;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	list_for_each_entry(t, &tf_tpoints, node) {
+	list_for_each_entry(t, &fpev_tpoints, node) {
 		if (t->tpoint == tpoint) {
 			t->refs++;
 			return t;
@@ -153,11 +153,11 @@ static struct tf_tpoint *tf_tpoint_get(struct tracepoint *tpoint)
 	}
 	t->tpoint = tpoint;
 	t->refs = 1;
-	list_add(&t->node, &tf_tpoints);
+	list_add(&t->node, &fpev_tpoints);
 	return t;
 }
 
-static void tf_tpoint_put(struct tf_tpoint *t)
+static void fpev_tpoint_put(struct fpev_tpoint *t)
 {
 	lockdep_assert_held(&event_mutex);
 	if (--t->refs)
@@ -171,45 +171,45 @@ static void tf_tpoint_put(struct tf_tpoint *t)
  * Put @tp on @tpoint (of @mod, NULL for vmlinux): the stub attached, the
  * fprobe on it registered.  Returns 0 or an errno, with nothing done.
  */
-int tf_tp_attach(struct tf_probe *tp, struct tracepoint *tpoint,
+int fpev_tp_attach(struct fpev_probe *tp, struct tracepoint *tpoint,
 		 struct module *mod)
 {
-	struct tf_tpoint *t;
+	struct fpev_tpoint *t;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
 	if (WARN_ON_ONCE(tp->tpoint))
 		return -EBUSY;
-	t = tf_tpoint_get(tpoint);
+	t = fpev_tpoint_get(tpoint);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	tp->tpoint = t;
 	tp->mod = mod;
-	ret = tf_probe_register(tp);
+	ret = fpev_probe_register(tp);
 	if (ret) {
 		tp->tpoint = NULL;
 		tp->mod = NULL;
-		tf_tpoint_put(t);
+		fpev_tpoint_put(t);
 	}
 	return ret;
 }
 
 /*
- * Undo tf_tp_attach(); the probe waits for its tracepoint again.  If the
+ * Undo fpev_tp_attach(); the probe waits for its tracepoint again.  If the
  * fprobe cannot be unregistered, the probe stays attached and registered
  * (its stub keeps its place on the tracepoint) and the errno is returned.
  */
-int tf_tp_detach(struct tf_probe *tp)
+int fpev_tp_detach(struct fpev_probe *tp)
 {
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
 	if (!tp->tpoint)
 		return 0;
-	ret = tf_probe_unregister(tp);
+	ret = fpev_probe_unregister(tp);
 	if (ret)
 		return ret;
-	tf_tpoint_put(tp->tpoint);
+	fpev_tpoint_put(tp->tpoint);
 	tp->tpoint = NULL;
 	tp->mod = NULL;
 	return 0;
@@ -219,7 +219,7 @@ int tf_tp_detach(struct tf_probe *tp)
 
 #ifdef CONFIG_MODULES
 /* The tracepoint @name of @mod, which is coming in; event_mutex. */
-static struct tracepoint *tf_tp_in_module(struct module *mod,
+static struct tracepoint *fpev_tp_in_module(struct module *mod,
 					  const char *name)
 {
 	unsigned int i;
@@ -237,19 +237,19 @@ static struct tracepoint *tf_tp_in_module(struct module *mod,
 }
 
 
-static void tf_tp_module_coming(struct module *mod)
+static void fpev_tp_module_coming(struct module *mod)
 {
 	struct tracepoint *tpoint;
-	struct tf_probe *tp;
+	struct fpev_probe *tp;
 	int ret;
 
 	for_each_tf_probe(tp) {
 		if (!tp->is_tprobe || tp->tpoint || tp->registered)
 			continue;
-		tpoint = tf_tp_in_module(mod, tp->symbol);
+		tpoint = fpev_tp_in_module(mod, tp->symbol);
 		if (!tpoint)
 			continue;
-		ret = tf_tp_attach(tp, tpoint, mod);
+		ret = fpev_tp_attach(tp, tpoint, mod);
 		if (ret)
 			pr_warn("%s: cannot attach to %s:%s (%d)\n",
 				trace_event_name(&tp->event->pev.call), mod->name,
@@ -259,55 +259,55 @@ static void tf_tp_module_coming(struct module *mod)
 
 /*
  * A probe whose fprobe the core will not let go stays registered
- * (tf_tp_detach()), but it lets go of the module, which goes regardless:
+ * (fpev_tp_detach()), but it lets go of the module, which goes regardless:
  * its reference on the tracepoint's stub is put (the stub leaves the
  * tracepoint with the last one) and tp->mod cleared, so that nothing
  * points into the freed module, and a copy loaded later at the same
  * address gets a stub of its own.  Such a probe is not attached again
- * (tf_tp_module_coming() skips a registered one); deleting its event
+ * (fpev_tp_module_coming() skips a registered one); deleting its event
  * tries the unregistration again.
  */
-static void tf_tp_module_going(struct module *mod)
+static void fpev_tp_module_going(struct module *mod)
 {
-	struct tf_probe *tp;
+	struct fpev_probe *tp;
 
 	for_each_tf_probe(tp) {
 		if (!tp->is_tprobe || !tp->tpoint || tp->mod != mod)
 			continue;
-		if (!tf_tp_detach(tp))
+		if (!fpev_tp_detach(tp))
 			continue;
 		pr_warn("%s: still registered as %s:%s goes\n",
 			trace_event_name(&tp->event->pev.call), mod->name,
 			tp->symbol);
-		tf_tpoint_put(tp->tpoint);
+		fpev_tpoint_put(tp->tpoint);
 		tp->tpoint = NULL;
 		tp->mod = NULL;
 	}
 }
 
-static int tf_tp_module_comes(struct notifier_block *nb, unsigned long state,
+static int fpev_tp_module_comes(struct notifier_block *nb, unsigned long state,
 			      void *data)
 {
 	struct module *mod = data;
 
 	if (state == MODULE_STATE_COMING && mod->num_tracepoints) {
 		mutex_lock(&event_mutex);
-		tf_tp_seq++;
-		tf_tp_module_coming(mod);
+		fpev_tp_seq++;
+		fpev_tp_module_coming(mod);
 		mutex_unlock(&event_mutex);
 	}
 	return NOTIFY_DONE;
 }
 
-static int tf_tp_module_goes(struct notifier_block *nb, unsigned long state,
+static int fpev_tp_module_goes(struct notifier_block *nb, unsigned long state,
 			     void *data)
 {
 	struct module *mod = data;
 
 	if (state == MODULE_STATE_GOING && mod->num_tracepoints) {
 		mutex_lock(&event_mutex);
-		tf_tp_seq++;
-		tf_tp_module_going(mod);
+		fpev_tp_seq++;
+		fpev_tp_module_going(mod);
 		mutex_unlock(&event_mutex);
 	}
 	return NOTIFY_DONE;
@@ -319,27 +319,27 @@ static int tf_tp_module_goes(struct notifier_block *nb, unsigned long state,
  * tracepoint core (0) checks that the module's tracepoints have no
  * probes left, and before jump labels forget the module.
  */
-static struct notifier_block tf_tp_coming_nb = {
-	.notifier_call = tf_tp_module_comes,
+static struct notifier_block fpev_tp_coming_nb = {
+	.notifier_call = fpev_tp_module_comes,
 	.priority = -1,
 };
 
-static struct notifier_block tf_tp_going_nb = {
-	.notifier_call = tf_tp_module_goes,
+static struct notifier_block fpev_tp_going_nb = {
+	.notifier_call = fpev_tp_module_goes,
 	.priority = 2,
 };
 
-int __init tf_tp_init(void)
+int __init fpev_tp_init(void)
 {
 	int ret;
 
-	ret = register_module_notifier(&tf_tp_coming_nb);
+	ret = register_module_notifier(&fpev_tp_coming_nb);
 	if (!ret)
-		ret = register_module_notifier(&tf_tp_going_nb);
+		ret = register_module_notifier(&fpev_tp_going_nb);
 	return ret;
 }
 #else
-int __init tf_tp_init(void)
+int __init fpev_tp_init(void)
 {
 	return 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: kprobe events: probes, registration and the tracefs files
  *
  * trace_kprobe.c - kprobe-based trace events: probes, their registration
  * with the kprobes core, and the files that define and list them.
@@ -11,9 +11,9 @@
  *
  * Life of a probe::
  *
- *   definition --parse--> tk_def + parg_set --> tk_probe
+ *   definition --parse--> kpev_def + parg_set --> kpev_probe
  *        |                                         |
- *        |             first probe of its name: a new tk_event,
+ *        |             first probe of its name: a new kpev_event,
  *        |             published as events/<group>/<event>;
  *        |             otherwise it joins the existing event (multiprobe)
  *        v                                         v
@@ -52,31 +52,31 @@
 #include "trace_kprobe_internal.h"
 
 /* Defined with its methods below; probes point at it from creation on. */
-static struct dyn_event_operations tk_dyn_ops;
+static struct dyn_event_operations kpev_dyn_ops;
 
-static struct tk_probe *tk_probe_of(struct dyn_event *dev)
+static struct kpev_probe *kpev_probe_of(struct dyn_event *dev)
 {
-	return dev->ops == &tk_dyn_ops ?
-		container_of(dev, struct tk_probe, devent) : NULL;
+	return dev->ops == &kpev_dyn_ops ?
+		container_of(dev, struct kpev_probe, devent) : NULL;
 }
 
 /* Every probe on the dyn_event list (the body may free @tp); event_mutex. */
 #define for_each_tk_probe(tp, next)					\
-	pev_for_each_probe(tp, next, &tk_dyn_ops, devent)
+	probe_ev_for_each_probe(tp, next, &kpev_dyn_ops, devent)
 
 /* ------------------------------------------------------------ probes */
 
-/* A probe is one kmalloc-256 object (struct tk_probe's comment). */
-static_assert(!IS_ENABLED(CONFIG_64BIT) || sizeof(struct tk_probe) <= 256);
+/* A probe is one kmalloc-256 object (struct kpev_probe's comment). */
+static_assert(!IS_ENABLED(CONFIG_64BIT) || sizeof(struct kpev_probe) <= 256);
 
-static bool tk_probe_kind_return(const struct tk_probe *tp)
+static bool kpev_probe_kind_return(const struct kpev_probe *tp)
 {
 	return tp->rp.handler != NULL;
 }
 
 /* Add to @m what the core counts for one place. */
-static void tk_place_core_misses(const struct kretprobe *rp, bool is_return,
-				 struct tk_misses *m)
+static void kpev_place_core_misses(const struct kretprobe *rp, bool is_return,
+				 struct kpev_misses *m)
 {
 	const struct kprobe *kp = &rp->kp;
 	unsigned long n = READ_ONCE(kp->nmissed);
@@ -92,16 +92,16 @@ static void tk_place_core_misses(const struct kretprobe *rp, bool is_return,
 }
 
 /* Add to @m what the kprobes core counts for the registration in force. */
-static void tk_probe_core_misses(const struct tk_probe *tp, struct tk_misses *m)
+static void kpev_probe_core_misses(const struct kpev_probe *tp, struct kpev_misses *m)
 {
-	bool is_return = tk_probe_kind_return(tp);
+	bool is_return = kpev_probe_kind_return(tp);
 	unsigned int i;
 
-	tk_place_core_misses(&tp->rp, is_return, m);
+	kpev_place_core_misses(&tp->rp, is_return, m);
 	/* a place the core refused keeps stale counts: not ours */
-	for (i = 1; i < tk_probe_nplaces(tp); i++)
+	for (i = 1; i < kpev_probe_nplaces(tp); i++)
 		if (tp->many->more[i - 1].rp.kp.addr)
-			tk_place_core_misses(&tp->many->more[i - 1].rp, is_return, m);
+			kpev_place_core_misses(&tp->many->more[i - 1].rp, is_return, m);
 }
 
 /*
@@ -110,44 +110,44 @@ static void tk_probe_core_misses(const struct tk_probe *tp, struct tk_misses *m)
  * counted twice for that moment, never less than it had (@registered is
  * read before @before, and cleared after it grew).
  */
-void tk_probe_misses(const struct tk_probe *tp, struct tk_misses *m)
+void kpev_probe_misses(const struct kpev_probe *tp, struct kpev_misses *m)
 {
 	bool registered = smp_load_acquire(&tp->registered);
 
-	*m = (struct tk_misses) {
+	*m = (struct kpev_misses) {
 		.recursion = tp->before.recursion,
 		.no_instance = tp->before.no_instance,
 		.disabled = tp->before.disabled,
 		.skipped = tp->before.skipped,
 	};
 	if (registered)
-		tk_probe_core_misses(tp, m);
-	m->buffer_full = pev_count_sum(tp->counts,
-				       offsetof(struct tk_counts, dropped));
+		kpev_probe_core_misses(tp, m);
+	m->buffer_full = probe_ev_count_sum(tp->counts,
+				       offsetof(struct kpev_counts, dropped));
 }
 
-unsigned long tk_probe_missed(const struct tk_probe *tp)
+unsigned long kpev_probe_missed(const struct kpev_probe *tp)
 {
-	struct tk_misses m;
+	struct kpev_misses m;
 
-	tk_probe_misses(tp, &m);
+	kpev_probe_misses(tp, &m);
 	return m.recursion + m.no_instance + m.buffer_full + m.disabled +
 	       m.skipped;
 }
 
-static unsigned long tk_probe_hits(const struct tk_probe *tp)
+static unsigned long kpev_probe_hits(const struct kpev_probe *tp)
 {
-	return pev_count_sum(tp->counts, offsetof(struct tk_counts, hits));
+	return probe_ev_count_sum(tp->counts, offsetof(struct kpev_counts, hits));
 }
 
 /* The probed address as the user gave it (0 if the symbol is unknown). */
-unsigned long tk_probe_address(const struct tk_probe *tp)
+unsigned long kpev_probe_address(const struct kpev_probe *tp)
 {
 	unsigned long addr;
 
-	if (!tk_probe_symbol(tp))
+	if (!kpev_probe_symbol(tp))
 		return (unsigned long)tp->rp.kp.addr;
-	addr = kallsyms_lookup_name(tk_probe_symbol(tp));
+	addr = kallsyms_lookup_name(kpev_probe_symbol(tp));
 	return addr ? addr + tp->rp.kp.offset : 0;
 }
 
@@ -155,27 +155,27 @@ unsigned long tk_probe_address(const struct tk_probe *tp)
  * The places of a pattern past the first, which is @tp->rp: each a copy
  * of the first with its own symbol.  Takes the names from @def->found.
  */
-static int tk_probe_add_places(struct tk_probe *tp, struct tk_def *def)
+static int kpev_probe_add_places(struct kpev_probe *tp, struct kpev_def *def)
 {
 	unsigned int i, n = def->found.n;
 	const char *name = def->found.names;
 
-	struct tk_many *many;
+	struct kpev_many *many;
 
 	/* each return place has its own instances: a small default */
-	if (tk_probe_kind_return(tp) && !tp->rp.maxactive && n > 1)
-		tp->rp.maxactive = TK_PLACE_MAXACTIVE;
+	if (kpev_probe_kind_return(tp) && !tp->rp.maxactive && n > 1)
+		tp->rp.maxactive = KPEV_PLACE_MAXACTIVE;
 	many = kzalloc(sizeof(*many), GFP_KERNEL);
 	if (!many)
 		return -ENOMEM;
 	tp->many = many;
 	many->pattern = kstrdup(def->pattern, GFP_KERNEL);
 	if (n > 1)
-		many->more = tk_places_alloc(array_size(n - 1, sizeof(*many->more)));
+		many->more = kpev_places_alloc(array_size(n - 1, sizeof(*many->more)));
 	if (!many->pattern || (n > 1 && !many->more))
-		return -ENOMEM;		/* tk_probe_free() takes @many */
+		return -ENOMEM;		/* kpev_probe_free() takes @many */
 	for (i = 0; i + 1 < n; i++) {
-		struct tk_place *pl = &many->more[i];
+		struct kpev_place *pl = &many->more[i];
 
 		name += strlen(name) + 1;
 		pl->tp = tp;
@@ -183,12 +183,12 @@ static int tk_probe_add_places(struct tk_probe *tp, struct tk_def *def)
 		pl->rp.kp.cost = tp->rp.kp.cost;
 		pl->rp.maxactive = tp->rp.maxactive;
 		pl->rp.data_size = tp->rp.data_size;
-		if (tk_probe_kind_return(tp)) {
-			pl->rp.handler = tk_place_ret_hit;
+		if (kpev_probe_kind_return(tp)) {
+			pl->rp.handler = kpev_place_ret_hit;
 			if (tp->rp.entry_handler)
-				pl->rp.entry_handler = tk_place_ret_entry;
+				pl->rp.entry_handler = kpev_place_ret_entry;
 		} else {
-			pl->rp.kp.pre_handler = tk_place_hit;
+			pl->rp.kp.pre_handler = kpev_place_hit;
 		}
 	}
 	many->names = def->found.names;
@@ -202,17 +202,17 @@ static int tk_probe_add_places(struct tk_probe *tp, struct tk_def *def)
 	return 0;
 }
 
-struct tk_probe *tk_probe_new(struct tk_def *def, struct parg_set *set)
+struct kpev_probe *kpev_probe_new(struct kpev_def *def, struct parg_set *set)
 {
 	unsigned int head = def->is_return ?
 		sizeof(struct kretprobe_trace_entry_head) :
 		sizeof(struct kprobe_trace_entry_head);
-	struct tk_probe *tp;
+	struct kpev_probe *tp;
 
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
 	if (!tp)
 		return NULL;
-	tp->counts = alloc_percpu(struct tk_counts);
+	tp->counts = alloc_percpu(struct kpev_counts);
 	if (!tp->counts)
 		goto out_free;
 	tp->rp.kp.cost = &tp->counts->cost;
@@ -226,29 +226,29 @@ struct tk_probe *tk_probe_new(struct tk_def *def, struct parg_set *set)
 	}
 
 	if (def->is_return) {
-		tp->rp.handler = tk_kretprobe_hit;
+		tp->rp.handler = kpev_kretprobe_hit;
 		tp->rp.maxactive = def->maxactive;
 		tp->rp.data_size = parg_set_entry_size(set);
 		if (tp->rp.data_size)
-			tp->rp.entry_handler = tk_kretprobe_entry;
+			tp->rp.entry_handler = kpev_kretprobe_entry;
 	} else {
-		tp->rp.kp.pre_handler = tk_kprobe_hit;
+		tp->rp.kp.pre_handler = kpev_kprobe_hit;
 	}
 	tp->args = set;
 	tp->rec_size = head + parg_set_size(set);
 	tp->has_args = parg_set_count(set) > 0;
 	tp->dynamic = parg_set_is_dynamic(set);
 	INIT_LIST_HEAD(&tp->sibling);
-	dyn_event_init(&tp->devent, &tk_dyn_ops);
-	if (def->pattern && tk_probe_add_places(tp, def)) {
+	dyn_event_init(&tp->devent, &kpev_dyn_ops);
+	if (def->pattern && kpev_probe_add_places(tp, def)) {
 		tp->args = NULL;	/* the caller's on failure */
-		tk_probe_free(tp);
+		kpev_probe_free(tp);
 		return NULL;
 	}
 	return tp;
 
 out_free:
-	kfree(tk_probe_symbol(tp));
+	kfree(kpev_probe_symbol(tp));
 	free_percpu(tp->counts);
 	kfree(tp);
 	return NULL;
@@ -258,7 +258,7 @@ out_free:
  * The addresses the walk found serve the first registration only; later
  * ones (a module reload) go by name.  Lets the module go.
  */
-static void tk_probe_drop_addrs(struct tk_probe *tp)
+static void kpev_probe_drop_addrs(struct kpev_probe *tp)
 {
 	if (!tp->many)
 		return;
@@ -269,28 +269,28 @@ static void tk_probe_drop_addrs(struct tk_probe *tp)
 }
 
 /* Frees the probe and its argument set unless its event adopted the set. */
-void tk_probe_free(struct tk_probe *tp)
+void kpev_probe_free(struct kpev_probe *tp)
 {
 	if (!tp)
 		return;
 	WARN_ON_ONCE(tp->registered);
 	if (!tp->event || tp->args != tp->event->pev.layout)
 		parg_set_free(tp->args);
-	tk_probe_drop_addrs(tp);
+	kpev_probe_drop_addrs(tp);
 	if (tp->many) {
 		kvfree(tp->many->more);
 		kvfree(tp->many->names);
 		kfree(tp->many->pattern);
 		kfree(tp->many);
 	}
-	kfree(tk_probe_symbol(tp));
+	kfree(kpev_probe_symbol(tp));
 	free_percpu(tp->counts);
 	kfree(tp);
 }
 
-static bool tk_in_notrace_func(const struct tk_probe *tp)
+static bool kpev_in_notrace_func(const struct kpev_probe *tp)
 {
-	return tk_notrace_sym(tk_probe_address(tp), 0, NULL);
+	return kpev_notrace_sym(kpev_probe_address(tp), 0, NULL);
 }
 
 /*
@@ -298,11 +298,11 @@ static bool tk_in_notrace_func(const struct tk_probe *tp)
  * event is on somewhere, and kept off a partial-register ftrace entry when
  * an argument names a register that such an entry does not fill in.
  */
-static u32 tk_probe_kp_flags(const struct tk_probe *tp)
+static u32 kpev_probe_kp_flags(const struct kpev_probe *tp)
 {
 	u32 flags = READ_ONCE(tp->event->pev.flags) ? 0 : KPROBE_FLAG_DISABLED;
 
-	if (!tk_probe_kind_return(tp) &&
+	if (!kpev_probe_kind_return(tp) &&
 	    (parg_set_regs(tp->args) & ~ARCH_KPROBE_FTRACE_REGS))
 		flags |= KPROBE_FLAG_ALL_REGS;
 	return flags;
@@ -313,14 +313,14 @@ static u32 tk_probe_kp_flags(const struct tk_probe *tp)
  * is.  A place the core refuses stays out, its kprobe.addr NULL
  * (kprobe_places marks it); the others go on.
  */
-static void tk_probe_arm_places(struct tk_probe *tp)
+static void kpev_probe_arm_places(struct kpev_probe *tp)
 {
 	u32 flags = tp->rp.kp.flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_ALL_REGS);
 	unsigned int i, refused = 0;
 
 	kprobe_batch_begin();
-	for (i = 1; i < tk_probe_nplaces(tp); i++) {
-		struct kretprobe *rp = tk_probe_place(tp, i);
+	for (i = 1; i < kpev_probe_nplaces(tp); i++) {
+		struct kretprobe *rp = kpev_probe_place(tp, i);
 		const char *name = rp->kp.symbol_name;
 		int ret;
 
@@ -331,7 +331,7 @@ static void tk_probe_arm_places(struct tk_probe *tp)
 			rp->kp.symbol_name = NULL;
 			rp->kp.addr = (kprobe_opcode_t *)tp->many->addrs[i];
 		}
-		ret = tk_probe_kind_return(tp) ? register_kretprobe(rp) :
+		ret = kpev_probe_kind_return(tp) ? register_kretprobe(rp) :
 						 register_kprobe(&rp->kp);
 		rp->kp.symbol_name = name;
 		if (ret) {
@@ -350,7 +350,7 @@ static void tk_probe_arm_places(struct tk_probe *tp)
  * Register with the kprobes core, enabled only if the event is: a probe
  * added to an event that is on starts firing at once.
  */
-static int tk_probe_register(struct tk_probe *tp)
+static int kpev_probe_register(struct kpev_probe *tp)
 {
 	int ret;
 
@@ -360,32 +360,32 @@ static int tk_probe_register(struct tk_probe *tp)
 	ret = security_locked_down(LOCKDOWN_KPROBES);
 	if (ret)
 		return ret;
-	if (tk_in_notrace_func(tp)) {
+	if (kpev_in_notrace_func(tp)) {
 		pr_warn("Could not probe notrace function %ps\n",
-			(void *)tk_probe_address(tp));
+			(void *)kpev_probe_address(tp));
 		return -EINVAL;
 	}
 	ret = parg_set_resolve(tp->args);
 	if (ret)
 		return ret;
 
-	tp->rp.kp.flags = tk_probe_kp_flags(tp);
-	ret = tk_probe_kind_return(tp) ? register_kretprobe(&tp->rp) :
+	tp->rp.kp.flags = kpev_probe_kp_flags(tp);
+	ret = kpev_probe_kind_return(tp) ? register_kretprobe(&tp->rp) :
 					 register_kprobe(&tp->rp.kp);
 	WRITE_ONCE(tp->registered, !ret);
 	/* A later attempt looks the symbol up again. */
-	if (ret && tk_probe_symbol(tp))
+	if (ret && kpev_probe_symbol(tp))
 		tp->rp.kp.addr = NULL;
-	if (!ret && tk_probe_nplaces(tp) > 1)
-		tk_probe_arm_places(tp);
+	if (!ret && kpev_probe_nplaces(tp) > 1)
+		kpev_probe_arm_places(tp);
 	return ret;
 }
 
-int tk_probe_arm(struct tk_probe *tp)
+int kpev_probe_arm(struct kpev_probe *tp)
 {
-	int ret = tk_probe_register(tp);
+	int ret = kpev_probe_register(tp);
 
-	tk_probe_drop_addrs(tp);
+	kpev_probe_drop_addrs(tp);
 	return ret;
 }
 
@@ -393,33 +393,33 @@ int tk_probe_arm(struct tk_probe *tp)
  * After unregistering: keep what the core counted (it starts from zero at
  * the next registration), and be ready to be registered again by symbol.
  */
-static void tk_probe_mark_disarmed(struct tk_probe *tp)
+static void kpev_probe_mark_disarmed(struct kpev_probe *tp)
 {
-	struct tk_misses m = {};
+	struct kpev_misses m = {};
 	unsigned int i;
 
-	tk_probe_core_misses(tp, &m);
+	kpev_probe_core_misses(tp, &m);
 	tp->before.recursion += m.recursion;
 	tp->before.no_instance += m.no_instance;
 	tp->before.disabled += m.disabled;
 	tp->before.skipped += m.skipped;
-	smp_store_release(&tp->registered, false);	/* tk_probe_misses() */
-	if (tk_probe_symbol(tp))
+	smp_store_release(&tp->registered, false);	/* kpev_probe_misses() */
+	if (kpev_probe_symbol(tp))
 		tp->rp.kp.addr = NULL;
-	for (i = 1; i < tk_probe_nplaces(tp); i++)
-		tk_probe_place(tp, i)->kp.addr = NULL;
+	for (i = 1; i < kpev_probe_nplaces(tp); i++)
+		kpev_probe_place(tp, i)->kp.addr = NULL;
 }
 
 /* Without memory for the batch: one place after the other. */
-static void tk_disarm_one_by_one(struct tk_probe *tp)
+static void kpev_disarm_one_by_one(struct kpev_probe *tp)
 {
 	unsigned int i;
 
-	for (i = 0; i < tk_probe_nplaces(tp); i++) {
-		if (tk_probe_kind_return(tp))
-			unregister_kretprobe(tk_probe_place(tp, i));
+	for (i = 0; i < kpev_probe_nplaces(tp); i++) {
+		if (kpev_probe_kind_return(tp))
+			unregister_kretprobe(kpev_probe_place(tp, i));
 		else
-			unregister_kprobe(&tk_probe_place(tp, i)->kp);
+			unregister_kprobe(&kpev_probe_place(tp, i)->kp);
 	}
 }
 
@@ -428,7 +428,7 @@ static void tk_disarm_one_by_one(struct tk_probe *tp)
  * paying the wait for running handlers once per kind instead of once per
  * place.  A place that was never registered is skipped by the core.
  */
-static void tk_disarm_batch(struct tk_probe **tps, int n)
+static void kpev_disarm_batch(struct kpev_probe **tps, int n)
 {
 	unsigned int total = 0, nk = 0, nr = 0, j;
 	struct kretprobe **rps;
@@ -437,23 +437,23 @@ static void tk_disarm_batch(struct tk_probe **tps, int n)
 
 	lockdep_assert_held(&event_mutex);
 	for (i = 0; i < n; i++)
-		total += tps[i]->registered ? tk_probe_nplaces(tps[i]) : 0;
+		total += tps[i]->registered ? kpev_probe_nplaces(tps[i]) : 0;
 	kps = kvmalloc_array(total, sizeof(*kps), GFP_KERNEL);
 	rps = kvmalloc_array(total, sizeof(*rps), GFP_KERNEL);
 	for (i = 0; i < n; i++) {
-		struct tk_probe *tp = tps[i];
+		struct kpev_probe *tp = tps[i];
 
 		if (!tp->registered)
 			continue;
 		if (!kps || !rps) {
-			tk_disarm_one_by_one(tp);
+			kpev_disarm_one_by_one(tp);
 			continue;
 		}
-		for (j = 0; j < tk_probe_nplaces(tp); j++) {
-			if (tk_probe_kind_return(tp))
-				rps[nr++] = tk_probe_place(tp, j);
+		for (j = 0; j < kpev_probe_nplaces(tp); j++) {
+			if (kpev_probe_kind_return(tp))
+				rps[nr++] = kpev_probe_place(tp, j);
 			else
-				kps[nk++] = &tk_probe_place(tp, j)->kp;
+				kps[nk++] = &kpev_probe_place(tp, j)->kp;
 		}
 	}
 	if (nk)
@@ -464,25 +464,25 @@ static void tk_disarm_batch(struct tk_probe **tps, int n)
 	kvfree(kps);
 	for (i = 0; i < n; i++)
 		if (tps[i]->registered)
-			tk_probe_mark_disarmed(tps[i]);
+			kpev_probe_mark_disarmed(tps[i]);
 }
 
-void tk_probe_disarm(struct tk_probe *tp)
+void kpev_probe_disarm(struct kpev_probe *tp)
 {
-	tk_disarm_batch(&tp, 1);
+	kpev_disarm_batch(&tp, 1);
 }
 
 /* "MOD:SYM" with MOD not loaded: the probe waits for the module. */
-static bool tk_probe_module_pending(const struct tk_probe *tp)
+static bool kpev_probe_module_pending(const struct kpev_probe *tp)
 {
-	const char *sym = tk_probe_symbol(tp);
+	const char *sym = kpev_probe_symbol(tp);
 	const char *colon = sym ? strchr(sym, ':') : NULL;
 	char name[MODULE_NAME_LEN];
 
 	if (!colon || colon - sym >= MODULE_NAME_LEN)
 		return false;
 	strscpy(name, sym, colon - sym + 1);
-	return !tk_module_loaded(name);
+	return !kpev_module_loaded(name);
 }
 
 /* -------------------------------------------------------------- events */
@@ -492,33 +492,33 @@ static bool tk_probe_module_pending(const struct tk_probe *tp)
  * not, before and after, in the error_log entry.  On a boundary, the
  * instruction there is one the core cannot step or decode.
  */
-static void tk_log_boundary(const struct tk_parse *p, struct tk_probe *tp)
+static void kpev_log_boundary(const struct kpev_parse *p, struct kpev_probe *tp)
 {
-	unsigned long addr = tk_probe_address(tp), start, next;
+	unsigned long addr = kpev_probe_address(tp), start, next;
 	unsigned long base = addr - tp->rp.kp.offset;
 	int ret;
 
 	ret = addr ? kprobe_insn_around(addr, &start, &next) : -ENOENT;
 	if (ret == -EINVAL) {
-		tk_parse_error(p, 1, 0, TK_ERR_FAIL_REG_PROBE);
+		kpev_parse_error(p, 1, 0, KPEV_ERR_FAIL_REG_PROBE);
 		return;
 	}
-	if (!tk_probe_symbol(tp) || ret || start < base) {
-		tk_parse_error(p, 1, 0, TK_ERR_BAD_INSN_BNDRY);
+	if (!kpev_probe_symbol(tp) || ret || start < base) {
+		kpev_parse_error(p, 1, 0, KPEV_ERR_BAD_INSN_BNDRY);
 		return;
 	}
-	tk_parse_note(p, 1, 0,
+	kpev_parse_note(p, 1, 0,
 		      "Address is not on an instruction boundary (nearest: +%lu and +%lu)",
 		      start - base, next - base);
 }
 
 /* Arm a new probe; a module that is not loaded yet is not an error. */
-static int tk_arm_new(const struct tk_parse *p, struct tk_probe *tp)
+static int kpev_arm_new(const struct kpev_parse *p, struct kpev_probe *tp)
 {
-	int ret = tk_probe_arm(tp);
+	int ret = kpev_probe_arm(tp);
 
-	if (ret == -ENOENT && tk_probe_module_pending(tp)) {
-		pr_info("%s: waiting for its module to load\n", tk_probe_symbol(tp));
+	if (ret == -ENOENT && kpev_probe_module_pending(tp)) {
+		pr_info("%s: waiting for its module to load\n", kpev_probe_symbol(tp));
 		return 0;
 	}
 	switch (ret) {
@@ -526,19 +526,19 @@ static int tk_arm_new(const struct tk_parse *p, struct tk_probe *tp)
 	case -ENOMEM:
 		break;
 	case -EILSEQ:
-		tk_log_boundary(p, tp);
+		kpev_log_boundary(p, tp);
 		break;
 	case -ENOENT:
-		tk_parse_error(p, 1, 0, TK_ERR_BAD_PROBE_ADDR);
+		kpev_parse_error(p, 1, 0, KPEV_ERR_BAD_PROBE_ADDR);
 		break;
 	default:
-		tk_parse_error(p, 1, 0, TK_ERR_FAIL_REG_PROBE);
+		kpev_parse_error(p, 1, 0, KPEV_ERR_FAIL_REG_PROBE);
 		break;
 	}
 	return ret;
 }
 
-static bool tk_probe_injectable(struct tk_probe *tp);
+static bool kpev_probe_injectable(struct kpev_probe *tp);
 
 /*
  * Whether @tp may join @ev: an overriding BPF program attached to @ev
@@ -550,81 +550,81 @@ static bool tk_probe_injectable(struct tk_probe *tp);
  * flag is down: a program that attaches meanwhile sees the flag down and
  * is refused, or is attached before the look and seen.  event_mutex.
  */
-static int tk_join_override_check(const struct tk_parse *p,
-				  struct tk_event *ev, struct tk_probe *tp)
+static int kpev_join_override_check(const struct kpev_parse *p,
+				  struct kpev_event *ev, struct kpev_probe *tp)
 {
 	lockdep_assert_held(&event_mutex);
-	if (tk_probe_injectable(tp))
+	if (kpev_probe_injectable(tp))
 		return 0;
 	WRITE_ONCE(ev->injectable, false);
 	if (!trace_event_bpf_overrides(&ev->pev.call))
 		return 0;
-	tk_event_injectable_update(ev);		/* @tp is not on it */
-	tk_parse_error(p, 1, 0, TK_ERR_OVERRIDE_JOIN);
+	kpev_event_injectable_update(ev);		/* @tp is not on it */
+	kpev_parse_error(p, 1, 0, KPEV_ERR_OVERRIDE_JOIN);
 	return -EBUSY;
 }
 
 /* Add @tp to the existing event @ev, after the multiprobe checks. */
-static int tk_join_event(const struct tk_parse *p, struct tk_event *ev,
-			 struct tk_probe *tp)
+static int kpev_join_event(const struct kpev_parse *p, struct kpev_event *ev,
+			 struct kpev_probe *tp)
 {
 	int word, ret;
 
-	ret = pev_event_may_join(&ev->pev,
-				 ev->pev.is_return != tk_probe_kind_return(tp),
+	ret = probe_ev_event_may_join(&ev->pev,
+				 ev->pev.is_return != kpev_probe_kind_return(tp),
 				 tp->args, &tp->sibling, &word);
 	if (ret) {
-		tk_parse_error(p, word, 0,
-			       pev_err_code(TK_ERR_DIFF_PROBE_TYPE, ret));
+		kpev_parse_error(p, word, 0,
+			       probe_ev_err_code(KPEV_ERR_DIFF_PROBE_TYPE, ret));
 		return -EEXIST;
 	}
-	ret = tk_join_override_check(p, ev, tp);
+	ret = kpev_join_override_check(p, ev, tp);
 	if (ret)
 		return ret;
 
 	tp->event = ev;
 	list_add_tail(&tp->sibling, &ev->pev.probes);
-	ret = tk_arm_new(p, tp);
+	ret = kpev_arm_new(p, tp);
 	if (ret) {
 		list_del_init(&tp->sibling);
 		tp->event = NULL;
-		tk_event_injectable_update(ev);
+		kpev_event_injectable_update(ev);
 		return ret;
 	}
-	tk_event_injectable_update(ev);
+	kpev_event_injectable_update(ev);
 	dyn_event_add(&tp->devent, &ev->pev.call);
 	return 0;
 }
 
 /* Make @tp the first probe of a new event, and publish the event. */
-static int tk_start_event(const struct tk_parse *p, const struct tk_def *def,
-			  struct tk_probe *tp)
+static int kpev_start_event(const struct kpev_parse *p, const struct kpev_def *def,
+			  struct kpev_probe *tp)
 {
-	struct tk_event *ev;
+	struct kpev_event *ev;
 	int ret;
 
-	ev = tk_event_new(def->group, def->event, tp);
+	ev = kpev_event_new(def->group, def->event, tp);
 	if (!ev)
 		return -ENOMEM;
-	ret = pev_event_publish(&ev->pev);
+	ret = probe_ev_event_publish(&ev->pev);
 	if (ret) {
 		if (ret == -EEXIST)
-			tk_parse_error(p, 0, 0, TK_ERR_EVENT_EXIST);
+			kpev_parse_error(p, 0, 0, KPEV_ERR_EVENT_EXIST);
 		else
 			pr_warn("Failed to register probe event(%d)\n", ret);
 		goto out_free_event;
 	}
-	ret = tk_arm_new(p, tp);
+	ret = kpev_arm_new(p, tp);
 	if (ret)
 		goto out_unpublish;
-	tk_event_injectable_update(ev);
+	kpev_event_injectable_update(ev);
 	dyn_event_add(&tp->devent, &ev->pev.call);
 	return 0;
 
 out_unpublish:
-	pev_event_unpublish(&ev->pev);
+	probe_ev_event_unpublish(&ev->pev);
 out_free_event:
-	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
+	probe_ev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
 	return ret;
 }
@@ -637,8 +637,8 @@ out_free_event:
  * compiled set, or the definition is refused at the first word that
  * differs.
  */
-static struct parg_set *tk_places_args(const struct tk_parse *p,
-				       const struct tk_def *def,
+static struct parg_set *kpev_places_args(const struct kpev_parse *p,
+				       const struct kpev_def *def,
 				       struct parg_caps *caps,
 				       struct parg_err *err)
 {
@@ -668,7 +668,7 @@ static struct parg_set *tk_places_args(const struct tk_parse *p,
 		parg_set_free(other);
 		if (idx >= 0) {
 			parg_set_free(set);
-			tk_parse_error(p, idx + 2, 0, TK_ERR_DIFF_ARG_TYPE);
+			kpev_parse_error(p, idx + 2, 0, KPEV_ERR_DIFF_ARG_TYPE);
 			return ERR_PTR(-EINVAL);
 		}
 		cond_resched();
@@ -677,8 +677,8 @@ static struct parg_set *tk_places_args(const struct tk_parse *p,
 }
 
 /* Build the argument set and the probe of a parsed definition. */
-static struct tk_probe *tk_build_probe(const struct tk_parse *p,
-				       struct tk_def *def)
+static struct kpev_probe *kpev_build_probe(const struct kpev_parse *p,
+				       struct kpev_def *def)
 {
 	struct parg_caps caps = {
 		.is_return = def->is_return,
@@ -687,28 +687,28 @@ static struct tk_probe *tk_build_probe(const struct tk_parse *p,
 	};
 	struct parg_err err = {};
 	struct parg_set *set;
-	struct tk_probe *tp;
+	struct kpev_probe *tp;
 
 	if (def->symbol)
 		caps.func = caps.module ? strchr(def->symbol, ':') + 1 :
 					  def->symbol;
 	if (def->pattern)
-		set = tk_places_args(p, def, &caps, &err);
+		set = kpev_places_args(p, def, &caps, &err);
 	else
 		set = parg_set_parse(&caps, def->nargs, def->args, &err);
 	if (IS_ERR(set)) {
 		if (PTR_ERR(set) == -EINVAL && err.code != PARG_OK)
-			tk_parse_error(p, err.word + 2, err.pos,
-				       pev_err_code(TK_ERR_PARG_FIRST,
+			kpev_parse_error(p, err.word + 2, err.pos,
+				       probe_ev_err_code(KPEV_ERR_PARG_FIRST,
 						    err.code));
 		return ERR_CAST(set);
 	}
 	/* Strings and filters are fetched into the scratch first. */
-	if (pev_scratch_reserve()) {
+	if (probe_ev_scratch_reserve()) {
 		parg_set_free(set);
 		return ERR_PTR(-ENOMEM);
 	}
-	tp = tk_probe_new(def, set);
+	tp = kpev_probe_new(def, set);
 	if (!tp) {
 		parg_set_free(set);
 		return ERR_PTR(-ENOMEM);
@@ -717,45 +717,45 @@ static struct tk_probe *tk_build_probe(const struct tk_parse *p,
 }
 
 /* Create one probe from the words of a definition. */
-static int tk_create_words(const struct tk_parse *p)
+static int kpev_create_words(const struct kpev_parse *p)
 {
-	struct tk_def def = {};
-	struct tk_event *ev;
-	struct tk_probe *tp;
+	struct kpev_def def = {};
+	struct kpev_event *ev;
+	struct kpev_probe *tp;
 	int ret;
 
-	ret = tk_parse_def(p, &def);
+	ret = kpev_parse_def(p, &def);
 	if (ret)
 		goto out;
-	tp = tk_build_probe(p, &def);
+	tp = kpev_build_probe(p, &def);
 	if (IS_ERR(tp)) {
 		ret = PTR_ERR(tp);
 		goto out;
 	}
 
 	mutex_lock(&event_mutex);
-	ev = tk_find_event(def.group, def.event);
+	ev = kpev_find_event(def.group, def.event);
 	if (ev)
-		ret = tk_join_event(p, ev, tp);
+		ret = kpev_join_event(p, ev, tp);
 	else
-		ret = tk_start_event(p, &def, tp);
+		ret = kpev_start_event(p, &def, tp);
 	mutex_unlock(&event_mutex);
 	if (ret)
-		tk_probe_free(tp);
+		kpev_probe_free(tp);
 out:
-	tk_def_release(&def);
+	kpev_def_release(&def);
 	return ret;
 }
 
-static int tk_delete_words(const struct tk_parse *p);
+static int kpev_delete_words(const struct kpev_parse *p);
 
 /*
  * Split @raw into words and run it: a definition, or (@strict only) a
  * "-:" delete.  Empty lines do nothing.
  */
-static int tk_run_line(const char *raw, bool strict)
+static int kpev_run_line(const char *raw, bool strict)
 {
-	struct tk_parse p = { .strict = strict };
+	struct kpev_parse p = { .strict = strict };
 	char **argv;
 	int ret = 0;
 
@@ -764,9 +764,9 @@ static int tk_run_line(const char *raw, bool strict)
 		return -ENOMEM;
 	p.argv = (const char **)argv;
 	if (p.argc && strict && argv[0][0] == '-')
-		ret = tk_delete_words(&p);
+		ret = kpev_delete_words(&p);
 	else if (p.argc)
-		ret = tk_create_words(&p);
+		ret = kpev_create_words(&p);
 	argv_free(argv);
 	return ret;
 }
@@ -775,9 +775,9 @@ static int tk_run_line(const char *raw, bool strict)
  * dyn_event .create, for dynamic_events: under dyn_event_ops_mutex.
  * Lines of other parsers are declined with -ECANCELED.
  */
-static int tk_dyn_create(const char *raw)
+static int kpev_dyn_create(const char *raw)
 {
-	return tk_run_line(raw, false);
+	return kpev_run_line(raw, false);
 }
 
 /*
@@ -785,9 +785,9 @@ static int tk_dyn_create(const char *raw)
  * Every line is ours, so every refusal is logged.  The parser keeps no
  * state outside its parse context, so dyn_event_ops_mutex is not needed.
  */
-int tk_run_command(const char *raw)
+int kpev_run_command(const char *raw)
 {
-	return tk_run_line(raw, true);
+	return kpev_run_line(raw, true);
 }
 
 /* ------------------------------------------------------------ deleting */
@@ -797,9 +797,9 @@ int tk_run_command(const char *raw)
  * the dyn_event list already; their events unpublished when they are the
  * last probes), and the events they leave empty.
  */
-static void tk_retire(struct list_head *doomed, int n)
+static void kpev_retire(struct list_head *doomed, int n)
 {
-	struct tk_probe *tp, *next, **tps;
+	struct kpev_probe *tp, *next, **tps;
 	int i = 0;
 
 	tps = kmalloc_array(n, sizeof(*tps), GFP_KERNEL);
@@ -807,24 +807,24 @@ static void tk_retire(struct list_head *doomed, int n)
 		if (tps)
 			tps[i++] = tp;
 		else
-			tk_probe_disarm(tp);
+			kpev_probe_disarm(tp);
 	}
 	if (tps)
-		tk_disarm_batch(tps, i);
+		kpev_disarm_batch(tps, i);
 	kfree(tps);
 
 	list_for_each_entry_safe(tp, next, doomed, devent.list) {
-		struct tk_event *ev = tp->event;
+		struct kpev_event *ev = tp->event;
 
 		list_del(&tp->devent.list);
-		if (pev_event_leave(&ev->pev, &tp->sibling, &tp->args))
+		if (probe_ev_event_leave(&ev->pev, &tp->sibling, &tp->args))
 			tp->event = NULL;
-		tk_probe_free(tp);
+		kpev_probe_free(tp);
 	}
 }
 
 /* Take @tp off the dyn_event list, onto @doomed. */
-static void tk_doom(struct tk_probe *tp, struct list_head *doomed)
+static void kpev_doom(struct kpev_probe *tp, struct list_head *doomed)
 {
 	dyn_event_remove(&tp->devent);
 	list_add_tail(&tp->devent.list, doomed);
@@ -834,40 +834,40 @@ static void tk_doom(struct tk_probe *tp, struct list_head *doomed)
  * Delete one probe; the last probe of an event takes the event with it,
  * unless the event is in use.
  */
-static int tk_probe_remove(struct tk_probe *tp)
+static int kpev_probe_remove(struct kpev_probe *tp)
 {
-	struct tk_event *ev = tp->event;
+	struct kpev_event *ev = tp->event;
 	bool last = list_is_singular(&ev->pev.probes);
 	LIST_HEAD(doomed);
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
 	if (last) {
-		ret = pev_event_withdraw(&ev->pev);
+		ret = probe_ev_event_withdraw(&ev->pev);
 		if (ret)
 			return ret;
 	}
-	tk_doom(tp, &doomed);
-	tk_retire(&doomed, 1);
+	kpev_doom(tp, &doomed);
+	kpev_retire(&doomed, 1);
 	if (!last)		/* @ev is gone with its last probe */
-		tk_event_injectable_update(ev);
+		kpev_event_injectable_update(ev);
 	return 0;
 }
 
 /* Does @word name the place of @tp, as kprobe_events shows it? */
-static bool tk_place_matches(const struct tk_probe *tp, const char *word)
+static bool kpev_place_matches(const struct kpev_probe *tp, const char *word)
 {
 	char buf[KSYM_NAME_LEN + 16];
 
 	if (tp->many)
 		return !strcmp(word, tp->many->pattern);
-	if (!tk_probe_symbol(tp))
+	if (!kpev_probe_symbol(tp))
 		snprintf(buf, sizeof(buf), "0x%p", tp->rp.kp.addr);
 	else if (tp->rp.kp.offset)
-		snprintf(buf, sizeof(buf), "%s+%u", tk_probe_symbol(tp),
+		snprintf(buf, sizeof(buf), "%s+%u", kpev_probe_symbol(tp),
 			 tp->rp.kp.offset);
 	else
-		return !strcmp(word, tk_probe_symbol(tp));
+		return !strcmp(word, kpev_probe_symbol(tp));
 	return !strcmp(word, buf);
 }
 
@@ -876,16 +876,16 @@ static bool tk_place_matches(const struct tk_probe *tp, const char *word)
  * group, a NULL @system any group; the words after the name, if any,
  * must repeat the start of the probe's definition.
  */
-static bool tk_dyn_match(const char *system, const char *event,
+static bool kpev_dyn_match(const char *system, const char *event,
 			 int argc, const char **argv, struct dyn_event *dev)
 {
-	struct tk_probe *tp = tk_probe_of(dev);
+	struct kpev_probe *tp = kpev_probe_of(dev);
 
-	if (!pev_event_named(&tp->event->pev, system, event))
+	if (!probe_ev_event_named(&tp->event->pev, system, event))
 		return false;
 	if (!argc)
 		return true;
-	if (!tk_place_matches(tp, argv[0]))
+	if (!kpev_place_matches(tp, argv[0]))
 		return false;
 	return parg_set_match_words(tp->args, argc - 1, argv + 1);
 }
@@ -895,16 +895,16 @@ static bool tk_dyn_match(const char *system, const char *event,
  * matching probes (an empty EVENT after "GROUP/": the whole group), until
  * one cannot go.  Every refusal is logged with the caret on the name.
  */
-static int tk_delete_words(const struct tk_parse *p)
+static int kpev_delete_words(const struct kpev_parse *p)
 {
-	char name[2 * TK_NAME_LEN + 2];
+	char name[2 * KPEV_NAME_LEN + 2];
 	const char *group = NULL, *event = name;
-	struct tk_probe *tp, *next;
+	struct kpev_probe *tp, *next;
 	char *slash;
 	int ret = -ENOENT;
 
 	if (p->argv[0][1] != ':') {
-		tk_parse_error(p, 0, 1, TK_ERR_BAD_DELETE);
+		kpev_parse_error(p, 0, 1, KPEV_ERR_BAD_DELETE);
 		return -EINVAL;
 	}
 	if (strscpy(name, p->argv[0] + 2, sizeof(name)) < 0)
@@ -915,16 +915,16 @@ static int tk_delete_words(const struct tk_parse *p)
 		group = name;
 		event = slash + 1;
 	} else if (!name[0]) {
-		tk_parse_error(p, 0, 2, TK_ERR_NO_EVENT_NAME);
+		kpev_parse_error(p, 0, 2, KPEV_ERR_NO_EVENT_NAME);
 		return -EINVAL;
 	}
 
 	mutex_lock(&event_mutex);
 	for_each_tk_probe(tp, next) {
-		if (!tk_dyn_match(group, event, p->argc - 1, p->argv + 1,
+		if (!kpev_dyn_match(group, event, p->argc - 1, p->argv + 1,
 				  &tp->devent))
 			continue;
-		ret = tk_probe_remove(tp);
+		ret = kpev_probe_remove(tp);
 		if (ret)
 			break;
 	}
@@ -933,8 +933,8 @@ static int tk_delete_words(const struct tk_parse *p)
 	if (!ret || ret == -ENOMEM)
 		return ret;
 out_log:
-	tk_parse_error(p, 0, 2, ret == -ENOENT ? TK_ERR_NO_SUCH_EVENT :
-						 TK_ERR_EVENT_BUSY);
+	kpev_parse_error(p, 0, 2, ret == -ENOENT ? KPEV_ERR_NO_SUCH_EVENT :
+						 KPEV_ERR_EVENT_BUSY);
 	return ret;
 }
 
@@ -943,24 +943,24 @@ out_log:
  * is deleted if any event is in use.  All probes are unregistered in one
  * batch.
  */
-static int tk_remove_all(void)
+static int kpev_remove_all(void)
 {
-	struct tk_probe *tp, *next;
+	struct kpev_probe *tp, *next;
 	LIST_HEAD(doomed);
 	int ret = 0, n = 0;
 
 	mutex_lock(&event_mutex);
 	for_each_tk_probe(tp, next) {
-		if (pev_event_busy(&tp->event->pev)) {
+		if (probe_ev_event_busy(&tp->event->pev)) {
 			ret = -EBUSY;
 			goto out_unlock;
 		}
 	}
 	for_each_tk_probe(tp, next) {
-		struct tk_event *ev = tp->event;
+		struct kpev_event *ev = tp->event;
 
-		if (ev->pev.published && tp == tk_event_primary(ev)) {
-			int err = pev_event_unpublish(&ev->pev);
+		if (ev->pev.published && tp == kpev_event_primary(ev)) {
+			int err = probe_ev_event_unpublish(&ev->pev);
 
 			if (err) {
 				ret = err;	/* keep it, delete the others */
@@ -968,12 +968,12 @@ static int tk_remove_all(void)
 			}
 		}
 		if (!ev->pev.published) {
-			tk_doom(tp, &doomed);
+			kpev_doom(tp, &doomed);
 			n++;
 		}
 	}
 	if (n)
-		tk_retire(&doomed, n);
+		kpev_retire(&doomed, n);
 	tracing_reset_all_online_cpus();
 out_unlock:
 	mutex_unlock(&event_mutex);
@@ -982,38 +982,38 @@ out_unlock:
 
 /* ---------------------------------------------------------- dyn_event */
 
-static bool tk_dyn_is_busy(struct dyn_event *dev)
+static bool kpev_dyn_is_busy(struct dyn_event *dev)
 {
-	return pev_event_busy(&tk_probe_of(dev)->event->pev);
+	return probe_ev_event_busy(&kpev_probe_of(dev)->event->pev);
 }
 
-static int tk_dyn_free(struct dyn_event *dev)
+static int kpev_dyn_free(struct dyn_event *dev)
 {
-	return tk_probe_remove(tk_probe_of(dev));
+	return kpev_probe_remove(kpev_probe_of(dev));
 }
 
 /* The place as kprobe_events shows it. */
-static void tk_show_place(struct seq_file *m, const struct tk_probe *tp)
+static void kpev_show_place(struct seq_file *m, const struct kpev_probe *tp)
 {
 	if (tp->many)
 		seq_puts(m, tp->many->pattern);
-	else if (!tk_probe_symbol(tp))
+	else if (!kpev_probe_symbol(tp))
 		seq_printf(m, "0x%p", tp->rp.kp.addr);
 	else if (tp->rp.kp.offset)
-		seq_printf(m, "%s+%u", tk_probe_symbol(tp), tp->rp.kp.offset);
+		seq_printf(m, "%s+%u", kpev_probe_symbol(tp), tp->rp.kp.offset);
 	else
-		seq_puts(m, tk_probe_symbol(tp));
+		seq_puts(m, kpev_probe_symbol(tp));
 }
 
-static int tk_dyn_show(struct seq_file *m, struct dyn_event *dev)
+static int kpev_dyn_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tk_probe *tp = tk_probe_of(dev);
-	bool is_return = tk_probe_kind_return(tp);
+	struct kpev_probe *tp = kpev_probe_of(dev);
+	bool is_return = kpev_probe_kind_return(tp);
 
-	pev_show_head(m, is_return ? 'r' : 'p',
+	probe_ev_show_head(m, is_return ? 'r' : 'p',
 		      is_return ? tp->rp.maxactive : 0, &tp->event->pev);
-	tk_show_place(m, tp);
-	pev_show_args(m, tp->args);
+	kpev_show_place(m, tp);
+	probe_ev_show_args(m, tp->args);
 	return 0;
 }
 
@@ -1022,10 +1022,10 @@ static int tk_dyn_show(struct seq_file *m, struct dyn_event *dev)
  * event_mutex.  A change of many events at once arms their probes in one
  * kprobes batch (.batch_begin/.batch_end).
  */
-static struct dyn_event_operations tk_dyn_ops = {
-	.create = tk_dyn_create,	.match = tk_dyn_match,
-	.show = tk_dyn_show,		.free = tk_dyn_free,
-	.is_busy = tk_dyn_is_busy,
+static struct dyn_event_operations kpev_dyn_ops = {
+	.create = kpev_dyn_create,	.match = kpev_dyn_match,
+	.show = kpev_dyn_show,		.free = kpev_dyn_free,
+	.is_busy = kpev_dyn_is_busy,
 	.batch_begin = trace_kprobe_batch_begin,
 	.batch_end = trace_kprobe_batch_end,
 };
@@ -1033,13 +1033,13 @@ static struct dyn_event_operations tk_dyn_ops = {
 /* ------------------------------------------------------------- tracefs */
 
 /* kprobe_profile: "  EVENT  HITS  MISSES", one line per probe. */
-static int tk_profile_show(struct seq_file *m, struct dyn_event *dev)
+static int kpev_profile_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tk_probe *tp = tk_probe_of(dev);
+	struct kpev_probe *tp = kpev_probe_of(dev);
 
 	seq_printf(m, "  %-44s %15lu %15lu\n",
 		   trace_event_name(&tp->event->pev.call),
-		   tk_probe_hits(tp), tk_probe_missed(tp));
+		   kpev_probe_hits(tp), kpev_probe_missed(tp));
 	return 0;
 }
 
@@ -1047,10 +1047,10 @@ static int tk_profile_show(struct seq_file *m, struct dyn_event *dev)
  * kprobe_misses: the misses of kprobe_profile by cause, one line per
  * probe in the same order, and the records that hold a (fault).
  */
-static int tk_misses_show(struct seq_file *m, struct dyn_event *dev)
+static int kpev_misses_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tk_probe *tp;
-	struct tk_misses c;
+	struct kpev_probe *tp;
+	struct kpev_misses c;
 
 	if (!dev) {
 		seq_printf(m, "#%-45s %11s %11s %11s %11s %11s %11s\n", "event",
@@ -1058,8 +1058,8 @@ static int tk_misses_show(struct seq_file *m, struct dyn_event *dev)
 			   "disabled", "skipped", "faults");
 		return 0;
 	}
-	tp = tk_probe_of(dev);
-	tk_probe_misses(tp, &c);
+	tp = kpev_probe_of(dev);
+	kpev_probe_misses(tp, &c);
 	seq_printf(m, "  %-44s %11lu %11lu %11lu %11lu %11lu %11lu\n",
 		   trace_event_name(&tp->event->pev.call), c.recursion,
 		   c.no_instance, c.buffer_full, c.disabled, c.skipped,
@@ -1073,9 +1073,9 @@ static int tk_misses_show(struct seq_file *m, struct dyn_event *dev)
  * pattern found and skipped.  A place the core refused, or whose code
  * is gone, is marked so.
  */
-static int tk_places_show(struct seq_file *m, struct dyn_event *dev)
+static int kpev_places_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tk_probe *tp = tk_probe_of(dev);
+	struct kpev_probe *tp = kpev_probe_of(dev);
 	const char *grp, *ev, *name, *names;
 	unsigned int i;
 
@@ -1086,9 +1086,9 @@ static int tk_places_show(struct seq_file *m, struct dyn_event *dev)
 			   tp->many->pattern, tp->many->nplaces,
 			   tp->many->skipped);
 	names = tp->many ? tp->many->names : NULL;
-	name = names ?: tk_probe_symbol(tp);
-	for (i = 0; i < tk_probe_nplaces(tp); i++) {
-		struct kprobe *kp = &tk_probe_place(tp, i)->kp;
+	name = names ?: kpev_probe_symbol(tp);
+	for (i = 0; i < kpev_probe_nplaces(tp); i++) {
+		struct kprobe *kp = &kpev_probe_place(tp, i)->kp;
 
 		seq_printf(m, "%s/%s ", grp, ev);
 		if (name)
@@ -1118,9 +1118,9 @@ static int tk_places_show(struct seq_file *m, struct dyn_event *dev)
  * probe), and the estimated total in microseconds.  "-" until a hit was
  * sampled.
  */
-static int tk_cost_show(struct seq_file *m, struct dyn_event *dev)
+static int kpev_cost_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tk_probe *tp;
+	struct kpev_probe *tp;
 	unsigned long hits;
 	u64 ns, samples;
 
@@ -1129,8 +1129,8 @@ static int tk_cost_show(struct seq_file *m, struct dyn_event *dev)
 			   "sampled", "ns/hit", "total_us");
 		return 0;
 	}
-	tp = tk_probe_of(dev);
-	hits = tk_probe_hits(tp);
+	tp = kpev_probe_of(dev);
+	hits = kpev_probe_hits(tp);
 	ns = kprobe_cost_per_hit(&tp->counts->cost, &samples);
 	seq_printf(m, "  %-44s %15lu %11llu ", trace_event_name(&tp->event->pev.call),
 		   hits, samples);
@@ -1143,31 +1143,31 @@ static int tk_cost_show(struct seq_file *m, struct dyn_event *dev)
 }
 
 /* The files in the tracing directory. */
-static const struct pev_file tk_files[] = {
-	{ .name = "kprobe_events", .dyn_ops = &tk_dyn_ops,
-	  .show = tk_dyn_show, .remove_all = tk_remove_all,
-	  .run_command = tk_run_command },
-	{ .name = "kprobe_profile", .dyn_ops = &tk_dyn_ops,
-	  .show = tk_profile_show },
-	{ .name = "kprobe_misses", .dyn_ops = &tk_dyn_ops,
-	  .show = tk_misses_show, .header = true },
-	{ .name = "kprobe_cost", .dyn_ops = &tk_dyn_ops,
-	  .show = tk_cost_show, .header = true },
-	{ .name = "kprobe_places", .dyn_ops = &tk_dyn_ops,
-	  .show = tk_places_show },
+static const struct probe_ev_file kpev_files[] = {
+	{ .name = "kprobe_events", .dyn_ops = &kpev_dyn_ops,
+	  .show = kpev_dyn_show, .remove_all = kpev_remove_all,
+	  .run_command = kpev_run_command },
+	{ .name = "kprobe_profile", .dyn_ops = &kpev_dyn_ops,
+	  .show = kpev_profile_show },
+	{ .name = "kprobe_misses", .dyn_ops = &kpev_dyn_ops,
+	  .show = kpev_misses_show, .header = true },
+	{ .name = "kprobe_cost", .dyn_ops = &kpev_dyn_ops,
+	  .show = kpev_cost_show, .header = true },
+	{ .name = "kprobe_places", .dyn_ops = &kpev_dyn_ops,
+	  .show = kpev_places_show },
 };
 
 /* ------------------------------------------------------------- modules */
 
 #ifdef CONFIG_MODULES
 /* Is @tp placed by name in @mod ("MOD:SYM")? */
-static bool tk_probe_names_module(const struct tk_probe *tp,
+static bool kpev_probe_names_module(const struct kpev_probe *tp,
 				  const struct module *mod)
 {
 	size_t len = strlen(mod->name);
 
-	return tk_probe_symbol(tp) && !strncmp(tk_probe_symbol(tp), mod->name, len) &&
-	       tk_probe_symbol(tp)[len] == ':';
+	return kpev_probe_symbol(tp) && !strncmp(kpev_probe_symbol(tp), mod->name, len) &&
+	       kpev_probe_symbol(tp)[len] == ':';
 }
 
 
@@ -1176,31 +1176,31 @@ static bool tk_probe_names_module(const struct tk_probe *tp,
  * may not override where @tp now lands: the module that came back may no
  * longer list the function for error injection, or have other code there.
  */
-static int tk_probe_arm_checked(struct tk_probe *tp)
+static int kpev_probe_arm_checked(struct kpev_probe *tp)
 {
 	if (trace_event_bpf_overrides(&tp->event->pev.call) &&
-	    !tk_probe_injectable(tp))
+	    !kpev_probe_injectable(tp))
 		return -EBUSY;
-	return tk_probe_arm(tp);
+	return kpev_probe_arm(tp);
 }
 
 /*
  * Arm the probes that name @mod as it comes in, before its code runs.
  * The symbol must be unique in the module, as for a loaded one.
  */
-static void tk_module_coming(struct module *mod)
+static void kpev_module_coming(struct module *mod)
 {
-	struct tk_probe *tp, *next;
+	struct kpev_probe *tp, *next;
 	int ret;
 
 	for_each_tk_probe(tp, next) {
 		unsigned int n;
 
-		if (tp->registered || !tk_probe_names_module(tp, mod))
+		if (tp->registered || !kpev_probe_names_module(tp, mod))
 			continue;
-		n = tk_count_symbols(mod->name, strchr(tk_probe_symbol(tp), ':') + 1);
+		n = kpev_count_symbols(mod->name, strchr(kpev_probe_symbol(tp), ':') + 1);
 		if (n == 1)
-			ret = tk_probe_arm_checked(tp);
+			ret = kpev_probe_arm_checked(tp);
 		else
 			ret = n ? -EADDRNOTAVAIL : -ENOENT;
 		if (ret)
@@ -1208,7 +1208,7 @@ static void tk_module_coming(struct module *mod)
 				trace_event_name(&tp->event->pev.call), mod->name,
 				ret);
 		/* the module brought its own error-injection list */
-		tk_event_injectable_update(tp->event);
+		kpev_event_injectable_update(tp->event);
 	}
 }
 
@@ -1217,20 +1217,20 @@ static void tk_module_coming(struct module *mod)
  * gone by the kprobes core once the module went live, and that text is no
  * longer within the module: such a probe is known by its name.
  */
-static bool tk_probe_in_module(struct tk_probe *tp, struct module *mod)
+static bool kpev_probe_in_module(struct kpev_probe *tp, struct module *mod)
 {
 	if (within_module((unsigned long)tp->rp.kp.addr, mod))
 		return true;
-	return kprobe_gone(&tp->rp.kp) && tk_probe_names_module(tp, mod);
+	return kprobe_gone(&tp->rp.kp) && kpev_probe_names_module(tp, mod);
 }
 
 /*
  * Disarm every probe in @mod's text before it is freed, in one batch, so
  * that the next load of the module arms them all again.
  */
-static void tk_module_going(struct module *mod)
+static void kpev_module_going(struct module *mod)
 {
-	struct tk_probe *tp, *next, **tps;
+	struct kpev_probe *tp, *next, **tps;
 	int n = 0;
 
 	for_each_tk_probe(tp, next)
@@ -1238,37 +1238,37 @@ static void tk_module_going(struct module *mod)
 	tps = kmalloc_array(n, sizeof(*tps), GFP_KERNEL);
 	n = 0;
 	for_each_tk_probe(tp, next) {
-		if (!tp->registered || !tk_probe_in_module(tp, mod))
+		if (!tp->registered || !kpev_probe_in_module(tp, mod))
 			continue;
 		/* its functions go: until they come back, nothing to inject */
 		WRITE_ONCE(tp->event->injectable, false);
 		if (tps)
 			tps[n++] = tp;
 		else
-			tk_probe_disarm(tp);
+			kpev_probe_disarm(tp);
 	}
 	if (n)
-		tk_disarm_batch(tps, n);
+		kpev_disarm_batch(tps, n);
 	kfree(tps);
 }
 
-static int tk_module_comes(struct notifier_block *nb, unsigned long state,
+static int kpev_module_comes(struct notifier_block *nb, unsigned long state,
 			   void *data)
 {
 	if (state == MODULE_STATE_COMING) {
 		mutex_lock(&event_mutex);
-		tk_module_coming(data);
+		kpev_module_coming(data);
 		mutex_unlock(&event_mutex);
 	}
 	return NOTIFY_DONE;
 }
 
-static int tk_module_goes(struct notifier_block *nb, unsigned long state,
+static int kpev_module_goes(struct notifier_block *nb, unsigned long state,
 			  void *data)
 {
 	if (state == MODULE_STATE_GOING) {
 		mutex_lock(&event_mutex);
-		tk_module_going(data);
+		kpev_module_going(data);
 		mutex_unlock(&event_mutex);
 	}
 	return NOTIFY_DONE;
@@ -1280,25 +1280,25 @@ static int tk_module_goes(struct notifier_block *nb, unsigned long state,
  * the core's blacklist of the module included; a going module's probes
  * are disarmed before either forgets it.
  */
-static struct notifier_block tk_module_coming_nb = {
-	.notifier_call = tk_module_comes,
+static struct notifier_block kpev_module_coming_nb = {
+	.notifier_call = kpev_module_comes,
 	.priority = -1,
 };
 
-static struct notifier_block tk_module_going_nb = {
-	.notifier_call = tk_module_goes,
+static struct notifier_block kpev_module_going_nb = {
+	.notifier_call = kpev_module_goes,
 	.priority = 2,
 };
 
-static __init int tk_modules_init(void)
+static __init int kpev_modules_init(void)
 {
-	if (register_module_notifier(&tk_module_coming_nb) ||
-	    register_module_notifier(&tk_module_going_nb))
+	if (register_module_notifier(&kpev_module_coming_nb) ||
+	    register_module_notifier(&kpev_module_going_nb))
 		return -EINVAL;
 	return 0;
 }
 #else
-static __init int tk_modules_init(void)
+static __init int kpev_modules_init(void)
 {
 	return 0;
 }
@@ -1307,20 +1307,20 @@ static __init int tk_modules_init(void)
 /* --------------------------------------------------- for BPF and perf */
 
 /* Is the first place of @tp a function entry? */
-static bool tk_probe_on_entry(struct tk_probe *tp)
+static bool kpev_probe_on_entry(struct kpev_probe *tp)
 {
-	if (tk_probe_symbol(tp))
-		return !kprobe_on_func_entry(NULL, tk_probe_symbol(tp),
+	if (kpev_probe_symbol(tp))
+		return !kprobe_on_func_entry(NULL, kpev_probe_symbol(tp),
 					     tp->rp.kp.offset);
 	return !kprobe_on_func_entry(tp->rp.kp.addr, NULL, 0);
 }
 
 /* BPF asks of the events its programs attach to; only kprobe events have these. */
-static struct tk_event *tk_event_for_bpf(struct trace_event_call *call)
+static struct kpev_event *kpev_event_for_bpf(struct trace_event_call *call)
 {
 	if (WARN_ON_ONCE(!(call->flags & TRACE_EVENT_FL_KPROBE)))
 		return NULL;
-	return tk_event_of(call);
+	return kpev_event_of(call);
 }
 
 /*
@@ -1329,7 +1329,7 @@ static struct tk_event *tk_event_for_bpf(struct trace_event_call *call)
  */
 bool trace_kprobe_on_func_entry(struct trace_event_call *call)
 {
-	struct tk_event *ev = tk_event_for_bpf(call);
+	struct kpev_event *ev = kpev_event_for_bpf(call);
 
 	return ev && READ_ONCE(ev->on_entry);
 }
@@ -1340,15 +1340,15 @@ bool trace_kprobe_on_func_entry(struct trace_event_call *call)
  * many functions past its first are function entries by their grammar.
  * event_mutex.
  */
-static bool tk_probe_injectable(struct tk_probe *tp)
+static bool kpev_probe_injectable(struct kpev_probe *tp)
 {
 	unsigned int i;
 
-	if (!tk_probe_on_entry(tp) ||
-	    !within_error_injection_list(tk_probe_address(tp)))
+	if (!kpev_probe_on_entry(tp) ||
+	    !within_error_injection_list(kpev_probe_address(tp)))
 		return false;
-	for (i = 1; i < tk_probe_nplaces(tp); i++) {
-		struct kprobe *kp = &tk_probe_place(tp, i)->kp;
+	for (i = 1; i < kpev_probe_nplaces(tp); i++) {
+		struct kprobe *kp = &kpev_probe_place(tp, i)->kp;
 		unsigned long addr = (unsigned long)kp->addr;
 
 		if (!addr)
@@ -1365,15 +1365,15 @@ static bool tk_probe_injectable(struct tk_probe *tp)
  * BPF, which asks without that lock, reads one flag.  Every probe counts,
  * not only the first: a program runs on all of them.
  */
-void tk_event_injectable_update(struct tk_event *ev)
+void kpev_event_injectable_update(struct kpev_event *ev)
 {
 	bool all = !list_empty(&ev->pev.probes), entries = all;
-	struct tk_probe *tp;
+	struct kpev_probe *tp;
 
 	lockdep_assert_held(&event_mutex);
 	list_for_each_entry(tp, &ev->pev.probes, sibling) {
-		entries = entries && tk_probe_on_entry(tp);
-		all = all && entries && tk_probe_injectable(tp);
+		entries = entries && kpev_probe_on_entry(tp);
+		all = all && entries && kpev_probe_injectable(tp);
 	}
 	WRITE_ONCE(ev->on_entry, entries);
 	WRITE_ONCE(ev->injectable, all);
@@ -1381,7 +1381,7 @@ void tk_event_injectable_update(struct tk_event *ev)
 
 bool trace_kprobe_error_injectable(struct trace_event_call *call)
 {
-	struct tk_event *ev = tk_event_for_bpf(call);
+	struct kpev_event *ev = kpev_event_for_bpf(call);
 
 	return ev && READ_ONCE(ev->injectable);
 }
@@ -1389,21 +1389,21 @@ bool trace_kprobe_error_injectable(struct trace_event_call *call)
 /* ---------------------------------------------------------------- init */
 
 /* Early, so that kprobe_event= and the gen API work before tracefs. */
-static __init int tk_init_early(void)
+static __init int kpev_init_early(void)
 {
-	int ret = dyn_event_register(&tk_dyn_ops);
+	int ret = dyn_event_register(&kpev_dyn_ops);
 
 	if (ret)
 		return ret;
-	return tk_modules_init();
+	return kpev_modules_init();
 }
-core_initcall(tk_init_early);
+core_initcall(kpev_init_early);
 
-static __init int tk_init_tracefs(void)
+static __init int kpev_init_tracefs(void)
 {
 	if (tracing_init_dentry())
 		return 0;
-	pev_create_files(tk_files, ARRAY_SIZE(tk_files));
+	probe_ev_create_files(kpev_files, ARRAY_SIZE(kpev_files));
 	return 0;
 }
-fs_initcall(tk_init_tracefs);
+fs_initcall(kpev_init_tracefs);

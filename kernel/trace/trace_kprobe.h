@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /**
- * DOC: Design notes
+ * DOC: kprobe events: the interface to the rest of the kernel
  *
  * trace_kprobe.h - what the rest of the kernel calls in the kprobe event
  * layer.

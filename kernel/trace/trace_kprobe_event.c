@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: kprobe events: the event's own part of the lifecycle
  *
  * trace_kprobe_event.c - what is the kprobe event's own in the life of
  * its trace_event_call: making one, and arming its probes in the kprobes
  * core when it gets its first user.  The call's fields, format, output,
- * users and links are probe_event.c's (struct pev_event).
+ * users and links are probe_event.c's (struct probe_ev_event).
  *
  * Record layout (the event's "format" file shows it)::
  *
@@ -37,13 +37,13 @@
  * Enable or disable every place of @tp the core has (a refused or gone
  * place is left alone).  Returns 0 or the first error of an enable.
  */
-static int tk_probe_switch(struct tk_probe *tp, bool on)
+static int kpev_probe_switch(struct kpev_probe *tp, bool on)
 {
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < tk_probe_nplaces(tp); i++) {
-		struct kprobe *kp = &tk_probe_place(tp, i)->kp;
+	for (i = 0; i < kpev_probe_nplaces(tp); i++) {
+		struct kprobe *kp = &kpev_probe_place(tp, i)->kp;
 
 		if (!kp->addr || kprobe_gone(kp))
 			continue;
@@ -62,16 +62,16 @@ static int tk_probe_switch(struct tk_probe *tp, bool on)
  * Arm or disarm every registered probe of the event in the core, in one
  * batch: the sites are switched together when it ends.
  */
-static int tk_event_switch_probes(struct pev_event *ev, bool on)
+static int kpev_event_switch_probes(struct probe_ev_event *ev, bool on)
 {
-	struct tk_probe *tp;
+	struct kpev_probe *tp;
 	int ret = 0, err;
 
 	kprobe_batch_begin();
 	list_for_each_entry(tp, &ev->probes, sibling) {
 		if (!tp->registered)
 			continue;
-		ret = tk_probe_switch(tp, on);
+		ret = kpev_probe_switch(tp, on);
 		if (ret)
 			break;
 	}
@@ -80,7 +80,7 @@ static int tk_event_switch_probes(struct pev_event *ev, bool on)
 		return 0;
 	ret = ret ?: err;
 	if (ret)
-		tk_event_switch_probes(ev, false);
+		kpev_event_switch_probes(ev, false);
 	return ret;
 }
 
@@ -96,42 +96,42 @@ int trace_kprobe_batch_end(void)
 	return kprobe_batch_end();
 }
 
-static int tk_event_arm(struct pev_event *ev, bool perf)
+static int kpev_event_arm(struct probe_ev_event *ev, bool perf)
 {
-	return tk_event_switch_probes(ev, true);
+	return kpev_event_switch_probes(ev, true);
 }
 
-static void tk_event_disarm(struct pev_event *ev)
+static void kpev_event_disarm(struct probe_ev_event *ev)
 {
-	tk_event_switch_probes(ev, false);
+	kpev_event_switch_probes(ev, false);
 }
 
 /* Same place (symbol and offset, or address) and same argument texts. */
-static bool tk_probe_same(const struct list_head *na,
+static bool kpev_probe_same(const struct list_head *na,
 			  const struct list_head *nb)
 {
-	const struct tk_probe *a = list_entry(na, struct tk_probe, sibling);
-	const struct tk_probe *b = list_entry(nb, struct tk_probe, sibling);
+	const struct kpev_probe *a = list_entry(na, struct kpev_probe, sibling);
+	const struct kpev_probe *b = list_entry(nb, struct kpev_probe, sibling);
 
-	if (!tk_probe_symbol(a) != !tk_probe_symbol(b) ||
-	    !tk_probe_pattern(a) != !tk_probe_pattern(b))
+	if (!kpev_probe_symbol(a) != !kpev_probe_symbol(b) ||
+	    !kpev_probe_pattern(a) != !kpev_probe_pattern(b))
 		return false;
 	if (a->many)
 		return !strcmp(a->many->pattern, b->many->pattern) &&
 		       parg_set_same_text(a->args, b->args);
-	if (tk_probe_symbol(a) ? strcmp(tk_probe_symbol(a), tk_probe_symbol(b)) ||
+	if (kpev_probe_symbol(a) ? strcmp(kpev_probe_symbol(a), kpev_probe_symbol(b)) ||
 			a->rp.kp.offset != b->rp.kp.offset :
-			tk_probe_address(a) != tk_probe_address(b))
+			kpev_probe_address(a) != kpev_probe_address(b))
 		return false;
 	return parg_set_same_text(a->args, b->args);
 }
 
-static const struct pev_event_ops tk_event_ops = {
-	.arm = tk_event_arm,
-	.disarm = tk_event_disarm,
-	.same_probe = tk_probe_same,
+static const struct probe_ev_event_ops kpev_event_ops = {
+	.arm = kpev_event_arm,
+	.disarm = kpev_event_disarm,
+	.same_probe = kpev_probe_same,
 	.call_flags = TRACE_EVENT_FL_KPROBE,
-	.size = PEV_EVENT_SIZE(struct tk_event, pev),
+	.size = PROBE_EV_EVENT_SIZE(struct kpev_event, pev),
 	.head_size = { sizeof(struct kprobe_trace_entry_head),
 		       sizeof(struct kretprobe_trace_entry_head) },
 };
@@ -140,23 +140,23 @@ static const struct pev_event_ops tk_event_ops = {
  * A new, unpublished event named @group/@name whose first probe is
  * @first.  The event adopts @first's argument set as its layout.
  */
-struct tk_event *tk_event_new(const char *group, const char *name,
-			      struct tk_probe *first)
+struct kpev_event *kpev_event_new(const char *group, const char *name,
+			      struct kpev_probe *first)
 {
-	struct pev_event *ev;
+	struct probe_ev_event *ev;
 
-	ev = pev_event_new(&tk_event_ops, group, name, first->rp.handler != NULL,
+	ev = probe_ev_event_new(&kpev_event_ops, group, name, first->rp.handler != NULL,
 			   first->args, &first->sibling);
 	if (!ev)
 		return NULL;
-	first->event = container_of(ev, struct tk_event, pev);
+	first->event = container_of(ev, struct kpev_event, pev);
 	return first->event;
 }
 
 /* The event named @group/@name, or NULL.  Under event_mutex. */
-struct tk_event *tk_find_event(const char *group, const char *name)
+struct kpev_event *kpev_find_event(const char *group, const char *name)
 {
-	struct pev_event *ev = pev_find_event(&tk_event_ops, group, name);
+	struct probe_ev_event *ev = probe_ev_find_event(&kpev_event_ops, group, name);
 
-	return ev ? container_of(ev, struct tk_event, pev) : NULL;
+	return ev ? container_of(ev, struct kpev_event, pev) : NULL;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: kprobe events made by the kernel: the gen API and the boot option
  *
  * trace_kprobe_gen.c - kprobe events made by the kernel itself: the
  * in-kernel generation API (<linux/trace_events.h>, see
@@ -24,9 +24,9 @@
 
 #include "trace_kprobe_internal.h"
 
-static int tk_gen_run(struct dynevent_cmd *cmd)
+static int kpev_gen_run(struct dynevent_cmd *cmd)
 {
-	return tk_run_command(cmd->seq.buffer);
+	return kpev_run_command(cmd->seq.buffer);
 }
 
 /**
@@ -39,12 +39,12 @@ static int tk_gen_run(struct dynevent_cmd *cmd)
  */
 void kprobe_event_cmd_init(struct dynevent_cmd *cmd, char *buf, int maxlen)
 {
-	dynevent_cmd_init(cmd, buf, maxlen, DYNEVENT_TYPE_KPROBE, tk_gen_run);
+	dynevent_cmd_init(cmd, buf, maxlen, DYNEVENT_TYPE_KPROBE, kpev_gen_run);
 }
 EXPORT_SYMBOL_GPL(kprobe_event_cmd_init);
 
 /* Append @word to @cmd after a blank. */
-static int tk_gen_word(struct dynevent_cmd *cmd, const char *word)
+static int kpev_gen_word(struct dynevent_cmd *cmd, const char *word)
 {
 	struct dynevent_arg arg;
 
@@ -54,7 +54,7 @@ static int tk_gen_word(struct dynevent_cmd *cmd, const char *word)
 }
 
 /* Append each string of @fields, up to a NULL, as an argument word. */
-static int tk_gen_add_words(struct dynevent_cmd *cmd, va_list fields)
+static int kpev_gen_add_words(struct dynevent_cmd *cmd, va_list fields)
 {
 	const char *field;
 	int ret = 0;
@@ -62,7 +62,7 @@ static int tk_gen_add_words(struct dynevent_cmd *cmd, va_list fields)
 	while (!ret && (field = va_arg(fields, const char *))) {
 		if (++cmd->n_fields > PARG_MAX_ARGS)
 			return -EINVAL;
-		ret = tk_gen_word(cmd, field);
+		ret = kpev_gen_word(cmd, field);
 	}
 	return ret;
 }
@@ -85,21 +85,21 @@ static int tk_gen_add_words(struct dynevent_cmd *cmd, va_list fields)
 int __kprobe_event_gen_cmd_start(struct dynevent_cmd *cmd, bool kretprobe,
 				 const char *name, const char *loc, ...)
 {
-	char head[2 * TK_NAME_LEN + 4];
+	char head[2 * KPEV_NAME_LEN + 4];
 	va_list fields;
 	int ret;
 
 	if (cmd->type != DYNEVENT_TYPE_KPROBE || !loc)
 		return -EINVAL;
 	/* The head word opens the command: no blank before it. */
-	snprintf(head, sizeof(head), "%c:" TK_DEFAULT_GROUP "/%s",
+	snprintf(head, sizeof(head), "%c:" KPEV_DEFAULT_GROUP "/%s",
 		 kretprobe ? 'r' : 'p', name);
-	ret = dynevent_str_add(cmd, head) ?: tk_gen_word(cmd, loc);
+	ret = dynevent_str_add(cmd, head) ?: kpev_gen_word(cmd, loc);
 	if (ret)
 		return ret;
 
 	va_start(fields, loc);
-	ret = tk_gen_add_words(cmd, fields);
+	ret = kpev_gen_add_words(cmd, fields);
 	va_end(fields);
 	return ret;
 }
@@ -122,7 +122,7 @@ int __kprobe_event_add_fields(struct dynevent_cmd *cmd, ...)
 	if (cmd->type != DYNEVENT_TYPE_KPROBE)
 		return -EINVAL;
 	va_start(fields, cmd);
-	ret = tk_gen_add_words(cmd, fields);
+	ret = kpev_gen_add_words(cmd, fields);
 	va_end(fields);
 	return ret;
 }
@@ -136,10 +136,10 @@ EXPORT_SYMBOL_GPL(__kprobe_event_add_fields);
  */
 int kprobe_event_delete(const char *name)
 {
-	char cmd[2 + 2 * TK_NAME_LEN];
+	char cmd[2 + 2 * KPEV_NAME_LEN];
 
 	snprintf(cmd, sizeof(cmd), "-:%s", name);
-	return tk_run_command(cmd);
+	return kpev_run_command(cmd);
 }
 EXPORT_SYMBOL_GPL(kprobe_event_delete);
 
@@ -149,19 +149,19 @@ EXPORT_SYMBOL_GPL(kprobe_event_delete);
  * The option's value, in the kernel's copy of the command line (init
  * data, which lives until the initcalls are done).  Copied before use.
  */
-static char *tk_boot_value __initdata;
+static char *kpev_boot_value __initdata;
 
-static __init int tk_boot_setup(char *str)
+static __init int kpev_boot_setup(char *str)
 {
-	tk_boot_value = str;
+	kpev_boot_value = str;
 	/* The tracer selftests would see the boot events' records. */
 	disable_tracing_selftest("running kprobe events");
 	return 1;
 }
-__setup("kprobe_event=", tk_boot_setup);
+__setup("kprobe_event=", kpev_boot_setup);
 
 /* Enable every kprobe event in the top-level instance. */
-static __init void tk_boot_enable(void)
+static __init void kpev_boot_enable(void)
 {
 	struct trace_array *tr = top_trace_array();
 	struct trace_event_file *file;
@@ -173,7 +173,7 @@ static __init void tk_boot_enable(void)
 		struct trace_event_call *call = file->event_call;
 
 		if ((call->flags & TRACE_EVENT_FL_KPROBE) &&
-		    call->class->reg == pev_event_reg)
+		    call->class->reg == probe_ev_event_reg)
 			trace_event_enable_disable(file, 1, 0);
 	}
 	mutex_unlock(&event_mutex);
@@ -183,14 +183,14 @@ static __init void tk_boot_enable(void)
  * Once tracefs and kprobe_events are up (fs_initcall, trace_kprobe.c):
  * define the boot events, then enable them.
  */
-static __init int tk_boot_events(void)
+static __init int kpev_boot_events(void)
 {
 	char *defs, *def, *next;
 	int ret;
 
-	if (!tk_boot_value || !*tk_boot_value || tracing_init_dentry())
+	if (!kpev_boot_value || !*kpev_boot_value || tracing_init_dentry())
 		return 0;
-	defs = kstrdup(tk_boot_value, GFP_KERNEL);
+	defs = kstrdup(kpev_boot_value, GFP_KERNEL);
 	if (!defs)
 		return 0;
 	strreplace(defs, ',', ' ');
@@ -200,12 +200,12 @@ static __init int tk_boot_events(void)
 			*next++ = '\0';
 		if (!*def)
 			continue;
-		ret = tk_run_command(def);
+		ret = kpev_run_command(def);
 		if (ret)
 			pr_warn("Failed to add event(%d): %s\n", ret, def);
 	}
 	kfree(defs);
-	tk_boot_enable();
+	kpev_boot_enable();
 	return 0;
 }
-fs_initcall_sync(tk_boot_events);
+fs_initcall_sync(kpev_boot_events);

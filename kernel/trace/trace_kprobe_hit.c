@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: kprobe events: the hit path
  *
  * trace_kprobe_hit.c - what runs when a kprobe event's probe is hit::
  *
  *   kprobes core (int3, ftrace, jump)        rethook trampoline
  *            |                                       |
- *     tk_kprobe_hit(kp, regs)              tk_kretprobe_hit(ri, regs)
+ *     kpev_kprobe_hit(kp, regs)              kpev_kretprobe_hit(ri, regs)
  *            |   count the hit; read the event's users once
  *            |
  *            +-- trace files (RCU list), for each one:
@@ -28,8 +28,8 @@
  *
  * Every hit becomes a record in each buffer the event is on, or a miss:
  * a hit with a record that a ring buffer (or perf) refused is counted
- * in tk_counts::dropped, per CPU, once however many buffers refused it
- * (tk_count_drop()).  kprobe_profile adds it to the misses of the
+ * in kpev_counts::dropped, per CPU, once however many buffers refused it
+ * (kpev_count_drop()).  kprobe_profile adds it to the misses of the
  * kprobes core; such a hit ran the handler, so it is a hit too.
  *
  * The scratch: records with strings, and records of a filtered file, are
@@ -47,7 +47,7 @@
 
 #include "trace_kprobe_internal.h"
 
-static __always_inline void *tk_edata(struct kretprobe_instance *ri)
+static __always_inline void *kpev_edata(struct kretprobe_instance *ri)
 {
 	return ri ? ri->data : NULL;
 }
@@ -56,7 +56,7 @@ static __always_inline void *tk_edata(struct kretprobe_instance *ri)
  * The record head: the probed address @addr (the place that was hit), or
  * the function and the return address.
  */
-static __always_inline void tk_fill_head(unsigned long addr, void *ent,
+static __always_inline void kpev_fill_head(unsigned long addr, void *ent,
 					 struct kretprobe_instance *ri)
 {
 	if (ri) {
@@ -72,20 +72,20 @@ static __always_inline void tk_fill_head(unsigned long addr, void *ent,
 }
 
 /* Room for one record in @buffer, and in the scratch. */
-static __always_inline unsigned int tk_room(struct trace_buffer *buffer)
+static __always_inline unsigned int kpev_room(struct trace_buffer *buffer)
 {
 	return min_t(unsigned long, ring_buffer_max_event_size(buffer),
-		     PEV_SCRATCH_SIZE);
+		     PROBE_EV_SCRATCH_SIZE);
 }
 
 /* Fetch the arguments into the scratch; returns the record size. */
-static __always_inline unsigned int tk_fetch_scratch(struct tk_probe *tp,
+static __always_inline unsigned int kpev_fetch_scratch(struct kpev_probe *tp,
 						     struct pt_regs *regs,
 						     struct kretprobe_instance *ri,
 						     void *scratch,
 						     unsigned int room)
 {
-	return parg_set_fetch(tp->args, regs, tk_edata(ri), scratch,
+	return parg_set_fetch(tp->args, regs, kpev_edata(ri), scratch,
 			      tp->event->pev.head_size, room);
 }
 
@@ -93,7 +93,7 @@ static __always_inline unsigned int tk_fetch_scratch(struct tk_probe *tp,
  * The argument block of @ent: a copy from @scratch when the arguments were
  * fetched there, else fetched in place.
  */
-static __always_inline void tk_fill_args(struct tk_probe *tp,
+static __always_inline void kpev_fill_args(struct kpev_probe *tp,
 					 struct pt_regs *regs,
 					 struct kretprobe_instance *ri,
 					 void *ent, const void *scratch,
@@ -102,9 +102,9 @@ static __always_inline void tk_fill_args(struct tk_probe *tp,
 	unsigned int off = tp->event->pev.head_size;
 
 	if (scratch)
-		pev_copy_rec(ent + off, scratch + off, size - off);
+		probe_ev_copy_rec(ent + off, scratch + off, size - off);
 	else if (tp->has_args)
-		parg_set_fetch(tp->args, regs, tk_edata(ri), ent, off, size);
+		parg_set_fetch(tp->args, regs, kpev_edata(ri), ent, off, size);
 }
 
 /*
@@ -112,18 +112,18 @@ static __always_inline void tk_fill_args(struct tk_probe *tp,
  * the record too big, or a reservation nested too deep): a miss.  Not
  * when recording is off or paused, for the buffer or for this CPU
  * (tracing_cpumask), or when the file filters this task out: then the
- * user asked for no record (pev_record_wanted()).
+ * user asked for no record (probe_ev_record_wanted()).
  */
-static noinline void tk_refused(struct tk_probe *tp,
+static noinline void kpev_refused(struct kpev_probe *tp,
 				struct trace_event_file *file)
 {
-	if (pev_record_wanted(file))
-		tk_count_drop(tp);
+	if (probe_ev_record_wanted(file))
+		kpev_count_drop(tp);
 }
-NOKPROBE_SYMBOL(tk_refused);
+NOKPROBE_SYMBOL(kpev_refused);
 
 /* A file with triggers, soft-disable, pid filter, or commit hooks. */
-static noinline void tk_write_generic(struct tk_probe *tp,
+static noinline void kpev_write_generic(struct kpev_probe *tp,
 				unsigned long addr,
 				      struct pt_regs *regs,
 				      struct kretprobe_instance *ri,
@@ -136,34 +136,34 @@ static noinline void tk_write_generic(struct tk_probe *tp,
 	if (trace_trigger_soft_disabled(file))
 		return;
 	if (tp->dynamic) {
-		scratch = pev_scratch_get();
+		scratch = probe_ev_scratch_get();
 		if (unlikely(!scratch)) {
-			tk_count_drop(tp);
+			kpev_count_drop(tp);
 			goto out_put;
 		}
-		size = tk_fetch_scratch(tp, regs, ri, scratch,
-					tk_room(file->tr->array_buffer.buffer));
+		size = kpev_fetch_scratch(tp, regs, ri, scratch,
+					kpev_room(file->tr->array_buffer.buffer));
 	}
 	ent = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!ent) {
-		tk_refused(tp, file);
+		kpev_refused(tp, file);
 		goto out_put;
 	}
 	fbuffer.regs = regs;
-	tk_fill_head(addr, ent, ri);
-	tk_fill_args(tp, regs, ri, ent, scratch, size);
+	kpev_fill_head(addr, ent, ri);
+	kpev_fill_args(tp, regs, ri, ent, scratch, size);
 	trace_event_buffer_commit(&fbuffer);
 out_put:
 	if (tp->dynamic)
-		pev_scratch_put();
+		probe_ev_scratch_put();
 }
-NOKPROBE_SYMBOL(tk_write_generic);
+NOKPROBE_SYMBOL(kpev_write_generic);
 
 /*
  * A filtered file: the whole record is built in the scratch and tested
  * there, so a rejected hit costs no ring buffer reservation at all.
  */
-static noinline void tk_write_filtered(struct tk_probe *tp,
+static noinline void kpev_write_filtered(struct kpev_probe *tp,
 				unsigned long addr,
 				       struct pt_regs *regs,
 				       struct kretprobe_instance *ri,
@@ -172,45 +172,45 @@ static noinline void tk_write_filtered(struct tk_probe *tp,
 	struct trace_array *tr = file->tr;
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
 	unsigned int trace_ctx = tracing_gen_ctx_dec();
-	unsigned int room = tk_room(buffer), size = tp->rec_size;
+	unsigned int room = kpev_room(buffer), size = tp->rec_size;
 	struct ring_buffer_event *rbe;
 	void *scratch;
 
 	if (unlikely(size > room)) {
-		tk_refused(tp, file);
+		kpev_refused(tp, file);
 		return;
 	}
-	scratch = pev_scratch_get();
+	scratch = probe_ev_scratch_get();
 	if (unlikely(!scratch)) {
-		tk_count_drop(tp);
+		kpev_count_drop(tp);
 		goto out_put;
 	}
 	tracing_generic_entry_update(scratch, tp->event->pev.call.event.type,
 				     trace_ctx);
-	tk_fill_head(addr, scratch, ri);
+	kpev_fill_head(addr, scratch, ri);
 	if (tp->has_args)
-		size = tk_fetch_scratch(tp, regs, ri, scratch, room);
+		size = kpev_fetch_scratch(tp, regs, ri, scratch, room);
 	if (!filter_match_preds(rcu_dereference_raw(file->filter), scratch))
 		goto out_put;
 
 	rbe = ring_buffer_lock_reserve(buffer, size);
 	if (!rbe) {
-		tk_refused(tp, file);
+		kpev_refused(tp, file);
 		goto out_put;
 	}
-	pev_copy_rec(ring_buffer_event_data(rbe), scratch, size);
+	probe_ev_copy_rec(ring_buffer_event_data(rbe), scratch, size);
 	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, regs);
 out_put:
-	pev_scratch_put();
+	probe_ev_scratch_put();
 }
-NOKPROBE_SYMBOL(tk_write_filtered);
+NOKPROBE_SYMBOL(kpev_write_filtered);
 
 /*
  * Reserve @size bytes in @file's ring buffer, write the record (its
  * arguments copied from @scratch, or fetched in place when it is NULL),
  * commit.
  */
-static __always_inline void tk_write_ring(struct tk_probe *tp,
+static __always_inline void kpev_write_ring(struct kpev_probe *tp,
 					  unsigned long addr,
 					  struct pt_regs *regs,
 					  struct kretprobe_instance *ri,
@@ -226,14 +226,14 @@ static __always_inline void tk_write_ring(struct tk_probe *tp,
 
 	rbe = ring_buffer_lock_reserve(buffer, size);
 	if (unlikely(!rbe)) {
-		tk_refused(tp, file);
+		kpev_refused(tp, file);
 		return;
 	}
 	ent = ring_buffer_event_data(rbe);
 	tracing_generic_entry_update(ent, tp->event->pev.call.event.type,
 				     trace_ctx);
-	tk_fill_head(addr, ent, ri);
-	tk_fill_args(tp, regs, ri, ent, scratch, size);
+	kpev_fill_head(addr, ent, ri);
+	kpev_fill_args(tp, regs, ri, ent, scratch, size);
 	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, regs);
 }
 
@@ -242,56 +242,56 @@ static __always_inline void tk_write_ring(struct tk_probe *tp,
  * reserve the size the fetch took, copy.  Out of line, so that records
  * of a fixed size do not carry it.
  */
-static noinline void tk_write_strings(struct tk_probe *tp,
+static noinline void kpev_write_strings(struct kpev_probe *tp,
 				      unsigned long addr,
 				      struct pt_regs *regs,
 				      struct kretprobe_instance *ri,
 				      struct trace_event_file *file)
 {
-	void *scratch = pev_scratch_get();
+	void *scratch = probe_ev_scratch_get();
 	unsigned int size;
 
 	if (likely(scratch)) {
-		size = tk_fetch_scratch(tp, regs, ri, scratch,
-					tk_room(file->tr->array_buffer.buffer));
-		tk_write_ring(tp, addr, regs, ri, file, scratch, size);
+		size = kpev_fetch_scratch(tp, regs, ri, scratch,
+					kpev_room(file->tr->array_buffer.buffer));
+		kpev_write_ring(tp, addr, regs, ri, file, scratch, size);
 	} else {
-		tk_count_drop(tp);
+		kpev_count_drop(tp);
 	}
-	pev_scratch_put();
+	probe_ev_scratch_put();
 }
-NOKPROBE_SYMBOL(tk_write_strings);
+NOKPROBE_SYMBOL(kpev_write_strings);
 
 /* A plain file and a fixed-size record: fetched in place. */
-static __always_inline void tk_write_plain(struct tk_probe *tp,
+static __always_inline void kpev_write_plain(struct kpev_probe *tp,
 					   unsigned long addr,
 					   struct pt_regs *regs,
 					   struct kretprobe_instance *ri,
 					   struct trace_event_file *file)
 {
-	tk_write_ring(tp, addr, regs, ri, file, NULL, tp->rec_size);
+	kpev_write_ring(tp, addr, regs, ri, file, NULL, tp->rec_size);
 }
 
 /* One record per trace file the event is enabled in. */
-static __always_inline void tk_trace(struct tk_probe *tp,
+static __always_inline void kpev_trace(struct kpev_probe *tp,
 				unsigned long addr,
 				     struct pt_regs *regs,
 				     struct kretprobe_instance *ri)
 {
-	struct pev_link *link;
+	struct probe_ev_link *link;
 
 	list_for_each_entry_rcu(link, &tp->event->pev.links, node) {
 		struct trace_event_file *file = link->file;
 		unsigned long eflags = READ_ONCE(file->flags);
 
-		if (unlikely(eflags & PEV_FILE_GENERIC) || pev_commit_hooks_on())
-			tk_write_generic(tp, addr, regs, ri, file);
+		if (unlikely(eflags & PROBE_EV_FILE_GENERIC) || probe_ev_commit_hooks_on())
+			kpev_write_generic(tp, addr, regs, ri, file);
 		else if (unlikely(eflags & EVENT_FILE_FL_FILTERED))
-			tk_write_filtered(tp, addr, regs, ri, file);
+			kpev_write_filtered(tp, addr, regs, ri, file);
 		else if (tp->dynamic)
-			tk_write_strings(tp, addr, regs, ri, file);
+			kpev_write_strings(tp, addr, regs, ri, file);
 		else
-			tk_write_plain(tp, addr, regs, ri, file);
+			kpev_write_plain(tp, addr, regs, ri, file);
 	}
 }
 
@@ -300,89 +300,89 @@ static __always_inline void tk_trace(struct tk_probe *tp,
  * perf.  @ri is NULL for an entry probe; inlined into each handler, the
  * test on it folds away.
  */
-static __always_inline int tk_hit(struct tk_probe *tp, unsigned long addr,
+static __always_inline int kpev_hit(struct kpev_probe *tp, unsigned long addr,
 				  struct pt_regs *regs,
 				  struct kretprobe_instance *ri)
 {
 	unsigned int users = READ_ONCE(tp->event->pev.flags);
 
 	raw_cpu_inc(tp->counts->hits);
-	if (users & PEV_EV_TRACE)
-		tk_trace(tp, addr, regs, ri);
-	if (!(users & PEV_EV_PERF))
+	if (users & PROBE_EV_EV_TRACE)
+		kpev_trace(tp, addr, regs, ri);
+	if (!(users & PROBE_EV_EV_PERF))
 		return 0;
 	if (!ri)
-		return tk_perf_hit(tp, addr, regs);
-	tk_perf_ret_hit(tp, addr, ri, regs);
+		return kpev_perf_hit(tp, addr, regs);
+	kpev_perf_ret_hit(tp, addr, ri, regs);
 	return 0;
 }
 
 /*
  * The handlers.  A probe's first place is its own kretprobe (rp.kp for an
- * entry probe); the others of a multi-place probe are struct tk_place,
+ * entry probe); the others of a multi-place probe are struct kpev_place,
  * with handlers of their own, so that neither pays for telling them apart.
  */
 
 /* kprobe pre_handler: runs with preemption off, maybe in NMI. */
-int tk_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
+int kpev_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 {
-	return tk_hit(container_of(kp, struct tk_probe, rp.kp),
+	return kpev_hit(container_of(kp, struct kpev_probe, rp.kp),
 		      (unsigned long)kp->addr, regs, NULL);
 }
-NOKPROBE_SYMBOL(tk_kprobe_hit);
+NOKPROBE_SYMBOL(kpev_kprobe_hit);
 
-int tk_place_hit(struct kprobe *kp, struct pt_regs *regs)
+int kpev_place_hit(struct kprobe *kp, struct pt_regs *regs)
 {
-	return tk_hit(container_of(kp, struct tk_place, rp.kp)->tp,
+	return kpev_hit(container_of(kp, struct kpev_place, rp.kp)->tp,
 		      (unsigned long)kp->addr, regs, NULL);
 }
-NOKPROBE_SYMBOL(tk_place_hit);
+NOKPROBE_SYMBOL(kpev_place_hit);
 
 /* kretprobe handler: the function returns; preemption off. */
-int tk_kretprobe_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
+int kpev_kretprobe_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 
 	/* NULL while the kretprobe is being unregistered on another CPU. */
 	if (likely(rp))
-		return tk_hit(container_of(rp, struct tk_probe, rp),
+		return kpev_hit(container_of(rp, struct kpev_probe, rp),
 			      (unsigned long)rp->kp.addr, regs, ri);
 	return 0;
 }
-NOKPROBE_SYMBOL(tk_kretprobe_hit);
+NOKPROBE_SYMBOL(kpev_kretprobe_hit);
 
-int tk_place_ret_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
+int kpev_place_ret_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 
 	if (likely(rp))
-		return tk_hit(container_of(rp, struct tk_place, rp)->tp,
+		return kpev_hit(container_of(rp, struct kpev_place, rp)->tp,
 			      (unsigned long)rp->kp.addr, regs, ri);
 	return 0;
 }
-NOKPROBE_SYMBOL(tk_place_ret_hit);
+NOKPROBE_SYMBOL(kpev_place_ret_hit);
 
 /* kretprobe entry handler: save what the return side reads of entry. */
-int tk_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+int kpev_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 
 	if (unlikely(!rp))
 		return -ENOENT;
-	parg_set_save_entry(container_of(rp, struct tk_probe, rp)->args, regs,
+	parg_set_save_entry(container_of(rp, struct kpev_probe, rp)->args, regs,
 			    ri->data);
 	return 0;
 }
-NOKPROBE_SYMBOL(tk_kretprobe_entry);
+NOKPROBE_SYMBOL(kpev_kretprobe_entry);
 
-int tk_place_ret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+int kpev_place_ret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 
 	if (unlikely(!rp))
 		return -ENOENT;
-	parg_set_save_entry(container_of(rp, struct tk_place, rp)->tp->args,
+	parg_set_save_entry(container_of(rp, struct kpev_place, rp)->tp->args,
 			    regs, ri->data);
 	return 0;
 }
-NOKPROBE_SYMBOL(tk_place_ret_entry);
+NOKPROBE_SYMBOL(kpev_place_ret_entry);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: kprobe events: parsing a definition
  *
  * trace_kprobe_parse.c - the grammar of a kprobe event definition, up to
  * its argument words (the argument library parses those), and error_log.
@@ -43,29 +43,29 @@
 #include "trace_kprobe_internal.h"
 
 /* error_log's messages, by code; tracing_log_err() takes them non-const */
-#define TK_ERROR(code, msg)	msg,
+#define KPEV_ERROR(code, msg)	msg,
 #define PARG_ERROR(code, msg)	msg,
-static const char *tk_err_text[] = {
+static const char *kpev_err_text[] = {
 #include "trace_kprobe_errors.h"
 #include "probe_arg_errors.h"
 };
 
 #undef PARG_ERROR
-#undef TK_ERROR
+#undef KPEV_ERROR
 
 /* Log an entry with the words joined, the caret at @pos of word @word. */
-static void tk_log(const struct tk_parse *p, int word, int pos,
+static void kpev_log(const struct kpev_parse *p, int word, int pos,
 		   const char **errs, u8 type)
 {
-	pev_log_error("trace_kprobe", p->argc, p->argv, word, pos, errs, type);
+	probe_ev_log_error("trace_kprobe", p->argc, p->argv, word, pos, errs, type);
 }
 
-void tk_parse_error(const struct tk_parse *p, int word, int pos,
-		    enum tk_err_code code)
+void kpev_parse_error(const struct kpev_parse *p, int word, int pos,
+		    enum kpev_err_code code)
 {
-	if (WARN_ON_ONCE(code >= ARRAY_SIZE(tk_err_text)))
+	if (WARN_ON_ONCE(code >= ARRAY_SIZE(kpev_err_text)))
 		return;
-	tk_log(p, word, pos, tk_err_text, code);
+	kpev_log(p, word, pos, kpev_err_text, code);
 }
 
 /*
@@ -74,63 +74,63 @@ void tk_parse_error(const struct tk_parse *p, int word, int pos,
  * ring of twice as many slots writes a slot again only once the entry
  * that pointed at it has left the log.
  */
-#define TK_NOTES	16
-#define TK_NOTE_LEN	128
-static char tk_notes[TK_NOTES][TK_NOTE_LEN];
-static const char *tk_note_msgs[TK_NOTES];
-static unsigned int tk_note_next;
-static DEFINE_MUTEX(tk_note_lock);
+#define KPEV_NOTES	16
+#define KPEV_NOTE_LEN	128
+static char kpev_notes[KPEV_NOTES][KPEV_NOTE_LEN];
+static const char *kpev_note_msgs[KPEV_NOTES];
+static unsigned int kpev_note_next;
+static DEFINE_MUTEX(kpev_note_lock);
 
-void tk_parse_note(const struct tk_parse *p, int word, int pos,
+void kpev_parse_note(const struct kpev_parse *p, int word, int pos,
 		   const char *fmt, ...)
 {
 	unsigned int slot;
 	va_list ap;
 
-	guard(mutex)(&tk_note_lock);
-	slot = tk_note_next++ % TK_NOTES;
+	guard(mutex)(&kpev_note_lock);
+	slot = kpev_note_next++ % KPEV_NOTES;
 	va_start(ap, fmt);
-	vsnprintf(tk_notes[slot], TK_NOTE_LEN, fmt, ap);
+	vsnprintf(kpev_notes[slot], KPEV_NOTE_LEN, fmt, ap);
 	va_end(ap);
-	tk_note_msgs[slot] = tk_notes[slot];
-	tk_log(p, word, pos, &tk_note_msgs[slot], 0);
+	kpev_note_msgs[slot] = kpev_notes[slot];
+	kpev_log(p, word, pos, &kpev_note_msgs[slot], 0);
 }
 
 /* ---------------------------------------------------------------- head */
 
 /* "r[MAXACTIVE]": the digits run from byte 1 up to ':' or the end. */
-static int tk_parse_maxactive(const struct tk_parse *p, struct tk_def *def,
+static int kpev_parse_maxactive(const struct kpev_parse *p, struct kpev_def *def,
 			      const char *digits, size_t len)
 {
 	int ret;
 
 	if (!def->is_return) {
-		tk_parse_error(p, 0, 1, TK_ERR_BAD_MAXACT_TYPE);
+		kpev_parse_error(p, 0, 1, KPEV_ERR_BAD_MAXACT_TYPE);
 		return -EINVAL;
 	}
-	ret = pev_parse_maxactive(digits, len, TK_MAXACT_TEXT, TK_MAXACTIVE_MAX,
+	ret = probe_ev_parse_maxactive(digits, len, KPEV_MAXACT_TEXT, KPEV_MAXACTIVE_MAX,
 				  &def->maxactive);
 	if (ret) {
-		tk_parse_error(p, 0, 1, ret == -E2BIG ? TK_ERR_MAXACT_TOO_BIG :
-							TK_ERR_BAD_MAXACT);
+		kpev_parse_error(p, 0, 1, ret == -E2BIG ? KPEV_ERR_MAXACT_TOO_BIG :
+							KPEV_ERR_BAD_MAXACT);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 /* "[GROUP/|GROUP.][EVENT]" starting at byte @at of word 0. */
-static int tk_parse_name(const struct tk_parse *p, struct tk_def *def, int at)
+static int kpev_parse_name(const struct kpev_parse *p, struct kpev_def *def, int at)
 {
-	enum pev_name_err err;
+	enum probe_ev_name_err err;
 	int bad;
 
-	static_assert(TK_ERR_BAD_EVENT_NAME - TK_ERR_NO_GROUP_NAME ==
-		      PEV_NAME_BAD_EVENT - PEV_NAME_NO_GROUP);
-	err = pev_split_name(p->argv[0] + at, def->group_buf, def->event_buf,
+	static_assert(KPEV_ERR_BAD_EVENT_NAME - KPEV_ERR_NO_GROUP_NAME ==
+		      PROBE_EV_NAME_BAD_EVENT - PROBE_EV_NAME_NO_GROUP);
+	err = probe_ev_split_name(p->argv[0] + at, def->group_buf, def->event_buf,
 			     &bad);
 	if (err) {
-		tk_parse_error(p, 0, at + bad,
-			       pev_err_code(TK_ERR_NO_GROUP_NAME, err));
+		kpev_parse_error(p, 0, at + bad,
+			       probe_ev_err_code(KPEV_ERR_NO_GROUP_NAME, err));
 		return -EINVAL;
 	}
 	if (def->group_buf[0])
@@ -141,7 +141,7 @@ static int tk_parse_name(const struct tk_parse *p, struct tk_def *def, int at)
 }
 
 /* Word 0: the kind, an optional maxactive count, an optional name. */
-static int tk_parse_head(const struct tk_parse *p, struct tk_def *def)
+static int kpev_parse_head(const struct kpev_parse *p, struct kpev_def *def)
 {
 	const char *head = p->argv[0];
 	const char *colon = strchr(head, ':');
@@ -149,53 +149,53 @@ static int tk_parse_head(const struct tk_parse *p, struct tk_def *def)
 	int ret;
 
 	def->is_return = head[0] == 'r';
-	def->group = TK_DEFAULT_GROUP;
+	def->group = KPEV_DEFAULT_GROUP;
 	if (len > 1) {
 		if (!isdigit(head[1])) {
-			tk_parse_error(p, 0, 1, TK_ERR_BAD_HEAD);
+			kpev_parse_error(p, 0, 1, KPEV_ERR_BAD_HEAD);
 			return -EINVAL;
 		}
-		ret = tk_parse_maxactive(p, def, head + 1, len - 1);
+		ret = kpev_parse_maxactive(p, def, head + 1, len - 1);
 		if (ret)
 			return ret;
 	}
-	return colon ? tk_parse_name(p, def, len + 1) : 0;
+	return colon ? kpev_parse_name(p, def, len + 1) : 0;
 }
 
 /* --------------------------------------------------------------- place */
 
-struct tk_symcount {
+struct kpev_symcount {
 	const char *name;
 	unsigned int count;
 };
 
-static int tk_count_vmlinux(void *data, unsigned long addr)
+static int kpev_count_vmlinux(void *data, unsigned long addr)
 {
-	((struct tk_symcount *)data)->count++;
+	((struct kpev_symcount *)data)->count++;
 	return 0;
 }
 
-static int tk_count_module(void *data, const char *name, unsigned long addr)
+static int kpev_count_module(void *data, const char *name, unsigned long addr)
 {
-	struct tk_symcount *c = data;
+	struct kpev_symcount *c = data;
 
 	if (!strcmp(name, c->name))
 		c->count++;
 	return 0;
 }
 
-unsigned int tk_count_symbols(const char *module, const char *name)
+unsigned int kpev_count_symbols(const char *module, const char *name)
 {
-	struct tk_symcount c = { .name = name };
+	struct kpev_symcount c = { .name = name };
 
 	if (!module)
-		kallsyms_on_each_match_symbol(tk_count_vmlinux, name, &c);
-	module_kallsyms_on_each_symbol(module, tk_count_module, &c);
+		kallsyms_on_each_match_symbol(kpev_count_vmlinux, name, &c);
+	module_kallsyms_on_each_symbol(module, kpev_count_module, &c);
 	return c.count;
 }
 
 #ifdef CONFIG_MODULES
-bool tk_module_loaded(const char *name)
+bool kpev_module_loaded(const char *name)
 {
 	bool found;
 
@@ -205,7 +205,7 @@ bool tk_module_loaded(const char *name)
 	return found;
 }
 #else
-bool tk_module_loaded(const char *name)
+bool kpev_module_loaded(const char *name)
 {
 	return false;
 }
@@ -217,20 +217,20 @@ bool tk_module_loaded(const char *name)
  * -ENOENT, or -EADDRNOTAVAIL when the name is ambiguous.  Counting in a
  * module that is going away finds nothing, like one not loaded yet.
  */
-int tk_check_symbol(const char *symbol)
+int kpev_check_symbol(const char *symbol)
 {
 	const char *colon = strchr(symbol, ':');
 	char modname[MODULE_NAME_LEN];
 	unsigned int n;
 
 	if (!colon) {
-		n = tk_count_symbols(NULL, symbol);
+		n = kpev_count_symbols(NULL, symbol);
 	} else {
 		if (colon == symbol || colon - symbol >= MODULE_NAME_LEN)
 			return -ENOENT;
 		strscpy(modname, symbol, colon - symbol + 1);
-		n = tk_count_symbols(modname, colon + 1);
-		if (!n && !tk_module_loaded(modname))
+		n = kpev_count_symbols(modname, colon + 1);
+		if (!n && !kpev_module_loaded(modname))
 			return 0;
 	}
 	switch (n) {
@@ -244,7 +244,7 @@ int tk_check_symbol(const char *symbol)
 }
 
 /* Cut "SYM[+|-OFFS]" at the sign; a negative or huge offset is bad. */
-static int tk_split_offset(char *symbol, unsigned long *offset)
+static int kpev_split_offset(char *symbol, unsigned long *offset)
 {
 	char *sign = strpbrk(symbol, "+-");
 	long offs;
@@ -266,7 +266,7 @@ static int tk_split_offset(char *symbol, unsigned long *offset)
  * module that can never load: refuse it.
  * Returns the position of the first bad byte, or -1 if the name is good.
  */
-static int tk_bad_module_name(const char *name, size_t len)
+static int kpev_bad_module_name(const char *name, size_t len)
 {
 	size_t i;
 
@@ -279,16 +279,16 @@ static int tk_bad_module_name(const char *name, size_t len)
 }
 
 /* "MOD:" in front of @def->symbol: check it and copy it to @def->module. */
-static int tk_parse_module(const struct tk_parse *p, struct tk_def *def)
+static int kpev_parse_module(const struct kpev_parse *p, struct kpev_def *def)
 {
 	char *colon = strchr(def->symbol, ':');
 	int bad;
 
 	if (!colon)
 		return 0;
-	bad = tk_bad_module_name(def->symbol, colon - def->symbol);
+	bad = kpev_bad_module_name(def->symbol, colon - def->symbol);
 	if (bad >= 0) {
-		tk_parse_error(p, 1, bad, TK_ERR_BAD_MODULE_NAME);
+		kpev_parse_error(p, 1, bad, KPEV_ERR_BAD_MODULE_NAME);
 		return -EINVAL;
 	}
 	strscpy(def->module, def->symbol, colon - def->symbol + 1);
@@ -300,29 +300,29 @@ static int tk_parse_module(const struct tk_parse *p, struct tk_def *def)
  * (@clones): @def->pattern keeps the place word without "%return", and
  * @def->symbol becomes the first place.  One clone is just a new SYM.
  */
-static int tk_parse_places(const struct tk_parse *p, struct tk_def *def,
+static int kpev_parse_places(const struct kpev_parse *p, struct kpev_def *def,
 			   bool clones)
 {
 	unsigned int at = def->module[0] ? strlen(def->module) + 1 : 0;
 	char *first;
 	int ret, bad;
 
-	ret = tk_find_places(def->module[0] ? def->module : NULL,
+	ret = kpev_find_places(def->module[0] ? def->module : NULL,
 			     def->symbol + at, &def->found, &bad);
 	if (ret == -EINVAL)
-		tk_parse_error(p, 1, at + bad, TK_ERR_BAD_PATTERN);
+		kpev_parse_error(p, 1, at + bad, KPEV_ERR_BAD_PATTERN);
 	else if (ret == -E2BIG && bad)
-		tk_parse_error(p, 1, at + bad, TK_ERR_TOO_MANY_ITEMS);
+		kpev_parse_error(p, 1, at + bad, KPEV_ERR_TOO_MANY_ITEMS);
 	else if (ret == -ENOENT && clones)	/* as for any unknown SYM */
-		tk_parse_error(p, 1, 0, TK_ERR_BAD_PROBE_ADDR);
+		kpev_parse_error(p, 1, 0, KPEV_ERR_BAD_PROBE_ADDR);
 	else if (ret == -ENOENT)
-		tk_parse_error(p, 1, at, TK_ERR_NO_MATCH);
+		kpev_parse_error(p, 1, at, KPEV_ERR_NO_MATCH);
 	else if (ret == -E2BIG)
-		tk_parse_error(p, 1, at, TK_ERR_TOO_MANY_PLACES);
+		kpev_parse_error(p, 1, at, KPEV_ERR_TOO_MANY_PLACES);
 	if (ret)
 		return ret == -ENOENT && clones ? -EINVAL : ret;
 	if (clones && def->found.n > 1 && def->offset) {
-		tk_parse_error(p, 1, at, TK_ERR_NON_UNIQ_SYMBOL);
+		kpev_parse_error(p, 1, at, KPEV_ERR_NON_UNIQ_SYMBOL);
 		return -EINVAL;
 	}
 
@@ -331,7 +331,7 @@ static int tk_parse_places(const struct tk_parse *p, struct tk_def *def,
 		return -ENOMEM;
 	if (clones && def->found.n == 1) {
 		kfree(def->symbol);
-		tk_found_release(&def->found);
+		kpev_found_release(&def->found);
 	} else {
 		def->pattern = def->symbol;
 	}
@@ -341,7 +341,7 @@ static int tk_parse_places(const struct tk_parse *p, struct tk_def *def,
 }
 
 /* "[MOD:]SYM[+OFFS][%return]" or a pattern, in word 1. */
-static int tk_parse_symbol(const struct tk_parse *p, struct tk_def *def)
+static int kpev_parse_symbol(const struct kpev_parse *p, struct kpev_def *def)
 {
 	char *suffix, *plus;
 	int ret;
@@ -352,39 +352,39 @@ static int tk_parse_symbol(const struct tk_parse *p, struct tk_def *def)
 	suffix = strchr(def->symbol, '%');
 	if (suffix) {
 		if (strcmp(suffix, "%return")) {
-			tk_parse_error(p, 1, suffix - def->symbol,
-				       TK_ERR_BAD_ADDR_SUFFIX);
+			kpev_parse_error(p, 1, suffix - def->symbol,
+				       KPEV_ERR_BAD_ADDR_SUFFIX);
 			return -EINVAL;
 		}
 		*suffix = '\0';
 		def->is_return = true;
 	}
-	if (tk_place_is_pattern(def->symbol)) {
+	if (kpev_place_is_pattern(def->symbol)) {
 		plus = strchr(def->symbol, '+');
 		if (plus) {
-			tk_parse_error(p, 1, plus - def->symbol,
-				       TK_ERR_PATTERN_OFFSET);
+			kpev_parse_error(p, 1, plus - def->symbol,
+				       KPEV_ERR_PATTERN_OFFSET);
 			return -EINVAL;
 		}
-		ret = tk_parse_module(p, def);
-		return ret ?: tk_parse_places(p, def, false);
+		ret = kpev_parse_module(p, def);
+		return ret ?: kpev_parse_places(p, def, false);
 	}
-	if (tk_split_offset(def->symbol, &def->offset))
+	if (kpev_split_offset(def->symbol, &def->offset))
 		goto bad_addr;
 
-	ret = tk_parse_module(p, def);
+	ret = kpev_parse_module(p, def);
 	if (ret)
 		return ret;
-	ret = tk_check_symbol(def->symbol);
+	ret = kpev_check_symbol(def->symbol);
 	if (ret == -ENOENT) {
-		ret = tk_parse_places(p, def, true);
+		ret = kpev_parse_places(p, def, true);
 		if (ret || def->pattern)
 			return ret;
-		ret = tk_check_symbol(def->symbol);
+		ret = kpev_check_symbol(def->symbol);
 	}
 	if (ret) {
-		tk_parse_error(p, 1, 0, ret == -EADDRNOTAVAIL ?
-			       TK_ERR_NON_UNIQ_SYMBOL : TK_ERR_BAD_PROBE_ADDR);
+		kpev_parse_error(p, 1, 0, ret == -EADDRNOTAVAIL ?
+			       KPEV_ERR_NON_UNIQ_SYMBOL : KPEV_ERR_BAD_PROBE_ADDR);
 		return -EINVAL;
 	}
 
@@ -392,28 +392,28 @@ static int tk_parse_symbol(const struct tk_parse *p, struct tk_def *def)
 	ret = kprobe_on_func_entry(NULL, def->symbol, def->offset);
 	def->on_func_entry = !ret;
 	if (ret == -EINVAL && def->is_return) {
-		tk_parse_error(p, 1, 0, TK_ERR_BAD_RETPROBE);
+		kpev_parse_error(p, 1, 0, KPEV_ERR_BAD_RETPROBE);
 		return -EINVAL;
 	}
 	return 0;
 
 bad_addr:
-	tk_parse_error(p, 1, 0, TK_ERR_BAD_PROBE_ADDR);
+	kpev_parse_error(p, 1, 0, KPEV_ERR_BAD_PROBE_ADDR);
 	return -EINVAL;
 }
 
 /* ---------------------------------------------------------------- name */
 
 /* "p_SYM_OFFS", "r_SYM_OFFS" or "p_0xADDR", cut to fit and sanitized. */
-static void tk_make_name(struct tk_def *def)
+static void kpev_make_name(struct kpev_def *def)
 {
 	char kind = def->is_return ? 'r' : 'p';
 
 	if (def->symbol)
-		snprintf(def->event_buf, TK_NAME_LEN, "%c_%s_%lu", kind,
+		snprintf(def->event_buf, KPEV_NAME_LEN, "%c_%s_%lu", kind,
 			 def->pattern ?: def->symbol, def->offset);
 	else
-		snprintf(def->event_buf, TK_NAME_LEN, "%c_0x%p", kind,
+		snprintf(def->event_buf, KPEV_NAME_LEN, "%c_0x%p", kind,
 			 def->addr);
 	sanitize_event_name(def->event_buf);
 	def->event = def->event_buf;
@@ -425,7 +425,7 @@ static void tk_make_name(struct tk_def *def)
  * uprobe parser's, so that a line it would decline too stays ours and
  * gets its error_log entry.
  */
-static bool tk_is_uprobe_place(const char *place)
+static bool kpev_is_uprobe_place(const char *place)
 {
 	const char *colon = strrchr(place, ':');
 
@@ -436,7 +436,7 @@ static bool tk_is_uprobe_place(const char *place)
  * Is this line for another parser?  Not in strict mode: there a line that
  * is not a kprobe definition gets its error_log entry here.
  */
-static int tk_check_kind(const struct tk_parse *p)
+static int kpev_check_kind(const struct kpev_parse *p)
 {
 	const char *head = p->argv[0];
 	unsigned long addr;
@@ -444,53 +444,53 @@ static int tk_check_kind(const struct tk_parse *p)
 	if (head[0] != 'p' && head[0] != 'r') {
 		if (!p->strict)
 			return -ECANCELED;
-		tk_parse_error(p, 0, 0, TK_ERR_BAD_CMD);
+		kpev_parse_error(p, 0, 0, KPEV_ERR_BAD_CMD);
 		return -EINVAL;
 	}
 	if (p->argc < 2) {
 		/* Nobody else takes a 'p' or 'r' line without a place. */
-		tk_parse_error(p, 1, 0, TK_ERR_NO_PLACE);
+		kpev_parse_error(p, 1, 0, KPEV_ERR_NO_PLACE);
 		return -EINVAL;
 	}
-	if (!kstrtoul(p->argv[1], 0, &addr) || !tk_is_uprobe_place(p->argv[1]))
+	if (!kstrtoul(p->argv[1], 0, &addr) || !kpev_is_uprobe_place(p->argv[1]))
 		return 0;
 	if (!p->strict)
 		return -ECANCELED;
-	tk_parse_error(p, 1, 0, TK_ERR_BAD_PROBE_ADDR);
+	kpev_parse_error(p, 1, 0, KPEV_ERR_BAD_PROBE_ADDR);
 	return -EINVAL;
 }
 
-int tk_parse_def(const struct tk_parse *p, struct tk_def *def)
+int kpev_parse_def(const struct kpev_parse *p, struct kpev_def *def)
 {
 	unsigned long addr;
 	int ret;
 
-	ret = tk_check_kind(p);
+	ret = kpev_check_kind(p);
 	if (ret)
 		return ret;
 
-	ret = tk_parse_head(p, def);
+	ret = kpev_parse_head(p, def);
 	if (ret)
 		return ret;
 	if (!kstrtoul(p->argv[1], 0, &addr))
 		def->addr = (void *)addr;
 	else
-		ret = tk_parse_symbol(p, def);
+		ret = kpev_parse_symbol(p, def);
 	if (ret)
 		return ret;
 	if (!def->event)
-		tk_make_name(def);
+		kpev_make_name(def);
 
 	def->nargs = p->argc - 2;
 	def->args = p->argv + 2;
 	return 0;
 }
 
-void tk_def_release(struct tk_def *def)
+void kpev_def_release(struct kpev_def *def)
 {
 	kfree(def->symbol);
 	def->symbol = NULL;
 	kfree(def->pattern);
 	def->pattern = NULL;
-	tk_found_release(&def->found);
+	kpev_found_release(&def->found);
 }

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: kprobe events for perf and BPF
  *
  * trace_kprobe_perf.c - kprobe events for perf and BPF.
  *
  * Two ways in::
  *
  *   - perf_event_open() on a kprobe event of tracefs (PERF_TYPE_TRACEPOINT
- *     with the event's id): the event gets a perf user (PEV_EV_PERF);
+ *     with the event's id): the event gets a perf user (PROBE_EV_EV_PERF);
  *   - perf's kprobe PMU: create_local_trace_kprobe() makes a private event
  *     with one probe and no arguments, on no list and in no tracefs
  *     directory, which lives as long as its perf event.
@@ -31,7 +31,7 @@ int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
 			u64 *probe_addr, unsigned long *missed,
 			bool perf_type_tracepoint)
 {
-	struct tk_probe *tp = tk_event_primary(tk_event_of(event->tp_event));
+	struct kpev_probe *tp = kpev_event_primary(kpev_event_of(event->tp_event));
 
 	if (!tp)
 		return -EINVAL;
@@ -39,16 +39,16 @@ int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
 	*probe_offset = tp->rp.kp.offset;
 	*probe_addr = kallsyms_show_value(current_cred()) ?
 		      (unsigned long)tp->rp.kp.addr : 0;
-	*symbol = tk_probe_symbol(tp);
+	*symbol = kpev_probe_symbol(tp);
 	if (missed)
-		*missed = tk_probe_missed(tp);
+		*missed = kpev_probe_missed(tp);
 	return 0;
 }
 
 /* ------------------------------------------------------- local events */
 
 /* The definition of a local probe: no name, no arguments. */
-static int tk_local_def(struct tk_def *def, char *func, void *addr,
+static int kpev_local_def(struct kpev_def *def, char *func, void *addr,
 			unsigned long offs, bool is_return)
 {
 	def->is_return = is_return;
@@ -58,7 +58,7 @@ static int tk_local_def(struct tk_def *def, char *func, void *addr,
 		return 0;
 	}
 	def->symbol = kstrdup(func, GFP_KERNEL);
-	return def->symbol ? tk_check_symbol(func) : -ENOMEM;
+	return def->symbol ? kpev_check_symbol(func) : -ENOMEM;
 }
 
 struct trace_event_call *create_local_trace_kprobe(char *func, void *addr,
@@ -67,13 +67,13 @@ struct trace_event_call *create_local_trace_kprobe(char *func, void *addr,
 {
 	struct parg_caps caps = { .is_return = is_return };
 	struct parg_err err = {};
-	struct tk_def def = {};
+	struct kpev_def def = {};
 	struct parg_set *set;
-	struct tk_probe *tp = NULL;
-	struct tk_event *ev;
+	struct kpev_probe *tp = NULL;
+	struct kpev_event *ev;
 	int ret;
 
-	ret = tk_local_def(&def, func, addr, offs, is_return);
+	ret = kpev_local_def(&def, func, addr, offs, is_return);
 	if (ret)
 		goto out_release;
 	set = parg_set_parse(&caps, 0, NULL, &err);
@@ -82,46 +82,46 @@ struct trace_event_call *create_local_trace_kprobe(char *func, void *addr,
 		goto out_release;
 	}
 	ret = -ENOMEM;
-	tp = tk_probe_new(&def, set);
+	tp = kpev_probe_new(&def, set);
 	if (!tp) {
 		parg_set_free(set);
 		goto out_release;
 	}
 	/* Never published, so the name needs not be unique. */
-	ev = tk_event_new(TK_DEFAULT_GROUP, func ? func : "DUMMY_EVENT", tp);
+	ev = kpev_event_new(KPEV_DEFAULT_GROUP, func ? func : "DUMMY_EVENT", tp);
 	if (!ev)
 		goto out_free_probe;
 
 	mutex_lock(&event_mutex);
-	ret = tk_probe_arm(tp);
-	tk_event_injectable_update(ev);
+	ret = kpev_probe_arm(tp);
+	kpev_event_injectable_update(ev);
 	mutex_unlock(&event_mutex);
 	if (ret)
 		goto out_free_event;
-	tk_def_release(&def);
+	kpev_def_release(&def);
 	return &ev->pev.call;
 
 out_free_event:
-	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
+	probe_ev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
 out_free_probe:
-	tk_probe_free(tp);
+	kpev_probe_free(tp);
 out_release:
-	tk_def_release(&def);
+	kpev_def_release(&def);
 	return ERR_PTR(ret);
 }
 
 void destroy_local_trace_kprobe(struct trace_event_call *event_call)
 {
-	struct tk_event *ev = tk_event_of(event_call);
-	struct tk_probe *tp = tk_event_primary(ev);
+	struct kpev_event *ev = kpev_event_of(event_call);
+	struct kpev_probe *tp = kpev_event_primary(ev);
 
 	if (WARN_ON_ONCE(!tp) || WARN_ON_ONCE(READ_ONCE(ev->pev.flags)))
 		return;
 	mutex_lock(&event_mutex);
-	tk_probe_disarm(tp);
+	kpev_probe_disarm(tp);
 	mutex_unlock(&event_mutex);
-	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
+	probe_ev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
-	tk_probe_free(tp);
+	kpev_probe_free(tp);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: kprobe events: the perf and BPF hit path
  *
  * trace_kprobe_perf_hit.c - the perf and BPF side of a kprobe event hit.
  *
@@ -19,7 +19,7 @@
 #include "trace_kprobe_internal.h"
 
 /* Perf records are padded so that size + the u32 length word is 8-aligned. */
-static __always_inline unsigned int tk_perf_size(unsigned int size)
+static __always_inline unsigned int kpev_perf_size(unsigned int size)
 {
 	return ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
 }
@@ -29,7 +29,7 @@ static __always_inline unsigned int tk_perf_size(unsigned int size)
  * events.  A record with strings is fetched with the whole buffer as its
  * room and then cut to the size it took.
  */
-static __always_inline void tk_perf_record(struct tk_probe *tp,
+static __always_inline void kpev_perf_record(struct kpev_probe *tp,
 					   unsigned long addr,
 					   struct pt_regs *regs,
 					   struct kretprobe_instance *ri,
@@ -40,11 +40,11 @@ static __always_inline void tk_perf_record(struct tk_probe *tp,
 	void *ent;
 	int rctx;
 
-	padded = tk_perf_size(tp->dynamic ? PERF_MAX_TRACE_SIZE - sizeof(u64) :
+	padded = kpev_perf_size(tp->dynamic ? PERF_MAX_TRACE_SIZE - sizeof(u64) :
 					    size);
 	ent = perf_trace_buf_alloc(padded, NULL, &rctx);
 	if (!ent) {		/* perf nested too deep on this CPU */
-		tk_count_drop(tp);
+		kpev_count_drop(tp);
 		return;
 	}
 	if (ri) {
@@ -60,7 +60,7 @@ static __always_inline void tk_perf_record(struct tk_probe *tp,
 				      ent, tp->event->pev.head_size,
 				      tp->dynamic ? padded : size);
 	if (tp->dynamic) {
-		padded = tk_perf_size(size);
+		padded = kpev_perf_size(size);
 		memset(ent + size, 0, padded - size);	/* no stale bytes out */
 	}
 	perf_trace_buf_submit(ent, padded, rctx, call->event.type, 1, regs,
@@ -71,7 +71,7 @@ static __always_inline void tk_perf_record(struct tk_probe *tp,
  * Entry probe.  Returns 1 when a BPF program moved the instruction
  * pointer, which tells the kprobes core not to run the probed instruction.
  */
-int tk_perf_hit(struct tk_probe *tp, unsigned long addr, struct pt_regs *regs)
+int kpev_perf_hit(struct kpev_probe *tp, unsigned long addr, struct pt_regs *regs)
 {
 	struct trace_event_call *call = &tp->event->pev.call;
 	struct hlist_head *head;
@@ -87,12 +87,12 @@ int tk_perf_hit(struct tk_probe *tp, unsigned long addr, struct pt_regs *regs)
 	}
 	head = this_cpu_ptr(call->perf_events);
 	if (!hlist_empty(head))
-		tk_perf_record(tp, addr, regs, NULL, head);
+		kpev_perf_record(tp, addr, regs, NULL, head);
 	return 0;
 }
-NOKPROBE_SYMBOL(tk_perf_hit);
+NOKPROBE_SYMBOL(kpev_perf_hit);
 
-void tk_perf_ret_hit(struct tk_probe *tp, unsigned long addr,
+void kpev_perf_ret_hit(struct kpev_probe *tp, unsigned long addr,
 		     struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct trace_event_call *call = &tp->event->pev.call;
@@ -102,6 +102,6 @@ void tk_perf_ret_hit(struct tk_probe *tp, unsigned long addr,
 		return;
 	head = this_cpu_ptr(call->perf_events);
 	if (!hlist_empty(head))
-		tk_perf_record(tp, addr, regs, ri, head);
+		kpev_perf_record(tp, addr, regs, ri, head);
 }
-NOKPROBE_SYMBOL(tk_perf_ret_hit);
+NOKPROBE_SYMBOL(kpev_perf_ret_hit);

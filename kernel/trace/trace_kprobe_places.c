@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: kprobe events: the functions a place names
  *
  * trace_kprobe_places.c - the functions a place word names.
  *
@@ -31,7 +31,7 @@
  * start.  The result is sorted by address, and its names are packed in
  * one buffer.  With MOD:, the result holds a reference on the module, so
  * that the addresses stay those of the functions until the probes are
- * registered (tk_found_release()).
+ * registered (kpev_found_release()).
  *
  * Context: process, may sleep.  No lock of its own.
  */
@@ -53,7 +53,7 @@
  * caller that knows the function starts at @addr and is @size long says
  * so; 0 looks it up.
  */
-static bool tk_func_traceable(unsigned long addr, unsigned long size)
+static bool kpev_func_traceable(unsigned long addr, unsigned long size)
 {
 	unsigned long offs;
 
@@ -72,11 +72,11 @@ static bool tk_func_traceable(unsigned long addr, unsigned long size)
  * or NULL to look it up; @size that of the function starting at @addr, or
  * 0 to look it up.
  */
-bool tk_notrace_sym(unsigned long addr, unsigned long size, const char *name)
+bool kpev_notrace_sym(unsigned long addr, unsigned long size, const char *name)
 {
 	char buf[KSYM_NAME_LEN], *dot;
 
-	if (!addr || tk_func_traceable(addr, size))
+	if (!addr || kpev_func_traceable(addr, size))
 		return false;
 	if (name)
 		strscpy(buf, name, sizeof(buf));
@@ -87,30 +87,30 @@ bool tk_notrace_sym(unsigned long addr, unsigned long size, const char *name)
 		return true;
 	*dot = '\0';
 	addr = kallsyms_lookup_name(buf);
-	return !addr || !tk_func_traceable(addr, 0);
+	return !addr || !kpev_func_traceable(addr, 0);
 }
 #else
-bool tk_notrace_sym(unsigned long addr, unsigned long size, const char *name)
+bool kpev_notrace_sym(unsigned long addr, unsigned long size, const char *name)
 {
 	return false;
 }
 #endif
 
-#define TK_ITEMS_MAX	64	/* items of one place word */
+#define KPEV_ITEMS_MAX	64	/* items of one place word */
 /* Symbols one walk may collect, data and refused ones included. */
-#define TK_WALK_MAX	(8 * TK_PLACES_MAX)
+#define KPEV_WALK_MAX	(8 * KPEV_PLACES_MAX)
 
 /*
  * Zeroed memory for the places of a probe: kmalloc up to a page; past it
  * vmalloc, which rounds to pages where kmalloc would round to a power of
  * two (up to nearly half of it wasted).  kvfree() frees either.
  */
-void *tk_places_alloc(size_t size)
+void *kpev_places_alloc(size_t size)
 {
 	return size <= PAGE_SIZE ? kzalloc(size, GFP_KERNEL) : vzalloc(size);
 }
 
-bool tk_place_is_pattern(const char *word)
+bool kpev_place_is_pattern(const char *word)
 {
 	return strpbrk(word, "*?[,!") != NULL;
 }
@@ -119,7 +119,7 @@ bool tk_place_is_pattern(const char *word)
  * A candidate: where, the item of whose NAME it is a clone (or -1), and
  * whether it can be probed at all (it still counts for uniqueness).
  */
-struct tk_cand {
+struct kpev_cand {
 	unsigned long addr;
 	unsigned int name;	/* offset in the names buffer */
 	int clone_of;
@@ -127,12 +127,12 @@ struct tk_cand {
 	bool data;		/* not a function: for uniqueness only */
 };
 
-struct tk_walk {
+struct kpev_walk {
 	const char *module;		/* NULL: vmlinux */
-	char *items[TK_ITEMS_MAX];
+	char *items[KPEV_ITEMS_MAX];
 	int nitems;
 	u64 exact;			/* bit i: NAME item i exists */
-	struct tk_cand *cands;
+	struct kpev_cand *cands;
 	unsigned int ncands, room;
 	char *names;
 	size_t nlen, nroom;
@@ -144,7 +144,7 @@ struct tk_walk {
 	size_t nstarts, sroom;
 };
 
-static bool tk_is_glob(const char *item)
+static bool kpev_is_glob(const char *item)
 {
 	return strpbrk(item, "*?[") != NULL;
 }
@@ -154,7 +154,7 @@ static bool tk_is_glob(const char *item)
  * kvfree().  Past a page from vmalloc: the walk's buffers live for one
  * write, and kmalloc would keep the slabs of every size they grew through.
  */
-static int tk_grow(void **buf, size_t size, size_t *room, size_t need)
+static int kpev_grow(void **buf, size_t size, size_t *room, size_t need)
 {
 	size_t n = max_t(size_t, *room * 2, 64);
 	void *p;
@@ -175,17 +175,17 @@ static int tk_grow(void **buf, size_t size, size_t *room, size_t need)
 	return 0;
 }
 
-static int tk_walk_add(struct tk_walk *w, const char *name,
+static int kpev_walk_add(struct kpev_walk *w, const char *name,
 		       unsigned long addr, int clone_of, bool refused, bool data)
 {
 	size_t len = strlen(name) + 1, mlen = w->module ? strlen(w->module) + 1 : 0;
 	size_t room = w->room;
-	struct tk_cand *c;
+	struct kpev_cand *c;
 
-	if (w->ncands >= TK_WALK_MAX)
+	if (w->ncands >= KPEV_WALK_MAX)
 		return -E2BIG;
-	if (tk_grow((void **)&w->cands, sizeof(*c), &room, w->ncands + 1) ||
-	    tk_grow((void **)&w->names, 1, &w->nroom, w->nlen + mlen + len))
+	if (kpev_grow((void **)&w->cands, sizeof(*c), &room, w->ncands + 1) ||
+	    kpev_grow((void **)&w->names, 1, &w->nroom, w->nlen + mlen + len))
 		return -ENOMEM;
 	w->room = room;
 	c = &w->cands[w->ncands++];
@@ -205,7 +205,7 @@ static int tk_walk_add(struct tk_walk *w, const char *name,
  * Which item takes @name: -1 for none (or excluded), else the index of
  * the item it is a clone of, or @w->nitems for a plain match.
  */
-static int tk_walk_match(struct tk_walk *w, const char *name)
+static int kpev_walk_match(struct kpev_walk *w, const char *name)
 {
 	int i, taken = -1;
 
@@ -218,7 +218,7 @@ static int tk_walk_match(struct tk_walk *w, const char *name)
 				return -1;
 			continue;
 		}
-		if (tk_is_glob(item)) {
+		if (kpev_is_glob(item)) {
 			if (glob_match(item, name))
 				taken = w->nitems;
 			continue;
@@ -235,21 +235,21 @@ static int tk_walk_match(struct tk_walk *w, const char *name)
 	return taken;
 }
 
-static int tk_walk_symbol(void *data, const char *name, unsigned long addr)
+static int kpev_walk_symbol(void *data, const char *name, unsigned long addr)
 {
-	struct tk_walk *w = data;
+	struct kpev_walk *w = data;
 	bool text;
 	int item;
 
 	if (w->module && name[0] && name[0] != '$') {
-		if (tk_grow((void **)&w->starts, sizeof(*w->starts), &w->sroom,
+		if (kpev_grow((void **)&w->starts, sizeof(*w->starts), &w->sroom,
 			    w->nstarts + 1))
 			return w->err = -ENOMEM;
 		w->starts[w->nstarts++] = addr;
 	}
 	if (str_has_prefix(name, "__pfx_") || str_has_prefix(name, "__cfi_"))
 		return 0;
-	item = tk_walk_match(w, name);
+	item = kpev_walk_match(w, name);
 	if (item < 0)
 		return 0;
 	preempt_disable();
@@ -257,7 +257,7 @@ static int tk_walk_symbol(void *data, const char *name, unsigned long addr)
 			   core_kernel_text(addr);
 	preempt_enable();
 	/* a data symbol of the same name makes a lookup by name ambiguous */
-	w->err = tk_walk_add(w, name, addr, item < w->nitems ? item : -1,
+	w->err = kpev_walk_add(w, name, addr, item < w->nitems ? item : -1,
 			     !text, !text);
 	return w->err;
 }
@@ -267,7 +267,7 @@ static int tk_walk_symbol(void *data, const char *name, unsigned long addr)
  * A reference on the module @name, or NULL unless it is live: a module
  * whose init fails is freed whatever its references.
  */
-static struct module *tk_module_get(const char *name)
+static struct module *kpev_module_get(const char *name)
 {
 	struct module *mod;
 
@@ -280,7 +280,7 @@ static struct module *tk_module_get(const char *name)
 }
 
 /* The end of the text of @mod that holds @addr; 0 if none does. */
-static unsigned long tk_module_text_end(const struct module *mod,
+static unsigned long kpev_module_text_end(const struct module *mod,
 					unsigned long addr)
 {
 	const struct module_memory *text = &mod->mem[MOD_TEXT];
@@ -290,19 +290,19 @@ static unsigned long tk_module_text_end(const struct module *mod,
 	return (unsigned long)text->base + text->size;
 }
 #else
-static struct module *tk_module_get(const char *name)
+static struct module *kpev_module_get(const char *name)
 {
 	return NULL;
 }
 
-static unsigned long tk_module_text_end(const struct module *mod,
+static unsigned long kpev_module_text_end(const struct module *mod,
 					unsigned long addr)
 {
 	return 0;
 }
 #endif
 
-static int tk_cmp_ulong(const void *a, const void *b)
+static int kpev_cmp_ulong(const void *a, const void *b)
 {
 	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
 
@@ -315,9 +315,9 @@ static int tk_cmp_ulong(const void *a, const void *b)
  * of the sorted starts instead of a scan of the module's table; 0 for
  * vmlinux, whose lookups bisect already.
  */
-static unsigned long tk_walk_extent(const struct tk_walk *w, unsigned long addr)
+static unsigned long kpev_walk_extent(const struct kpev_walk *w, unsigned long addr)
 {
-	unsigned long end = w->mod ? tk_module_text_end(w->mod, addr) : 0;
+	unsigned long end = w->mod ? kpev_module_text_end(w->mod, addr) : 0;
 	size_t lo = 0, hi = w->nstarts;
 
 	if (!end)
@@ -336,7 +336,7 @@ static unsigned long tk_walk_extent(const struct tk_walk *w, unsigned long addr)
 }
 
 /* Is the function @name at @addr one kprobe events may not probe? */
-static bool tk_walk_refused(const struct tk_walk *w, const char *name,
+static bool kpev_walk_refused(const struct kpev_walk *w, const char *name,
 			    unsigned long addr)
 {
 	const char *cold = strstr(name, ".cold");
@@ -345,50 +345,50 @@ static bool tk_walk_refused(const struct tk_walk *w, const char *name,
 		return true;
 	/* by name and extent: no lookup that scans a module's symbols */
 	return within_kprobe_blacklist_sym(addr, name) ||
-	       tk_notrace_sym(addr, tk_walk_extent(w, addr), name);
+	       kpev_notrace_sym(addr, kpev_walk_extent(w, addr), name);
 }
 
 /*
  * Judge the functions the walk found, once it is over: outside the
  * module_mutex a module walk holds, and with the starts sorted.
  */
-static void tk_walk_judge(struct tk_walk *w)
+static void kpev_walk_judge(struct kpev_walk *w)
 {
 	size_t mlen = w->module ? strlen(w->module) + 1 : 0;
 	unsigned int i;
 
-	sort(w->starts, w->nstarts, sizeof(*w->starts), tk_cmp_ulong, NULL);
+	sort(w->starts, w->nstarts, sizeof(*w->starts), kpev_cmp_ulong, NULL);
 	for (i = 0; i < w->ncands; i++) {
-		struct tk_cand *c = &w->cands[i];
+		struct kpev_cand *c = &w->cands[i];
 
 		if (!c->refused)
-			c->refused = tk_walk_refused(w, w->names + c->name + mlen,
+			c->refused = kpev_walk_refused(w, w->names + c->name + mlen,
 						     c->addr);
 		cond_resched();
 	}
 }
 
 /* sort_r() order of candidates by name; @names is the names buffer. */
-static int tk_cmp_name(const void *a, const void *b, const void *names)
+static int kpev_cmp_name(const void *a, const void *b, const void *names)
 {
-	const struct tk_cand *x = a, *y = b;
+	const struct kpev_cand *x = a, *y = b;
 
 	return strcmp((const char *)names + x->name,
 		      (const char *)names + y->name);
 }
 
 /* By address, then by name: which alias of an address stays is fixed. */
-static int tk_cmp_addr(const void *a, const void *b, const void *names)
+static int kpev_cmp_addr(const void *a, const void *b, const void *names)
 {
-	const struct tk_cand *x = a, *y = b;
+	const struct kpev_cand *x = a, *y = b;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	return tk_cmp_name(a, b, names);
+	return kpev_cmp_name(a, b, names);
 }
 
 /* How many of @n candidates are functions (skipped ones are counted so). */
-static unsigned int tk_walk_functions(const struct tk_cand *c, unsigned int n)
+static unsigned int kpev_walk_functions(const struct kpev_cand *c, unsigned int n)
 {
 	unsigned int i, f = 0;
 
@@ -402,7 +402,7 @@ static unsigned int tk_walk_functions(const struct tk_cand *c, unsigned int n)
  * candidate whose name is not unique, the refused ones, and the second
  * name of an address.  Leave the rest in address order.
  */
-static void tk_walk_settle(struct tk_walk *w)
+static void kpev_walk_settle(struct kpev_walk *w)
 {
 	unsigned int i, j, n = 0;
 
@@ -412,7 +412,7 @@ static void tk_walk_settle(struct tk_walk *w)
 		if (c < 0 || !(w->exact & BIT_ULL(c)))
 			w->cands[n++] = w->cands[i];
 	}
-	sort_r(w->cands, n, sizeof(*w->cands), tk_cmp_name, NULL, w->names);
+	sort_r(w->cands, n, sizeof(*w->cands), kpev_cmp_name, NULL, w->names);
 	w->ncands = 0;
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n; j++)
@@ -420,11 +420,11 @@ static void tk_walk_settle(struct tk_walk *w)
 				   w->names + w->cands[j].name))
 				break;
 		if (j - i > 1 || w->cands[i].refused)
-			w->skipped += tk_walk_functions(&w->cands[i], j - i);
+			w->skipped += kpev_walk_functions(&w->cands[i], j - i);
 		else
 			w->cands[w->ncands++] = w->cands[i];
 	}
-	sort_r(w->cands, w->ncands, sizeof(*w->cands), tk_cmp_addr, NULL,
+	sort_r(w->cands, w->ncands, sizeof(*w->cands), kpev_cmp_addr, NULL,
 	       w->names);
 	for (i = 0, n = 0; i < w->ncands; i++) {
 		if (n && w->cands[n - 1].addr == w->cands[i].addr)
@@ -437,9 +437,9 @@ static void tk_walk_settle(struct tk_walk *w)
 
 /*
  * Cut @pattern (a copy) into items.  An empty item is refused at its
- * byte with -EINVAL, the first one past TK_ITEMS_MAX with -E2BIG.
+ * byte with -EINVAL, the first one past KPEV_ITEMS_MAX with -E2BIG.
  */
-static int tk_walk_items(struct tk_walk *w, char *pattern, int *bad)
+static int kpev_walk_items(struct kpev_walk *w, char *pattern, int *bad)
 {
 	char *item, *s = pattern;
 
@@ -447,7 +447,7 @@ static int tk_walk_items(struct tk_walk *w, char *pattern, int *bad)
 		*bad = item - pattern;
 		if (!item[0] || !strcmp(item, "!"))
 			return -EINVAL;
-		if (w->nitems == TK_ITEMS_MAX)
+		if (w->nitems == KPEV_ITEMS_MAX)
 			return -E2BIG;
 		w->items[w->nitems++] = item;
 	}
@@ -455,19 +455,19 @@ static int tk_walk_items(struct tk_walk *w, char *pattern, int *bad)
 }
 
 /* How much of an item every name it takes begins with (0: a wildcard). */
-static size_t tk_item_prefix(const char *item)
+static size_t kpev_item_prefix(const char *item)
 {
-	return tk_is_glob(item) ? strcspn(item, "*?[\\") : strlen(item);
+	return kpev_is_glob(item) ? strcspn(item, "*?[\\") : strlen(item);
 }
 
 /* Is the run of item @i's prefix inside that of another item? */
-static bool tk_item_covered(const struct tk_walk *w, int i)
+static bool kpev_item_covered(const struct kpev_walk *w, int i)
 {
-	size_t len = tk_item_prefix(w->items[i]), l;
+	size_t len = kpev_item_prefix(w->items[i]), l;
 	int j;
 
 	for (j = 0; j < w->nitems; j++) {
-		l = tk_item_prefix(w->items[j]);
+		l = kpev_item_prefix(w->items[j]);
 		if (j == i || w->items[j][0] == '!' || l > len ||
 		    (l == len && j > i))
 			continue;
@@ -484,26 +484,26 @@ static bool tk_item_covered(const struct tk_walk *w, int i)
  * once); an item that starts with a wildcard takes a walk of every
  * symbol.
  */
-static void tk_walk_vmlinux(struct tk_walk *w)
+static void kpev_walk_vmlinux(struct kpev_walk *w)
 {
 	int i;
 
 	for (i = 0; i < w->nitems; i++) {
-		if (w->items[i][0] != '!' && !tk_item_prefix(w->items[i])) {
-			kallsyms_on_each_symbol(tk_walk_symbol, w);
+		if (w->items[i][0] != '!' && !kpev_item_prefix(w->items[i])) {
+			kallsyms_on_each_symbol(kpev_walk_symbol, w);
 			return;
 		}
 	}
 	for (i = 0; i < w->nitems && !w->err; i++) {
-		if (w->items[i][0] == '!' || tk_item_covered(w, i))
+		if (w->items[i][0] == '!' || kpev_item_covered(w, i))
 			continue;
-		kallsyms_on_each_prefix_symbol(tk_walk_symbol, w->items[i],
-					       tk_item_prefix(w->items[i]), w);
+		kallsyms_on_each_prefix_symbol(kpev_walk_symbol, w->items[i],
+					       kpev_item_prefix(w->items[i]), w);
 	}
 }
 
 /* Move the names of the settled candidates into @f, packed. */
-static int tk_walk_result(struct tk_walk *w, struct tk_found *f)
+static int kpev_walk_result(struct kpev_walk *w, struct kpev_found *f)
 {
 	size_t len = 0;
 	unsigned int i;
@@ -511,8 +511,8 @@ static int tk_walk_result(struct tk_walk *w, struct tk_found *f)
 
 	for (i = 0; i < w->ncands; i++)
 		len += strlen(w->names + w->cands[i].name) + 1;
-	f->names = tk_places_alloc(len);
-	f->addrs = tk_places_alloc(array_size(w->ncands, sizeof(*f->addrs)));
+	f->names = kpev_places_alloc(len);
+	f->addrs = kpev_places_alloc(array_size(w->ncands, sizeof(*f->addrs)));
 	if (!f->names || !f->addrs)
 		return -ENOMEM;	/* the caller releases @f */
 	for (i = 0, p = f->names; i < w->ncands; i++) {
@@ -524,10 +524,10 @@ static int tk_walk_result(struct tk_walk *w, struct tk_found *f)
 	return 0;
 }
 
-int tk_find_places(const char *module, const char *pattern,
-		   struct tk_found *f, int *bad)
+int kpev_find_places(const char *module, const char *pattern,
+		   struct kpev_found *f, int *bad)
 {
-	struct tk_walk w = { .module = module };
+	struct kpev_walk w = { .module = module };
 	char *copy;
 	int ret;
 
@@ -536,32 +536,32 @@ int tk_find_places(const char *module, const char *pattern,
 	copy = kstrdup(pattern, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
-	ret = tk_walk_items(&w, copy, bad);
+	ret = kpev_walk_items(&w, copy, bad);
 	if (ret)
 		goto out_free;
 	*bad = 0;
 	if (module) {
-		f->mod = tk_module_get(module);
+		f->mod = kpev_module_get(module);
 		if (!f->mod) {
 			ret = -ENOENT;
 			goto out_free;
 		}
 		w.mod = f->mod;
-		module_kallsyms_on_each_symbol(module, tk_walk_symbol, &w);
+		module_kallsyms_on_each_symbol(module, kpev_walk_symbol, &w);
 	} else {
-		tk_walk_vmlinux(&w);
+		kpev_walk_vmlinux(&w);
 	}
 	ret = w.err;
 	if (ret)
 		goto out_free;
-	tk_walk_judge(&w);
-	tk_walk_settle(&w);
+	kpev_walk_judge(&w);
+	kpev_walk_settle(&w);
 	if (!w.ncands)
 		ret = -ENOENT;
-	else if (w.ncands > TK_PLACES_MAX)
+	else if (w.ncands > KPEV_PLACES_MAX)
 		ret = -E2BIG;
 	else
-		ret = tk_walk_result(&w, f);
+		ret = kpev_walk_result(&w, f);
 out_free:
 	kvfree(w.starts);
 	kvfree(w.cands);
@@ -570,7 +570,7 @@ out_free:
 	return ret;
 }
 
-void tk_found_release(struct tk_found *f)
+void kpev_found_release(struct kpev_found *f)
 {
 	kvfree(f->names);
 	f->names = NULL;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: uprobe events: definitions and their lifetime
  *
  * trace_uprobe.c - uprobe events: definitions, their lifetime, and the
  * tracefs files uprobe_events, uprobe_profile and uprobe_misses.
@@ -47,70 +47,70 @@
 
 #include "trace_uprobe_internal.h"
 
-#define TU_ERROR(code, msg)	TU_ERR_##code,
-enum tu_err_code {
+#define UPEV_ERROR(code, msg)	UPEV_ERR_##code,
+enum upev_err_code {
 #include "trace_uprobe_errors.h"
-	TU_ERR_PARG_FIRST	/* PARG code c is TU_ERR_PARG_FIRST + c - 1 */
+	UPEV_ERR_PARG_FIRST	/* PARG code c is UPEV_ERR_PARG_FIRST + c - 1 */
 };
-#undef TU_ERROR
+#undef UPEV_ERROR
 
 /* error_log's messages, by code */
-#define TU_ERROR(code, msg)	msg,
+#define UPEV_ERROR(code, msg)	msg,
 #define PARG_ERROR(code, msg)	msg,
-static const char *tu_err_text[] = {
+static const char *upev_err_text[] = {
 #include "trace_uprobe_errors.h"
 #include "probe_arg_errors.h"
 };
 #undef PARG_ERROR
-#undef TU_ERROR
+#undef UPEV_ERROR
 
-static struct dyn_event_operations tu_dyn_ops;
+static struct dyn_event_operations upev_dyn_ops;
 
 /* ---------------------------------------------------------- error_log */
 
 /* The words of one definition, as argv_split() cut them. */
-struct tu_parse {
+struct upev_parse {
 	int argc;
 	const char **argv;
 };
 
 /* Log @code with the words joined, the caret at byte @pos of @word. */
-static void tu_error(const struct tu_parse *p, int word, int pos,
-		     enum tu_err_code code)
+static void upev_error(const struct upev_parse *p, int word, int pos,
+		     enum upev_err_code code)
 {
-	if (WARN_ON_ONCE(code >= ARRAY_SIZE(tu_err_text)))
+	if (WARN_ON_ONCE(code >= ARRAY_SIZE(upev_err_text)))
 		return;
-	pev_log_error("trace_uprobe", p->argc, p->argv, word, pos,
-		      tu_err_text, code);
+	probe_ev_log_error("trace_uprobe", p->argc, p->argv, word, pos,
+		      upev_err_text, code);
 }
 
 /* ----------------------------------------------------------- probes */
 
 /* Every probe on the dyn_event list (the body may free @tp); event_mutex. */
 #define for_each_tu_probe(tp, next)					\
-	pev_for_each_probe(tp, next, &tu_dyn_ops, devent)
+	probe_ev_for_each_probe(tp, next, &upev_dyn_ops, devent)
 
-static struct tu_probe *tu_probe_of(struct dyn_event *dev)
+static struct upev_probe *upev_probe_of(struct dyn_event *dev)
 {
-	return dev->ops == &tu_dyn_ops ?
-	       container_of(dev, struct tu_probe, devent) : NULL;
+	return dev->ops == &upev_dyn_ops ?
+	       container_of(dev, struct upev_probe, devent) : NULL;
 }
 
 /*
  * A new probe on @path (held: the probe takes the reference) at @offset.
  * It owns @set from now on, also when this fails.
  */
-struct tu_probe *tu_probe_new(const char *filename, struct path *path,
+struct upev_probe *upev_probe_new(const char *filename, struct path *path,
 			      unsigned long offset, unsigned long ref_ctr,
 			      bool is_return, struct parg_set *set)
 {
-	struct tu_probe *tp;
+	struct upev_probe *tp;
 
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
 	if (!tp)
 		goto out_free_set;
 	tp->filename = kstrdup(filename, GFP_KERNEL);
-	tp->counts = alloc_percpu(struct tu_counts);
+	tp->counts = alloc_percpu(struct upev_counts);
 	if (!tp->filename || !tp->counts)
 		goto out_free_probe;
 	tp->args = set;
@@ -119,13 +119,13 @@ struct tu_probe *tu_probe_new(const char *filename, struct path *path,
 	tp->offset = offset;
 	tp->ref_ctr_offset = ref_ctr;
 	tp->rec_size = parg_set_size(set) +
-		       (is_return ? sizeof(struct tu_return_head) :
-				    sizeof(struct tu_entry_head));
-	tp->consumer.handler = tu_handler;
+		       (is_return ? sizeof(struct upev_return_head) :
+				    sizeof(struct upev_entry_head));
+	tp->consumer.handler = upev_handler;
 	if (is_return)
-		tp->consumer.ret_handler = tu_ret_handler;
+		tp->consumer.ret_handler = upev_ret_handler;
 	INIT_LIST_HEAD(&tp->sibling);
-	dyn_event_init(&tp->devent, &tu_dyn_ops);
+	dyn_event_init(&tp->devent, &upev_dyn_ops);
 	tp->path = *path;
 	path->dentry = NULL;
 	path->mnt = NULL;
@@ -141,7 +141,7 @@ out_free_set:
 }
 
 /* Free a probe that is on no event (or whose set went with its event). */
-void tu_probe_free(struct tu_probe *tp)
+void upev_probe_free(struct upev_probe *tp)
 {
 	if (!tp)
 		return;
@@ -153,17 +153,17 @@ void tu_probe_free(struct tu_probe *tp)
 	kfree(tp);
 }
 
-static unsigned long tu_probe_count(const struct tu_probe *tp, bool dropped)
+static unsigned long upev_probe_count(const struct upev_probe *tp, bool dropped)
 {
-	return pev_count_sum(tp->counts, dropped ?
-			     offsetof(struct tu_counts, dropped) :
-			     offsetof(struct tu_counts, hits));
+	return probe_ev_count_sum(tp->counts, dropped ?
+			     offsetof(struct upev_counts, dropped) :
+			     offsetof(struct upev_counts, hits));
 }
 
 /* ----------------------------------------------------------- the place */
 
 /* A definition, parsed up to its argument words. */
-struct tu_def {
+struct upev_def {
 	bool is_return;
 	const char *group;
 	const char *event;
@@ -171,11 +171,11 @@ struct tu_def {
 	struct path path;
 	unsigned long offset;
 	unsigned long ref_ctr;
-	char group_buf[TU_NAME_LEN];
-	char event_buf[TU_NAME_LEN];
+	char group_buf[UPEV_NAME_LEN];
+	char event_buf[UPEV_NAME_LEN];
 };
 
-static void tu_def_release(struct tu_def *def)
+static void upev_def_release(struct upev_def *def)
 {
 	path_put(&def->path);
 	kfree(def->filename);
@@ -185,7 +185,7 @@ static void tu_def_release(struct tu_def *def)
  * The probed file, symlinks followed.  Returns 0 with @path held for a
  * regular file, 1 (nothing held) for anything else, or the lookup error.
  */
-static int tu_find_file(const char *name, struct path *path)
+static int upev_find_file(const char *name, struct path *path)
 {
 	int ret = kern_path(name, LOOKUP_FOLLOW, path);
 
@@ -197,7 +197,7 @@ static int tu_find_file(const char *name, struct path *path)
 }
 
 /* Is word 1 a place of ours: a '/' and a digit after the last ':'? */
-static bool tu_place_is_ours(const char *word)
+static bool upev_place_is_ours(const char *word)
 {
 	const char *colon = strrchr(word, ':');
 
@@ -205,22 +205,22 @@ static bool tu_place_is_ours(const char *word)
 }
 
 /* "(REFCTR)" at @brace in word 1, which it ends; cut off at @brace. */
-static int tu_parse_refctr(const struct tu_parse *p, struct tu_def *def,
+static int upev_parse_refctr(const struct upev_parse *p, struct upev_def *def,
 			   char *word, char *brace)
 {
 	char *close = strchr(brace, ')');
 
 	if (!close) {
-		tu_error(p, 1, strlen(p->argv[1]), TU_ERR_REFCNT_OPEN_BRACE);
+		upev_error(p, 1, strlen(p->argv[1]), UPEV_ERR_REFCNT_OPEN_BRACE);
 		return -EINVAL;
 	}
 	if (close[1]) {
-		tu_error(p, 1, close + 1 - word, TU_ERR_BAD_REFCNT_SUFFIX);
+		upev_error(p, 1, close + 1 - word, UPEV_ERR_BAD_REFCNT_SUFFIX);
 		return -EINVAL;
 	}
 	*close = '\0';
 	if (kstrtoul(brace + 1, 0, &def->ref_ctr)) {
-		tu_error(p, 1, brace + 1 - word, TU_ERR_BAD_REFCNT);
+		upev_error(p, 1, brace + 1 - word, UPEV_ERR_BAD_REFCNT);
 		return -EINVAL;
 	}
 	*brace = '\0';
@@ -228,28 +228,28 @@ static int tu_parse_refctr(const struct tu_parse *p, struct tu_def *def,
 }
 
 /* "OFFS[%return]" at @offs in word 1 (a copy, @word). */
-static int tu_parse_offset(const struct tu_parse *p, struct tu_def *def,
+static int upev_parse_offset(const struct upev_parse *p, struct upev_def *def,
 			   char *word, char *offs)
 {
 	char *pct = strchr(offs, '%');
 
 	if (pct) {
 		if (strcmp(pct, "%return")) {
-			tu_error(p, 1, pct - word, TU_ERR_BAD_ADDR_SUFFIX);
+			upev_error(p, 1, pct - word, UPEV_ERR_BAD_ADDR_SUFFIX);
 			return -EINVAL;
 		}
 		def->is_return = true;
 		*pct = '\0';
 	}
 	if (kstrtoul(offs, 0, &def->offset)) {
-		tu_error(p, 1, offs - word, TU_ERR_BAD_UPROBE_OFFS);
+		upev_error(p, 1, offs - word, UPEV_ERR_BAD_UPROBE_OFFS);
 		return -EINVAL;
 	}
 	return 0;
 }
 
 /* Word 1: the file (which must exist and be regular), offset, ref-ctr. */
-static int tu_parse_place(const struct tu_parse *p, struct tu_def *def)
+static int upev_parse_place(const struct upev_parse *p, struct upev_def *def)
 {
 	char *word, *colon, *brace;
 	int ret;
@@ -264,37 +264,37 @@ static int tu_parse_place(const struct tu_parse *p, struct tu_def *def)
 	if (!def->filename)
 		goto out_free;
 
-	ret = tu_find_file(def->filename, &def->path);
+	ret = upev_find_file(def->filename, &def->path);
 	if (ret) {
-		tu_error(p, 1, 0, ret < 0 ? TU_ERR_FILE_NOT_FOUND :
-					    TU_ERR_NO_REGULAR_FILE);
+		upev_error(p, 1, 0, ret < 0 ? UPEV_ERR_FILE_NOT_FOUND :
+					    UPEV_ERR_NO_REGULAR_FILE);
 		ret = ret < 0 ? ret : -EINVAL;
 		goto out_free;
 	}
 	brace = strchr(colon + 1, '(');
 	if (brace) {
-		ret = tu_parse_refctr(p, def, word, brace);
+		ret = upev_parse_refctr(p, def, word, brace);
 		if (ret)
 			goto out_free;
 	}
-	ret = tu_parse_offset(p, def, word, colon + 1);
+	ret = upev_parse_offset(p, def, word, colon + 1);
 out_free:
 	kfree(word);
 	return ret;
 }
 
 /* "[GROUP/|GROUP.][EVENT]" from byte 2 of word 0. */
-static int tu_parse_name(const struct tu_parse *p, struct tu_def *def)
+static int upev_parse_name(const struct upev_parse *p, struct upev_def *def)
 {
-	enum pev_name_err err;
+	enum probe_ev_name_err err;
 	int bad;
 
-	static_assert(TU_ERR_BAD_EVENT_NAME - TU_ERR_NO_GROUP_NAME ==
-		      PEV_NAME_BAD_EVENT - PEV_NAME_NO_GROUP);
-	err = pev_split_name(p->argv[0] + 2, def->group_buf, def->event_buf,
+	static_assert(UPEV_ERR_BAD_EVENT_NAME - UPEV_ERR_NO_GROUP_NAME ==
+		      PROBE_EV_NAME_BAD_EVENT - PROBE_EV_NAME_NO_GROUP);
+	err = probe_ev_split_name(p->argv[0] + 2, def->group_buf, def->event_buf,
 			     &bad);
 	if (err) {
-		tu_error(p, 0, 2 + bad, pev_err_code(TU_ERR_NO_GROUP_NAME, err));
+		upev_error(p, 0, 2 + bad, probe_ev_err_code(UPEV_ERR_NO_GROUP_NAME, err));
 		return -EINVAL;
 	}
 	if (def->group_buf[0])
@@ -305,43 +305,43 @@ static int tu_parse_name(const struct tu_parse *p, struct tu_def *def)
 }
 
 /* "p_BASE_0xOFFS": BASE is the file name up to its first '.', '-', '_'. */
-static void tu_default_name(struct tu_def *def)
+static void upev_default_name(struct upev_def *def)
 {
 	const char *base = strrchr(def->filename, '/');
 
 	base = base ? base + 1 : def->filename;
-	snprintf(def->event_buf, TU_NAME_LEN, "p_%.*s_0x%lx",
+	snprintf(def->event_buf, UPEV_NAME_LEN, "p_%.*s_0x%lx",
 		 (int)strcspn(base, ".-_"), base, def->offset);
 	def->event = def->event_buf;
 }
 
 /* Words 0 and 1.  -ECANCELED, with nothing logged, when not ours. */
-static int tu_parse_def(const struct tu_parse *p, struct tu_def *def)
+static int upev_parse_def(const struct upev_parse *p, struct upev_def *def)
 {
 	const char *head = p->argv[0];
 	int ret;
 
 	if ((head[0] != 'p' && head[0] != 'r') || p->argc < 2 ||
-	    !tu_place_is_ours(p->argv[1]))
+	    !upev_place_is_ours(p->argv[1]))
 		return -ECANCELED;
 	if (p->argc - 2 > PARG_MAX_ARGS) {
-		tu_error(p, 2 + PARG_MAX_ARGS, 0,
-			 pev_err_code(TU_ERR_PARG_FIRST, PARG_ERR_TOO_MANY_ARGS));
+		upev_error(p, 2 + PARG_MAX_ARGS, 0,
+			 probe_ev_err_code(UPEV_ERR_PARG_FIRST, PARG_ERR_TOO_MANY_ARGS));
 		return -E2BIG;
 	}
 	def->is_return = head[0] == 'r';
-	ret = tu_parse_place(p, def);
+	ret = upev_parse_place(p, def);
 	if (ret)
 		return ret;
 	if (head[1] == ':') {
-		ret = tu_parse_name(p, def);
+		ret = upev_parse_name(p, def);
 		if (ret)
 			return ret;
 	}
 	if (!def->group)
-		def->group = TU_DEFAULT_GROUP;
+		def->group = UPEV_DEFAULT_GROUP;
 	if (!def->event)
-		tu_default_name(def);
+		upev_default_name(def);
 	return 0;
 }
 
@@ -351,13 +351,13 @@ static int tu_parse_def(const struct tu_parse *p, struct tu_def *def)
  * The uprobes core keeps one reference counter per place: every probe on
  * one inode and offset must name the same one.
  */
-static bool tu_ref_ctr_conflicts(const struct tu_probe *new)
+static bool upev_ref_ctr_conflicts(const struct upev_probe *new)
 {
-	struct inode *inode = tu_probe_inode(new);
-	struct tu_probe *tp, *next;
+	struct inode *inode = upev_probe_inode(new);
+	struct upev_probe *tp, *next;
 
 	for_each_tu_probe(tp, next) {
-		if (tu_probe_inode(tp) == inode && tp->offset == new->offset &&
+		if (upev_probe_inode(tp) == inode && tp->offset == new->offset &&
 		    tp->ref_ctr_offset != new->ref_ctr_offset) {
 			pr_warn("Reference counter offset mismatch.\n");
 			return true;
@@ -367,16 +367,16 @@ static bool tu_ref_ctr_conflicts(const struct tu_probe *new)
 }
 
 /* Add @tp to the existing event @ev, after the multiprobe checks. */
-static int tu_join_event(const struct tu_parse *p, struct tu_event *ev,
-			 struct tu_probe *tp)
+static int upev_join_event(const struct upev_parse *p, struct upev_event *ev,
+			 struct upev_probe *tp)
 {
-	enum pev_join_err why;
+	enum probe_ev_join_err why;
 	int word;
 
-	why = pev_event_may_join(&ev->pev, ev->pev.is_return != tp->is_return,
+	why = probe_ev_event_may_join(&ev->pev, ev->pev.is_return != tp->is_return,
 				 tp->args, &tp->sibling, &word);
 	if (why) {
-		tu_error(p, word, 0, pev_err_code(TU_ERR_DIFF_PROBE_TYPE, why));
+		upev_error(p, word, 0, probe_ev_err_code(UPEV_ERR_DIFF_PROBE_TYPE, why));
 		return -EEXIST;
 	}
 	tp->event = ev;
@@ -386,20 +386,20 @@ static int tu_join_event(const struct tu_parse *p, struct tu_event *ev,
 }
 
 /* Make @tp the first probe of a new event named by @def, and publish it. */
-static int tu_start_event(const struct tu_parse *p, const struct tu_def *def,
-			  struct tu_probe *tp)
+static int upev_start_event(const struct upev_parse *p, const struct upev_def *def,
+			  struct upev_probe *tp)
 {
-	struct tu_event *ev;
+	struct upev_event *ev;
 	int ret;
 
-	if (pev_name_taken(def->group, def->event)) {
-		tu_error(p, 0, 0, TU_ERR_EVENT_EXIST);
+	if (probe_ev_name_taken(def->group, def->event)) {
+		upev_error(p, 0, 0, UPEV_ERR_EVENT_EXIST);
 		return -EEXIST;
 	}
-	ev = tu_event_new(def->group, def->event, tp);
+	ev = upev_event_new(def->group, def->event, tp);
 	if (!ev)
 		return -ENOMEM;
-	ret = pev_call_publish(&ev->pev.call);
+	ret = probe_ev_call_publish(&ev->pev.call);
 	if (ret)
 		goto out_free_event;
 	ev->pev.published = true;
@@ -408,14 +408,14 @@ static int tu_start_event(const struct tu_parse *p, const struct tu_def *def,
 
 out_free_event:
 	pr_warn("Failed to register probe event(%d)\n", ret);
-	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
+	probe_ev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
 	return ret;
 }
 
 /* Compile the arguments and build the probe of a parsed definition. */
-static struct tu_probe *tu_build_probe(const struct tu_parse *p,
-				       struct tu_def *def)
+static struct upev_probe *upev_build_probe(const struct upev_parse *p,
+				       struct upev_def *def)
 {
 	struct parg_caps caps = {
 		.user = true,
@@ -424,50 +424,50 @@ static struct tu_probe *tu_build_probe(const struct tu_parse *p,
 	};
 	struct parg_err err = {};
 	struct parg_set *set;
-	struct tu_probe *tp;
+	struct upev_probe *tp;
 
 	set = parg_set_parse(&caps, p->argc - 2, p->argv + 2, &err);
 	if (IS_ERR(set)) {
 		if (PTR_ERR(set) == -EINVAL && err.code != PARG_OK)
-			tu_error(p, err.word + 2, err.pos,
-				 pev_err_code(TU_ERR_PARG_FIRST, err.code));
+			upev_error(p, err.word + 2, err.pos,
+				 probe_ev_err_code(UPEV_ERR_PARG_FIRST, err.code));
 		return ERR_CAST(set);
 	}
-	tp = tu_probe_new(def->filename, &def->path, def->offset,
+	tp = upev_probe_new(def->filename, &def->path, def->offset,
 			  def->ref_ctr, def->is_return, set);
 	return tp ?: ERR_PTR(-ENOMEM);
 }
 
 /* Create one probe from the words of a definition. */
-static int tu_create_words(const struct tu_parse *p)
+static int upev_create_words(const struct upev_parse *p)
 {
-	struct tu_def def = {};
-	struct tu_event *ev;
-	struct tu_probe *tp;
+	struct upev_def def = {};
+	struct upev_event *ev;
+	struct upev_probe *tp;
 	int ret;
 
-	ret = tu_parse_def(p, &def);
+	ret = upev_parse_def(p, &def);
 	if (ret)
 		goto out_release;
-	tp = tu_build_probe(p, &def);
+	tp = upev_build_probe(p, &def);
 	if (IS_ERR(tp)) {
 		ret = PTR_ERR(tp);
 		goto out_release;
 	}
 
 	mutex_lock(&event_mutex);
-	if (tu_ref_ctr_conflicts(tp)) {
-		tu_error(p, 1, 0, TU_ERR_REFCNT_MISMATCH);
+	if (upev_ref_ctr_conflicts(tp)) {
+		upev_error(p, 1, 0, UPEV_ERR_REFCNT_MISMATCH);
 		ret = -EINVAL;
 	} else {
-		ev = tu_find_event(def.group, def.event);
-		ret = ev ? tu_join_event(p, ev, tp) :
-			   tu_start_event(p, &def, tp);
+		ev = upev_find_event(def.group, def.event);
+		ret = ev ? upev_join_event(p, ev, tp) :
+			   upev_start_event(p, &def, tp);
 		/* a new probe of an enabled event is armed at once */
 		if (!ret && ev && ev->pev.flags) {
-			ret = tu_probe_arm(tp, ev->pev.flags & PEV_EV_PERF);
+			ret = upev_probe_arm(tp, ev->pev.flags & PROBE_EV_EV_PERF);
 			if (ret)
-				tu_error(p, 1, 0, TU_ERR_ARM_REFUSED);
+				upev_error(p, 1, 0, UPEV_ERR_ARM_REFUSED);
 		}
 		if (ret && ev && !list_empty(&tp->sibling)) {
 			dyn_event_remove(&tp->devent);
@@ -476,16 +476,16 @@ static int tu_create_words(const struct tu_parse *p)
 	}
 	mutex_unlock(&event_mutex);
 	if (ret)
-		tu_probe_free(tp);
+		upev_probe_free(tp);
 out_release:
-	tu_def_release(&def);
+	upev_def_release(&def);
 	return ret;
 }
 
 /* A definition line; -ECANCELED when it is not a uprobe's. */
-static int tu_create(const char *raw)
+static int upev_create(const char *raw)
 {
-	struct tu_parse p = {};
+	struct upev_parse p = {};
 	char **argv;
 	int ret = 0;
 
@@ -494,7 +494,7 @@ static int tu_create(const char *raw)
 		return -ENOMEM;
 	p.argv = (const char **)argv;
 	if (p.argc)
-		ret = tu_create_words(&p);
+		ret = upev_create_words(&p);
 	argv_free(argv);
 	return ret;
 }
@@ -505,14 +505,14 @@ static int tu_create(const char *raw)
  * Delete one probe.  Its event goes with its last probe, unless in use
  * (enabled, or held open by perf or a trace file).
  */
-static int tu_probe_remove(struct tu_probe *tp)
+static int upev_probe_remove(struct upev_probe *tp)
 {
-	struct tu_event *ev = tp->event;
+	struct upev_event *ev = tp->event;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
 	if (list_is_singular(&ev->pev.probes)) {
-		ret = pev_event_withdraw(&ev->pev);
+		ret = probe_ev_event_withdraw(&ev->pev);
 		if (ret)
 			return ret;
 	} else if (tp->uprobe) {
@@ -522,27 +522,27 @@ static int tu_probe_remove(struct tu_probe *tp)
 		tp->uprobe = NULL;
 	}
 	dyn_event_remove(&tp->devent);
-	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
+	probe_ev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
-	tu_probe_free(tp);
+	upev_probe_free(tp);
 	return 0;
 }
 
 /* Delete every uprobe event; nothing at all if one is in use. */
-static int tu_remove_all(void)
+static int upev_remove_all(void)
 {
-	struct tu_probe *tp, *next;
+	struct upev_probe *tp, *next;
 	int ret = 0;
 
 	mutex_lock(&event_mutex);
 	for_each_tu_probe(tp, next) {
-		if (pev_event_busy(&tp->event->pev)) {
+		if (probe_ev_event_busy(&tp->event->pev)) {
 			ret = -EBUSY;
 			goto out_unlock;
 		}
 	}
 	for_each_tu_probe(tp, next) {
-		ret = tu_probe_remove(tp);
+		ret = upev_probe_remove(tp);
 		if (ret)
 			break;
 	}
@@ -553,7 +553,7 @@ out_unlock:
 }
 
 /* The place as listed: "PATH:0x%016lx" (with "(0x%lx)" for a ref-ctr). */
-static int tu_place_text(const struct tu_probe *tp, char *buf, size_t len)
+static int upev_place_text(const struct upev_probe *tp, char *buf, size_t len)
 {
 	int n = snprintf(buf, len, "%s:0x%0*lx", tp->filename,
 			 (int)(2 * sizeof(void *)), tp->offset);
@@ -564,7 +564,7 @@ static int tu_place_text(const struct tu_probe *tp, char *buf, size_t len)
 }
 
 /* Does @word name the place of @tp exactly as uprobe_events lists it? */
-static bool tu_place_matches(const struct tu_probe *tp, const char *word)
+static bool upev_place_matches(const struct upev_probe *tp, const char *word)
 {
 	size_t len = strlen(tp->filename) + 64;
 	bool same;
@@ -573,7 +573,7 @@ static bool tu_place_matches(const struct tu_probe *tp, const char *word)
 	buf = kmalloc(len, GFP_KERNEL);
 	if (!buf)
 		return false;
-	tu_place_text(tp, buf, len);
+	upev_place_text(tp, buf, len);
 	same = !strcmp(buf, word);
 	kfree(buf);
 	return same;
@@ -585,71 +585,71 @@ static bool tu_place_matches(const struct tu_probe *tp, const char *word)
  * "-:[GROUP/]EVENT [PLACE [ARG...]]": an empty @event matches the whole
  * @system; the words after the name, if any, repeat the listing.
  */
-static bool tu_dyn_match(const char *system, const char *event,
+static bool upev_dyn_match(const char *system, const char *event,
 			 int argc, const char **argv, struct dyn_event *dev)
 {
-	struct tu_probe *tp = tu_probe_of(dev);
+	struct upev_probe *tp = upev_probe_of(dev);
 
 	/* dyn_event_release() refuses an empty @event with a NULL @system */
-	if (!pev_event_named(&tp->event->pev, system, event))
+	if (!probe_ev_event_named(&tp->event->pev, system, event))
 		return false;
 	if (!argc)
 		return true;
-	return tu_place_matches(tp, argv[0]) &&
+	return upev_place_matches(tp, argv[0]) &&
 	       parg_set_match_words(tp->args, argc - 1, argv + 1);
 }
 
-static bool tu_dyn_is_busy(struct dyn_event *dev)
+static bool upev_dyn_is_busy(struct dyn_event *dev)
 {
-	return !!tu_probe_of(dev)->event->pev.flags;
+	return !!upev_probe_of(dev)->event->pev.flags;
 }
 
-static int tu_dyn_free(struct dyn_event *dev)
+static int upev_dyn_free(struct dyn_event *dev)
 {
-	return tu_probe_remove(tu_probe_of(dev));
+	return upev_probe_remove(upev_probe_of(dev));
 }
 
-static int tu_dyn_show(struct seq_file *m, struct dyn_event *dev)
+static int upev_dyn_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tu_probe *tp = tu_probe_of(dev);
+	struct upev_probe *tp = upev_probe_of(dev);
 
-	pev_show_head(m, tp->is_return ? 'r' : 'p', 0, &tp->event->pev);
+	probe_ev_show_head(m, tp->is_return ? 'r' : 'p', 0, &tp->event->pev);
 	seq_printf(m, "%s:0x%0*lx", tp->filename, (int)(2 * sizeof(void *)),
 		   tp->offset);
 	if (tp->ref_ctr_offset)
 		seq_printf(m, "(0x%lx)", tp->ref_ctr_offset);
-	pev_show_args(m, tp->args);
+	probe_ev_show_args(m, tp->args);
 	return 0;
 }
 
 /* All methods but .create run under event_mutex. */
-static struct dyn_event_operations tu_dyn_ops = {
-	.create = tu_create,		.match = tu_dyn_match,
-	.show = tu_dyn_show,		.free = tu_dyn_free,
-	.is_busy = tu_dyn_is_busy,
+static struct dyn_event_operations upev_dyn_ops = {
+	.create = upev_create,		.match = upev_dyn_match,
+	.show = upev_dyn_show,		.free = upev_dyn_free,
+	.is_busy = upev_dyn_is_busy,
 };
 
 /* ------------------------------------------------------------ tracefs */
 
 /* One line written to uprobe_events: a definition or a "-:" delete. */
-static int tu_run_command(const char *raw)
+static int upev_run_command(const char *raw)
 {
 	int ret;
 
 	if (raw[0] == '-')
-		return dyn_event_release(raw, &tu_dyn_ops);
-	ret = tu_create(raw);
+		return dyn_event_release(raw, &upev_dyn_ops);
+	ret = upev_create(raw);
 	return ret == -ECANCELED ? -EINVAL : ret;
 }
 
 /* uprobe_profile: "  PATH EVENT HITS", one line per probe. */
-static int tu_profile_show(struct seq_file *m, struct dyn_event *dev)
+static int upev_profile_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tu_probe *tp = tu_probe_of(dev);
+	struct upev_probe *tp = upev_probe_of(dev);
 
 	seq_printf(m, "  %s %-44s %15lu\n", tp->filename,
 		   trace_event_name(&tp->event->pev.call),
-		   tu_probe_count(tp, false));
+		   upev_probe_count(tp, false));
 	return 0;
 }
 
@@ -658,31 +658,31 @@ static int tu_profile_show(struct seq_file *m, struct dyn_event *dev)
  * made no record because a ring buffer or perf refused it, and the
  * records that hold a (fault).
  */
-static int tu_misses_show(struct seq_file *m, struct dyn_event *dev)
+static int upev_misses_show(struct seq_file *m, struct dyn_event *dev)
 {
-	struct tu_probe *tp;
+	struct upev_probe *tp;
 
 	if (!dev) {
 		seq_printf(m, "#%-45s %11s %11s\n", "event", "dropped",
 			   "faults");
 		return 0;
 	}
-	tp = tu_probe_of(dev);
-	pev_seq_event_name(m, &tp->event->pev.call);
-	seq_printf(m, " %11lu %11lu\n", tu_probe_count(tp, true),
+	tp = upev_probe_of(dev);
+	probe_ev_seq_event_name(m, &tp->event->pev.call);
+	seq_printf(m, " %11lu %11lu\n", upev_probe_count(tp, true),
 		   parg_set_faults(tp->args ?: tp->event->pev.layout));
 	return 0;
 }
 
 /* The files in the tracing directory. */
-static const struct pev_file tu_files[] = {
-	{ .name = "uprobe_events", .dyn_ops = &tu_dyn_ops,
-	  .show = tu_dyn_show, .remove_all = tu_remove_all,
-	  .run_command = tu_run_command },
-	{ .name = "uprobe_profile", .dyn_ops = &tu_dyn_ops,
-	  .show = tu_profile_show },
-	{ .name = "uprobe_misses", .dyn_ops = &tu_dyn_ops,
-	  .show = tu_misses_show, .header = true },
+static const struct probe_ev_file upev_files[] = {
+	{ .name = "uprobe_events", .dyn_ops = &upev_dyn_ops,
+	  .show = upev_dyn_show, .remove_all = upev_remove_all,
+	  .run_command = upev_run_command },
+	{ .name = "uprobe_profile", .dyn_ops = &upev_dyn_ops,
+	  .show = upev_profile_show },
+	{ .name = "uprobe_misses", .dyn_ops = &upev_dyn_ops,
+	  .show = upev_misses_show, .header = true },
 };
 
 /* ------------------------------------------------------------- local */
@@ -699,12 +699,12 @@ struct trace_event_call *create_local_trace_uprobe(char *name,
 	struct parg_caps caps = { .user = true, .is_return = is_return };
 	struct parg_err err = {};
 	struct parg_set *set;
-	struct tu_probe *tp;
-	struct tu_event *ev;
+	struct upev_probe *tp;
+	struct upev_event *ev;
 	struct path path;
 	int ret;
 
-	ret = tu_find_file(name, &path);
+	ret = upev_find_file(name, &path);
 	if (ret)
 		return ERR_PTR(ret > 0 ? -EINVAL : ret);
 	set = parg_set_parse(&caps, 0, NULL, &err);
@@ -712,13 +712,13 @@ struct trace_event_call *create_local_trace_uprobe(char *name,
 		path_put(&path);
 		return ERR_CAST(set);
 	}
-	tp = tu_probe_new(name, &path, offs, ref_ctr_offset, is_return, set);
+	tp = upev_probe_new(name, &path, offs, ref_ctr_offset, is_return, set);
 	path_put(&path);	/* NULL when the probe took it */
 	if (!tp)
 		return ERR_PTR(-ENOMEM);
-	ev = tu_event_new(TU_DEFAULT_GROUP, "DUMMY_EVENT", tp);
+	ev = upev_event_new(UPEV_DEFAULT_GROUP, "DUMMY_EVENT", tp);
 	if (!ev) {
-		tu_probe_free(tp);
+		upev_probe_free(tp);
 		return ERR_PTR(-ENOMEM);
 	}
 	return &ev->pev.call;
@@ -726,14 +726,14 @@ struct trace_event_call *create_local_trace_uprobe(char *name,
 
 void destroy_local_trace_uprobe(struct trace_event_call *event_call)
 {
-	struct tu_event *ev = tu_event_of(event_call);
-	struct tu_probe *tp = tu_event_primary(ev);
+	struct upev_event *ev = upev_event_of(event_call);
+	struct upev_probe *tp = upev_event_primary(ev);
 
 	if (WARN_ON_ONCE(!tp))
 		return;
-	pev_event_leave(&ev->pev, &tp->sibling, &tp->args);
+	probe_ev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
-	tu_probe_free(tp);
+	upev_probe_free(tp);
 }
 
 /* ------------------------------------------------------------- BPF */
@@ -742,7 +742,7 @@ int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
 			const char **filename, u64 *probe_offset,
 			u64 *probe_addr, bool perf_type_tracepoint)
 {
-	struct tu_event *ev = tu_event_of(event->tp_event);
+	struct upev_event *ev = upev_event_of(event->tp_event);
 
 	*fd_type = ev->pev.is_return ? BPF_FD_TYPE_URETPROBE : BPF_FD_TYPE_UPROBE;
 	*filename = ev->bpf_filename;
@@ -753,15 +753,15 @@ int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
 
 /* ------------------------------------------------------------- init */
 
-static __init int tu_init(void)
+static __init int upev_init(void)
 {
-	int ret = dyn_event_register(&tu_dyn_ops);
+	int ret = dyn_event_register(&upev_dyn_ops);
 
 	if (ret)
 		return ret;
 	if (tracing_init_dentry())
 		return 0;
-	pev_create_files(tu_files, ARRAY_SIZE(tu_files));
+	probe_ev_create_files(upev_files, ARRAY_SIZE(upev_files));
 	return 0;
 }
-fs_initcall(tu_init);
+fs_initcall(upev_init);

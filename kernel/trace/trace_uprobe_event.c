@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: uprobe events: the event's own part of the lifecycle
  *
  * trace_uprobe_event.c - what is the uprobe event's own in the life of
  * its trace_event_call: its output line, making one, and registering its
  * probes with the uprobes core for its first user.  The fields, format,
- * users and links are probe_event.c's (struct pev_event).
+ * users and links are probe_event.c's (struct probe_ev_event).
  *
  * Record layout (the event's "format" file shows it)::
  *
@@ -20,8 +20,8 @@
  *
  * On and off: the first user registers every probe of the event with
  * the uprobes core, the last one unregisters them (without waiting for
- * each, then once for all).  The users are trace files (PEV_EV_TRACE, one
- * pev_link each) or perf (PEV_EV_PERF); the two exclude each other, since
+ * each, then once for all).  The users are trace files (PROBE_EV_EV_TRACE, one
+ * probe_ev_link each) or perf (PROBE_EV_EV_PERF); the two exclude each other, since
  * perf asks the core to filter by mm and trace files want every task:
  * enabling one while the other is on fails with -EINTR.
  *
@@ -35,42 +35,42 @@
 
 /* ---------------------------------------------------------------- output */
 
-static enum print_line_t tu_print(struct trace_iterator *iter, int flags,
+static enum print_line_t upev_print(struct trace_iterator *iter, int flags,
 				  struct trace_event *event)
 {
-	struct pev_event *ev = container_of(event, struct pev_event, call.event);
+	struct probe_ev_event *ev = container_of(event, struct probe_ev_event, call.event);
 	struct trace_seq *s = &iter->seq;
 
 	trace_seq_printf(s, "%s: (", trace_event_name(&ev->call));
 	if (ev->is_return) {
-		const struct tu_return_head *h = (void *)iter->ent;
+		const struct upev_return_head *h = (void *)iter->ent;
 
 		trace_seq_printf(s, "0x%lx <- 0x%lx", h->ret_ip, h->func);
 	} else {
-		const struct tu_entry_head *h = (void *)iter->ent;
+		const struct upev_entry_head *h = (void *)iter->ent;
 
 		trace_seq_printf(s, "0x%lx", h->ip);
 	}
-	pev_print_args(s, ev, iter->ent);
+	probe_ev_print_args(s, ev, iter->ent);
 	return trace_handle_return(s);
 }
 
-static struct trace_event_functions tu_event_funcs = {
-	.trace = tu_print,
+static struct trace_event_functions upev_event_funcs = {
+	.trace = upev_print,
 };
 
 /* ---------------------------------------------------------- on and off */
 
 /* Register @tp with the uprobes core; perf's consumers filter by mm. */
-int tu_probe_arm(struct tu_probe *tp, bool perf)
+int upev_probe_arm(struct upev_probe *tp, bool perf)
 {
 	struct uprobe *u;
 
 	lockdep_assert_held(&event_mutex);
 	if (WARN_ON_ONCE(tp->uprobe))
 		return 0;
-	tp->consumer.filter = perf ? tu_perf_filter_mm : NULL;
-	u = uprobe_register(tu_probe_inode(tp), tp->offset, tp->ref_ctr_offset,
+	tp->consumer.filter = perf ? upev_perf_filter_mm : NULL;
+	u = uprobe_register(upev_probe_inode(tp), tp->offset, tp->ref_ctr_offset,
 			    &tp->consumer);
 	if (IS_ERR(u))
 		return PTR_ERR(u);
@@ -79,9 +79,9 @@ int tu_probe_arm(struct tu_probe *tp, bool perf)
 }
 
 /* Unregister every registered probe of @ev; wait once for the handlers. */
-static void tu_event_disarm(struct pev_event *ev)
+static void upev_event_disarm(struct probe_ev_event *ev)
 {
-	struct tu_probe *tp;
+	struct upev_probe *tp;
 	bool any = false;
 
 	list_for_each_entry(tp, &ev->probes, sibling) {
@@ -95,81 +95,81 @@ static void tu_event_disarm(struct pev_event *ev)
 		uprobe_unregister_sync();
 }
 
-static int tu_event_arm(struct pev_event *ev, bool perf)
+static int upev_event_arm(struct probe_ev_event *ev, bool perf)
 {
-	struct tu_probe *tp;
+	struct upev_probe *tp;
 	int ret;
 
-	ret = pev_scratch_reserve();
+	ret = probe_ev_scratch_reserve();
 	if (ret)
 		return ret;
 	list_for_each_entry(tp, &ev->probes, sibling) {
-		ret = tu_probe_arm(tp, perf);
+		ret = upev_probe_arm(tp, perf);
 		if (ret) {
-			tu_event_disarm(ev);
+			upev_event_disarm(ev);
 			return ret;
 		}
 	}
 	return 0;
 }
 
-static int tu_event_perf(struct pev_event *ev, enum trace_reg type, void *data)
+static int upev_event_perf(struct probe_ev_event *ev, enum trace_reg type, void *data)
 {
-	return tu_event_reg_perf(container_of(ev, struct tu_event, pev), type,
+	return upev_event_reg_perf(container_of(ev, struct upev_event, pev), type,
 				 data);
 }
 
 /* Same file and offset, same argument texts. */
-static bool tu_probe_same(const struct list_head *na,
+static bool upev_probe_same(const struct list_head *na,
 			  const struct list_head *nb)
 {
-	const struct tu_probe *a = list_entry(na, struct tu_probe, sibling);
-	const struct tu_probe *b = list_entry(nb, struct tu_probe, sibling);
+	const struct upev_probe *a = list_entry(na, struct upev_probe, sibling);
+	const struct upev_probe *b = list_entry(nb, struct upev_probe, sibling);
 
-	return tu_probe_inode(a) == tu_probe_inode(b) &&
+	return upev_probe_inode(a) == upev_probe_inode(b) &&
 	       a->offset == b->offset && parg_set_same_text(a->args, b->args);
 }
 
-static void tu_event_release(struct pev_event *ev)
+static void upev_event_release(struct probe_ev_event *ev)
 {
-	kfree(container_of(ev, struct tu_event, pev)->bpf_filename);
+	kfree(container_of(ev, struct upev_event, pev)->bpf_filename);
 }
 
 /* Trace files want every task, perf its own: one kind of user at a time. */
-static const struct pev_event_ops tu_event_ops = {
-	.arm = tu_event_arm,
-	.disarm = tu_event_disarm,
-	.reg_perf = tu_event_perf,
-	.same_probe = tu_probe_same,
-	.release = tu_event_release,
-	.funcs = &tu_event_funcs,
+static const struct probe_ev_event_ops upev_event_ops = {
+	.arm = upev_event_arm,
+	.disarm = upev_event_disarm,
+	.reg_perf = upev_event_perf,
+	.same_probe = upev_probe_same,
+	.release = upev_event_release,
+	.funcs = &upev_event_funcs,
 	.call_flags = TRACE_EVENT_FL_UPROBE | TRACE_EVENT_FL_CAP_ANY,
 	.users_exclusive = true,
-	.size = PEV_EVENT_SIZE(struct tu_event, pev),
-	.head_size = { sizeof(struct tu_entry_head),
-		       sizeof(struct tu_return_head) },
+	.size = PROBE_EV_EVENT_SIZE(struct upev_event, pev),
+	.head_size = { sizeof(struct upev_entry_head),
+		       sizeof(struct upev_return_head) },
 };
 
 /*
  * A new, unpublished event @group/@name whose first probe is @first; it
  * adopts @first's argument set as its layout.
  */
-struct tu_event *tu_event_new(const char *group, const char *name,
-			      struct tu_probe *first)
+struct upev_event *upev_event_new(const char *group, const char *name,
+			      struct upev_probe *first)
 {
 	char *filename = kstrdup(first->filename, GFP_KERNEL);
-	struct pev_event *pev = NULL;
-	struct tu_event *ev;
+	struct probe_ev_event *pev = NULL;
+	struct upev_event *ev;
 
 	if (filename)
-		pev = pev_event_new(&tu_event_ops, group, name,
+		pev = probe_ev_event_new(&upev_event_ops, group, name,
 				    first->is_return, first->args,
 				    &first->sibling);
 	if (!pev) {
 		kfree(filename);
 		return NULL;
 	}
-	ev = container_of(pev, struct tu_event, pev);
+	ev = container_of(pev, struct upev_event, pev);
 	rwlock_init(&ev->filter.lock);
 	INIT_LIST_HEAD(&ev->filter.events);
 	ev->bpf_filename = filename;
@@ -179,9 +179,9 @@ struct tu_event *tu_event_new(const char *group, const char *name,
 }
 
 /* The event named @group/@name, or NULL.  Under event_mutex. */
-struct tu_event *tu_find_event(const char *group, const char *name)
+struct upev_event *upev_find_event(const char *group, const char *name)
 {
-	struct pev_event *ev = pev_find_event(&tu_event_ops, group, name);
+	struct probe_ev_event *ev = probe_ev_find_event(&upev_event_ops, group, name);
 
-	return ev ? container_of(ev, struct tu_event, pev) : NULL;
+	return ev ? container_of(ev, struct upev_event, pev) : NULL;
 }

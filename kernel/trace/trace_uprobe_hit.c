@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /**
- * DOC: Design notes
+ * DOC: uprobe events: the hit path
  *
  * trace_uprobe_hit.c - what runs when a uprobe event's probe is hit, and
  * perf's side of uprobe events (BPF programs, the mm filter)::
  *
  *   uprobes core, in the probed task (preemptible, may sleep)
  *        |
- *   tu_handler(uc, regs)                 tu_ret_handler(uc, func, regs)
+ *   upev_handler(uc, regs)                 upev_ret_handler(uc, func, regs)
  *        |  count the hit; perf only:        |
  *        |  not a wanted mm -> REMOVE        |
- *        +-------------- tu_hit() -----------+
+ *        +-------------- upev_hit() -----------+
  *              perf: publish the hit address in current->utask->vaddr,
  *                run the BPF programs (they may sleep)
  *              preemption off (the RCU read side of the links too):
  *                fetch the arguments into this CPU's scratch
  *                a user read faulted? preemption on, page it in,
- *                  fetch again (at most TU_FAULT_TRIES times)
+ *                  fetch again (at most UPEV_FAULT_TRIES times)
  *                trace files (RCU list): reserve, copy, commit; a file
  *                  with triggers, filters or commit hooks goes through
  *                  trace_event_buffer_*()
@@ -41,7 +41,7 @@
  * one fetch serves every record of a hit.
  *
  * A hit whose record a ring buffer or perf refuses is counted in
- * tu_counts::dropped (uprobe_misses shows it), once however many
+ * upev_counts::dropped (uprobe_misses shows it), once however many
  * buffers refused it; uprobe_profile counts hits, entry hits only for
  * return probes, as it always has.
  */
@@ -57,10 +57,10 @@
 #include "trace_uprobe_internal.h"
 
 /* Fetches of one hit, at most, when user reads fault and are paged in. */
-#define TU_FAULT_TRIES	3
+#define UPEV_FAULT_TRIES	3
 
 /* Where the probe hit, as the record head wants it. */
-struct tu_site {
+struct upev_site {
 	unsigned long addr;	/* hit address, or the function's entry */
 	unsigned long ret_ip;	/* return probes: where it returns to */
 };
@@ -70,9 +70,9 @@ struct tu_site {
 /*
  * A file with triggers, soft disable, pid or event filters, or with
  * commit hooks on: the generic event buffer code does it all.  True when
- * the ring buffer refused a record that was wanted (pev_record_wanted()).
+ * the ring buffer refused a record that was wanted (probe_ev_record_wanted()).
  */
-static bool tu_write_generic(struct tu_probe *tp, const void *rec,
+static bool upev_write_generic(struct upev_probe *tp, const void *rec,
 			     unsigned int size, struct trace_event_file *file)
 {
 	unsigned int skip = sizeof(struct trace_entry);
@@ -83,16 +83,16 @@ static bool tu_write_generic(struct tu_probe *tp, const void *rec,
 		return false;
 	ent = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!ent)
-		return pev_record_wanted(file);
+		return probe_ev_record_wanted(file);
 	/* (no fbuffer.regs: @regs are the task's user registers) */
 	/* the reserve wrote the trace_entry; the rest is ours */
-	pev_copy_rec(ent + skip, rec + skip, size - skip);
+	probe_ev_copy_rec(ent + skip, rec + skip, size - skip);
 	trace_event_buffer_commit(&fbuffer);
 	return false;
 }
 
 /* Any other file: reserve, write the entry, copy the rest, commit. */
-static bool tu_write_plain(struct tu_probe *tp, const void *rec,
+static bool upev_write_plain(struct upev_probe *tp, const void *rec,
 			   unsigned int size, struct trace_event_file *file)
 {
 	unsigned int skip = sizeof(struct trace_entry);
@@ -104,10 +104,10 @@ static bool tu_write_plain(struct tu_probe *tp, const void *rec,
 
 	rbe = ring_buffer_lock_reserve(buffer, size);
 	if (!rbe)
-		return pev_record_wanted(file);
+		return probe_ev_record_wanted(file);
 	ent = ring_buffer_event_data(rbe);
 	tracing_generic_entry_update(ent, tp->event->pev.call.event.type, trace_ctx);
-	pev_copy_rec(ent + skip, rec + skip, size - skip);
+	probe_ev_copy_rec(ent + skip, rec + skip, size - skip);
 	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, NULL);
 	return false;
 }
@@ -116,22 +116,22 @@ static bool tu_write_plain(struct tu_probe *tp, const void *rec,
  * One record per trace file, copied from @rec (@size bytes).  True when
  * a ring buffer refused one that was wanted: a drop (not while the user
  * asked for none: recording off or paused, CPU masked out, task filtered
- * out; see pev_record_wanted()).
+ * out; see probe_ev_record_wanted()).
  */
-static bool tu_trace(struct tu_probe *tp, const void *rec, unsigned int size)
+static bool upev_trace(struct upev_probe *tp, const void *rec, unsigned int size)
 {
-	struct pev_link *link;
+	struct probe_ev_link *link;
 	bool dropped = false;
 
 	list_for_each_entry_rcu(link, &tp->event->pev.links, node) {
 		struct trace_event_file *file = link->file;
 		unsigned long eflags = READ_ONCE(file->flags);
 
-		if (unlikely(eflags & (PEV_FILE_GENERIC | EVENT_FILE_FL_FILTERED)) ||
-		    pev_commit_hooks_on())
-			dropped |= tu_write_generic(tp, rec, size, file);
+		if (unlikely(eflags & (PROBE_EV_FILE_GENERIC | EVENT_FILE_FL_FILTERED)) ||
+		    probe_ev_commit_hooks_on())
+			dropped |= upev_write_generic(tp, rec, size, file);
 		else
-			dropped |= tu_write_plain(tp, rec, size, file);
+			dropped |= upev_write_plain(tp, rec, size, file);
 	}
 	return dropped;
 }
@@ -139,17 +139,17 @@ static bool tu_trace(struct tu_probe *tp, const void *rec, unsigned int size)
 /* ----------------------------------------------------------------- perf */
 
 /* Perf records are padded so that size + the u32 length word is 8-aligned. */
-static unsigned int tu_perf_size(unsigned int size)
+static unsigned int upev_perf_size(unsigned int size)
 {
 	return ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
 }
 
 /* Hand the record to this CPU's perf events; true when it was dropped. */
-static bool tu_perf(struct tu_probe *tp, const void *rec, unsigned int size,
+static bool upev_perf(struct upev_probe *tp, const void *rec, unsigned int size,
 		    struct pt_regs *regs)
 {
 	struct trace_event_call *call = &tp->event->pev.call;
-	unsigned int padded = tu_perf_size(size);
+	unsigned int padded = upev_perf_size(size);
 	struct hlist_head *head;
 	void *ent;
 	int rctx;
@@ -174,7 +174,7 @@ static bool tu_perf(struct tu_probe *tp, const void *rec, unsigned int size,
 
 /* The BPF programs on the event; false when they drop the record. */
 #ifdef CONFIG_BPF_EVENTS
-static bool tu_run_bpf(struct tu_probe *tp, struct pt_regs *regs)
+static bool upev_run_bpf(struct upev_probe *tp, struct pt_regs *regs)
 {
 	struct trace_event_call *call = &tp->event->pev.call;
 	u32 keep;
@@ -189,7 +189,7 @@ static bool tu_run_bpf(struct tu_probe *tp, struct pt_regs *regs)
 	return keep;
 }
 #else
-static bool tu_run_bpf(struct tu_probe *tp, struct pt_regs *regs)
+static bool upev_run_bpf(struct upev_probe *tp, struct pt_regs *regs)
 {
 	return true;	/* no BPF programs without BPF events */
 }
@@ -202,24 +202,24 @@ static bool tu_run_bpf(struct tu_probe *tp, struct pt_regs *regs)
  * least) and in a perf record (PERF_MAX_TRACE_SIZE, fixed whatever the
  * page size), whatever the event is on.
  */
-#define TU_ROOM_ANY	min_t(unsigned long, PAGE_SIZE / 2,		\
+#define UPEV_ROOM_ANY	min_t(unsigned long, PAGE_SIZE / 2,		\
 			      PERF_MAX_TRACE_SIZE - sizeof(u64))
 
 /*
  * The most a record may take: what every buffer it goes to accepts, so
  * that a long string is cut short rather than the record refused.
- * Under RCU (the links).  Only a record past TU_ROOM_ANY asks.
+ * Under RCU (the links).  Only a record past UPEV_ROOM_ANY asks.
  */
-static __always_inline unsigned int tu_room(struct tu_probe *tp,
+static __always_inline unsigned int upev_room(struct upev_probe *tp,
 					    unsigned int users)
 {
-	unsigned long room = TU_RECORD_MAX;
-	struct pev_link *link;
+	unsigned long room = UPEV_RECORD_MAX;
+	struct probe_ev_link *link;
 
-	if (users & PEV_EV_PERF)
+	if (users & PROBE_EV_EV_PERF)
 		room = min_t(unsigned long, room,
 			     PERF_MAX_TRACE_SIZE - sizeof(u64));
-	if (users & PEV_EV_TRACE)
+	if (users & PROBE_EV_EV_TRACE)
 		list_for_each_entry_rcu(link, &tp->event->pev.links, node)
 			room = min_t(unsigned long, room,
 				     ring_buffer_max_event_size(link->file->tr->array_buffer.buffer));
@@ -227,19 +227,19 @@ static __always_inline unsigned int tu_room(struct tu_probe *tp,
 }
 
 /* Build the record in this CPU's scratch; returns its size. */
-static unsigned int tu_build(struct tu_probe *tp, const struct tu_site *site,
+static unsigned int upev_build(struct upev_probe *tp, const struct upev_site *site,
 			     struct pt_regs *regs, void *rec, unsigned int room,
 			     struct parg_ufaults *uf)
 {
-	struct tu_event *ev = tp->event;
+	struct upev_event *ev = tp->event;
 
 	if (ev->pev.is_return) {
-		struct tu_return_head *h = rec;
+		struct upev_return_head *h = rec;
 
 		h->func = site->addr;
 		h->ret_ip = site->ret_ip;
 	} else {
-		((struct tu_entry_head *)rec)->ip = site->addr;
+		((struct upev_entry_head *)rec)->ip = site->addr;
 	}
 	if (!tp->has_args)
 		return tp->rec_size;
@@ -252,7 +252,7 @@ static unsigned int tu_build(struct tu_probe *tp, const struct tu_site *site,
  * context, preemption on.  True when some of it is now readable, so that
  * another fetch may do better; false when none of it is mapped.
  */
-static bool tu_fault_in(const struct parg_ufaults *uf)
+static bool upev_fault_in(const struct parg_ufaults *uf)
 {
 	unsigned int i, n = min_t(unsigned int, uf->nr, PARG_UFAULT_MAX);
 	bool progress = false;
@@ -275,23 +275,23 @@ static bool tu_fault_in(const struct parg_ufaults *uf)
  * while the record is built and written: that is also the RCU read side
  * of the event's links (they are freed after a grace period).
  */
-static __always_inline void tu_hit(struct tu_probe *tp,
-				   const struct tu_site *site,
+static __always_inline void upev_hit(struct upev_probe *tp,
+				   const struct upev_site *site,
 				   struct pt_regs *regs, unsigned int users)
 {
 	struct uprobe_dispatch_data udd;
 	struct parg_ufaults uf __uninitialized;	/* nr is set before use */
-	int tries = TU_FAULT_TRIES;
+	int tries = UPEV_FAULT_TRIES;
 	bool dropped = false;
 	unsigned int size;
 	void *rec;
 
-	if (users & PEV_EV_PERF) {
+	if (users & PROBE_EV_EV_PERF) {
 		/* bpf_get_func_ip() reads bp_addr through utask->vaddr */
 		udd.bp_addr = site->addr;
 		current->utask->vaddr = (unsigned long)&udd;
-		if (!tu_run_bpf(tp, regs))
-			users &= ~PEV_EV_PERF;
+		if (!upev_run_bpf(tp, regs))
+			users &= ~PROBE_EV_EV_PERF;
 	}
 	if (!users)
 		return;
@@ -300,57 +300,57 @@ static __always_inline void tu_hit(struct tu_probe *tp,
 
 again:
 	preempt_disable();
-	rec = pev_scratch_get();
+	rec = probe_ev_scratch_get();
 	if (unlikely(!rec)) {
 		dropped = true;
 		goto out_put;
 	}
-	size = tu_build(tp, site, regs, rec, TU_RECORD_MAX, &uf);
-	if (unlikely(size > TU_ROOM_ANY)) {
-		unsigned int room = tu_room(tp, users);
+	size = upev_build(tp, site, regs, rec, UPEV_RECORD_MAX, &uf);
+	if (unlikely(size > UPEV_ROOM_ANY)) {
+		unsigned int room = upev_room(tp, users);
 
 		if (size > room)	/* fetch again, cut to fit */
-			size = tu_build(tp, site, regs, rec, room, &uf);
+			size = upev_build(tp, site, regs, rec, room, &uf);
 	}
 	if (unlikely(uf.nr) && --tries > 0) {
-		pev_scratch_put();
+		probe_ev_scratch_put();
 		preempt_enable();
-		if (!tu_fault_in(&uf))
+		if (!upev_fault_in(&uf))
 			tries = 1;	/* nothing paged in: one last fetch */
 		goto again;
 	}
 	if (unlikely(uf.faulted))
 		parg_set_count_fault(tp->args);
-	if (users & PEV_EV_TRACE)
-		dropped = tu_trace(tp, rec, size);
-	if (users & PEV_EV_PERF)
-		dropped |= tu_perf(tp, rec, size, regs);
+	if (users & PROBE_EV_EV_TRACE)
+		dropped = upev_trace(tp, rec, size);
+	if (users & PROBE_EV_EV_PERF)
+		dropped |= upev_perf(tp, rec, size, regs);
 out_put:
-	pev_scratch_put();
+	probe_ev_scratch_put();
 	if (unlikely(dropped))
 		this_cpu_inc(tp->counts->dropped);
 	preempt_enable();
 }
 
-int tu_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+int upev_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
-	struct tu_probe *tp = container_of(uc, struct tu_probe, consumer);
-	struct tu_site site = { .addr = instruction_pointer(regs) };
+	struct upev_probe *tp = container_of(uc, struct upev_probe, consumer);
+	struct upev_site site = { .addr = instruction_pointer(regs) };
 	unsigned int users = READ_ONCE(tp->event->pev.flags);
 
 	this_cpu_inc(tp->counts->hits);
-	if ((users & PEV_EV_PERF) && !tu_perf_filter_mm(uc, current->mm))
+	if ((users & PROBE_EV_EV_PERF) && !upev_perf_filter_mm(uc, current->mm))
 		return UPROBE_HANDLER_REMOVE;
 	if (!tp->is_return)
-		tu_hit(tp, &site, regs, users);
+		upev_hit(tp, &site, regs, users);
 	return 0;
 }
 
-int tu_ret_handler(struct uprobe_consumer *uc, unsigned long func,
+int upev_ret_handler(struct uprobe_consumer *uc, unsigned long func,
 		   struct pt_regs *regs)
 {
-	struct tu_probe *tp = container_of(uc, struct tu_probe, consumer);
-	struct tu_site site = {
+	struct upev_probe *tp = container_of(uc, struct upev_probe, consumer);
+	struct upev_site site = {
 		.addr = func,
 		.ret_ip = instruction_pointer(regs),
 	};
@@ -361,16 +361,16 @@ int tu_ret_handler(struct uprobe_consumer *uc, unsigned long func,
 	 * the return up: keep perf (and its BPF programs) to its tasks.  A
 	 * perf user excludes trace users, so nothing else is lost.
 	 */
-	if ((users & PEV_EV_PERF) && !tu_perf_filter_mm(uc, current->mm))
+	if ((users & PROBE_EV_EV_PERF) && !upev_perf_filter_mm(uc, current->mm))
 		return 0;
-	tu_hit(tp, &site, regs, users);
+	upev_hit(tp, &site, regs, users);
 	return 0;
 }
 
 /* ------------------------------------------------------ the mm filter */
 
 /* Is a task-bound perf event of @f on @mm?  @f->lock held. */
-static bool tu_filter_has_mm(struct tu_perf_filter *f, struct mm_struct *mm)
+static bool upev_filter_has_mm(struct upev_perf_filter *f, struct mm_struct *mm)
 {
 	struct perf_event *event;
 
@@ -381,16 +381,16 @@ static bool tu_filter_has_mm(struct tu_perf_filter *f, struct mm_struct *mm)
 }
 
 /* uprobe_consumer.filter of perf's consumers: does perf want @mm? */
-bool tu_perf_filter_mm(struct uprobe_consumer *uc, struct mm_struct *mm)
+bool upev_perf_filter_mm(struct uprobe_consumer *uc, struct mm_struct *mm)
 {
-	struct tu_probe *tp = container_of(uc, struct tu_probe, consumer);
-	struct tu_perf_filter *f = &tp->event->filter;
+	struct upev_probe *tp = container_of(uc, struct upev_probe, consumer);
+	struct upev_perf_filter *f = &tp->event->filter;
 	bool want;
 
 	if (READ_ONCE(f->nr_systemwide))
 		return true;
 	read_lock(&f->lock);
-	want = tu_filter_has_mm(f, mm);
+	want = upev_filter_has_mm(f, mm);
 	read_unlock(&f->lock);
 	return want;
 }
@@ -401,7 +401,7 @@ bool tu_perf_filter_mm(struct uprobe_consumer *uc, struct mm_struct *mm)
  * or the target's mm is wanted already, or the event is inherited or
  * enabled on exec (the new mm gets the breakpoints when it maps the file).
  */
-static bool tu_filter_add(struct tu_perf_filter *f, struct perf_event *event)
+static bool upev_filter_add(struct upev_perf_filter *f, struct perf_event *event)
 {
 	bool covered;
 
@@ -409,7 +409,7 @@ static bool tu_filter_add(struct tu_perf_filter *f, struct perf_event *event)
 	if (event->hw.target) {
 		covered = f->nr_systemwide || event->parent ||
 			  event->attr.enable_on_exec ||
-			  tu_filter_has_mm(f, event->hw.target->mm);
+			  upev_filter_has_mm(f, event->hw.target->mm);
 		list_add(&event->hw.tp_list, &f->events);
 	} else {
 		covered = f->nr_systemwide;
@@ -420,7 +420,7 @@ static bool tu_filter_add(struct tu_perf_filter *f, struct perf_event *event)
 }
 
 /* Take @event out; true when what it wanted is still wanted. */
-static bool tu_filter_remove(struct tu_perf_filter *f, struct perf_event *event)
+static bool upev_filter_remove(struct upev_perf_filter *f, struct perf_event *event)
 {
 	bool covered;
 
@@ -429,7 +429,7 @@ static bool tu_filter_remove(struct tu_perf_filter *f, struct perf_event *event)
 		list_del(&event->hw.tp_list);
 		covered = f->nr_systemwide ||
 			  (event->hw.target->flags & PF_EXITING) ||
-			  tu_filter_has_mm(f, event->hw.target->mm);
+			  upev_filter_has_mm(f, event->hw.target->mm);
 	} else {
 		f->nr_systemwide--;
 		covered = f->nr_systemwide;
@@ -439,9 +439,9 @@ static bool tu_filter_remove(struct tu_perf_filter *f, struct perf_event *event)
 }
 
 /* Let the core re-ask the filter about every mm, for each probe. */
-static int tu_event_apply(struct tu_event *ev, bool add)
+static int upev_event_apply(struct upev_event *ev, bool add)
 {
-	struct tu_probe *tp;
+	struct upev_probe *tp;
 	int ret = 0;
 
 	list_for_each_entry(tp, &ev->pev.probes, sibling) {
@@ -455,22 +455,22 @@ static int tu_event_apply(struct tu_event *ev, bool add)
 }
 
 /* PERF_OPEN, PERF_CLOSE and the rest: event_mutex held. */
-int tu_event_reg_perf(struct tu_event *ev, enum trace_reg type, void *data)
+int upev_event_reg_perf(struct upev_event *ev, enum trace_reg type, void *data)
 {
 	struct perf_event *event = data;
 	int ret;
 
 	switch (type) {
 	case TRACE_REG_PERF_OPEN:
-		if (tu_filter_add(&ev->filter, event))
+		if (upev_filter_add(&ev->filter, event))
 			return 0;
-		ret = tu_event_apply(ev, true);
-		if (ret && !tu_filter_remove(&ev->filter, event))
-			tu_event_apply(ev, false);
+		ret = upev_event_apply(ev, true);
+		if (ret && !upev_filter_remove(&ev->filter, event))
+			upev_event_apply(ev, false);
 		return ret;
 	case TRACE_REG_PERF_CLOSE:
-		if (!tu_filter_remove(&ev->filter, event))
-			tu_event_apply(ev, false);
+		if (!upev_filter_remove(&ev->filter, event))
+			upev_event_apply(ev, false);
 		return 0;
 	default:
 		return 0;	/* add, del: nothing to do */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /**
- * DOC: Design notes
+ * DOC: uprobe events: what the layer's files share
  *
  * trace_uprobe_internal.h - the uprobe event layer, shared between its files.
- * Prefixes: ``tu_`` (trace uprobe: this layer), ``parg_``, ``pev_`` (the layers below).
+ * Prefixes: ``upev_`` (trace uprobe: this layer), ``parg_``, ``probe_ev_`` (the layers below).
  *
  * Terms (Documentation/trace/uprobetracer.rst has the user's view)::
  *
@@ -11,10 +11,10 @@
  *               "p:grp/name PATH:OFFS[(REFCTR)] args..." or "-:grp/name".
  *   probe       what one definition arms: a consumer on the uprobe at
  *               (inode, offset), plus the compiled fetch arguments.
- *               Struct tu_probe; one line in uprobe_events.
+ *               Struct upev_probe; one line in uprobe_events.
  *   event       events/<grp>/<name>: one trace_event_call, with one probe
  *               or more of the same argument names and types.  Struct
- *               tu_event.
+ *               upev_event.
  *   record      a head (trace_entry, then the hit address, or the
  *               function and return addresses) and the argument block
  *               the argument library fills.
@@ -51,19 +51,19 @@
 #include "probe_arg.h"
 #include "probe_event.h"
 
-#define TU_DEFAULT_GROUP	"uprobes"
-#define TU_NAME_LEN		MAX_EVENT_NAME_LEN
+#define UPEV_DEFAULT_GROUP	"uprobes"
+#define UPEV_NAME_LEN		MAX_EVENT_NAME_LEN
 /* Largest record: one page, as the ABI allows. */
-#define TU_RECORD_MAX		PAGE_SIZE
-static_assert(TU_RECORD_MAX <= PEV_SCRATCH_SIZE);	/* built in the scratch */
+#define UPEV_RECORD_MAX		PAGE_SIZE
+static_assert(UPEV_RECORD_MAX <= PROBE_EV_SCRATCH_SIZE);	/* built in the scratch */
 
 /* Record heads. */
-struct tu_entry_head {
+struct upev_entry_head {
 	struct trace_entry ent;
 	unsigned long ip;		/* where the probe hit */
 };
 
-struct tu_return_head {
+struct upev_return_head {
 	struct trace_entry ent;
 	unsigned long func;		/* the probed function */
 	unsigned long ret_ip;		/* where it returned to */
@@ -74,16 +74,16 @@ struct tu_return_head {
  * system-wide, else the mms of the tasks of @events.  @lock guards both;
  * the consumer filter reads them under it.
  */
-struct tu_perf_filter {
+struct upev_perf_filter {
 	rwlock_t lock;
 	unsigned int nr_systemwide;
 	struct list_head events;	/* perf_event.hw.tp_list */
 };
 
 /* One event.  Allocated with its first probe, freed with its last. */
-struct tu_event {
-	struct pev_event pev;
-	struct tu_perf_filter filter;
+struct upev_event {
+	struct probe_ev_event pev;
+	struct upev_perf_filter filter;
 	/*
 	 * The first probe's file and offset, for bpf_get_uprobe_info(): it
 	 * runs with no lock, and that probe may be deleted meanwhile.
@@ -93,7 +93,7 @@ struct tu_event {
 };
 
 /* What hits count, per CPU. */
-struct tu_counts {
+struct upev_counts {
 	unsigned long hits;
 	unsigned long dropped;	/* records a ring or perf buffer refused */
 };
@@ -102,14 +102,14 @@ struct tu_counts {
  * One probe.  The fields above @devent are what a hit reads; they do not
  * change while the consumer is registered.
  */
-struct tu_probe {
+struct upev_probe {
 	struct uprobe_consumer consumer;
-	struct tu_event *event;
+	struct upev_event *event;
 	struct parg_set *args;		/* may be @event->layout */
 	unsigned int rec_size;		/* head + fixed block */
 	bool has_args;
 	unsigned long offset;		/* in the file */
-	struct tu_counts __percpu *counts;
+	struct upev_counts __percpu *counts;
 
 	/* control: event_mutex */
 	struct dyn_event devent;	/* on the dyn_event list unless local */
@@ -121,38 +121,38 @@ struct tu_probe {
 	struct uprobe *uprobe;		/* registered, or NULL */
 };
 
-static inline struct tu_event *tu_event_of(struct trace_event_call *call)
+static inline struct upev_event *upev_event_of(struct trace_event_call *call)
 {
-	return container_of(call, struct tu_event, pev.call);
+	return container_of(call, struct upev_event, pev.call);
 }
 
-static inline struct tu_probe *tu_event_primary(struct tu_event *ev)
+static inline struct upev_probe *upev_event_primary(struct upev_event *ev)
 {
-	return list_first_entry_or_null(&ev->pev.probes, struct tu_probe, sibling);
+	return list_first_entry_or_null(&ev->pev.probes, struct upev_probe, sibling);
 }
 
-static inline struct inode *tu_probe_inode(const struct tu_probe *tp)
+static inline struct inode *upev_probe_inode(const struct upev_probe *tp)
 {
 	return d_real_inode(tp->path.dentry);
 }
 
 /* trace_uprobe.c */
-struct tu_probe *tu_probe_new(const char *filename, struct path *path,
+struct upev_probe *upev_probe_new(const char *filename, struct path *path,
 			      unsigned long offset, unsigned long ref_ctr,
 			      bool is_return, struct parg_set *set);
-void tu_probe_free(struct tu_probe *tp);
+void upev_probe_free(struct upev_probe *tp);
 
 /* trace_uprobe_event.c */
-struct tu_event *tu_event_new(const char *group, const char *name,
-			      struct tu_probe *first);
-struct tu_event *tu_find_event(const char *group, const char *name);
-int tu_probe_arm(struct tu_probe *tp, bool perf);
+struct upev_event *upev_event_new(const char *group, const char *name,
+			      struct upev_probe *first);
+struct upev_event *upev_find_event(const char *group, const char *name);
+int upev_probe_arm(struct upev_probe *tp, bool perf);
 
 /* trace_uprobe_hit.c */
-int tu_handler(struct uprobe_consumer *uc, struct pt_regs *regs);
-int tu_ret_handler(struct uprobe_consumer *uc, unsigned long func,
+int upev_handler(struct uprobe_consumer *uc, struct pt_regs *regs);
+int upev_ret_handler(struct uprobe_consumer *uc, unsigned long func,
 		   struct pt_regs *regs);
-bool tu_perf_filter_mm(struct uprobe_consumer *uc, struct mm_struct *mm);
-int tu_event_reg_perf(struct tu_event *ev, enum trace_reg type, void *data);
+bool upev_perf_filter_mm(struct uprobe_consumer *uc, struct mm_struct *mm);
+int upev_event_reg_perf(struct upev_event *ev, enum trace_reg type, void *data);
 
 #endif /* _KERNEL_TRACE_TRACE_UPROBE_INTERNAL_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
+ * DOC: arm64 kprobes: the BRK hit path
  *
  * arm64 kprobes: the BRK hit path.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
+ * DOC: arm64 kprobes: which instructions a probe may sit on
  *
  * Which A64 instructions a probe may sit on, and how each is carried out.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
+ * DOC: arm64 kprobes on ftrace: the hit path of a function-entry site
  *
  * arm64 kprobes on ftrace: the hit path of a site on a function's ftrace
  * call, taken with a call instead of a BRK exception.

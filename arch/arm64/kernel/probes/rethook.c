@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
+ * DOC: arm64 rethook: the return trampoline in the link register
  *
  * arm64 side of rethook: plant the trampoline in the link register at a
  * function entry, and run the handlers from the trampoline at the return

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
+ * DOC: arm64 kprobes: simulation of PC-relative instructions and branches
  *
  * Simulation of the A64 instructions that cannot run out of line: those
  * that read the PC (ADR, ADRP, literal loads) and the branches.  Each

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /**
- * DOC: Design notes
+ * DOC: arm64 kprobes: preparing a site at registration
  *
  * arm64 kprobes: what happens at registration.  A site's instruction is
  * read and classified (decode.c); a stepped one gets an out-of-line slot
