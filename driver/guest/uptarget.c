@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uptarget - a user program for the uprobe event tests (test.d/kpevent/up_*.tc).
+ * uptarget - a user program for the uprobe event tests (test.d/dynevent/uprobe_*.tc).
  *
  *   uptarget syms     print "NAME OFFSET" for each probe target: the
  *                     offset in this file that a uprobe definition wants
