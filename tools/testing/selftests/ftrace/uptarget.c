@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uptarget - a user program for the uprobe event tests (test.d/dynevent/uprobe_*.tc).
+ * uptarget - the program the uprobe event tests probe (test.d/dynevent/uprobe_*.tc).
  *
  *   uptarget syms     print "NAME OFFSET" for each probe target: the
  *                     offset in this file that a uprobe definition wants
- *                     ("/guest/uptarget:OFFSET"), found from
+ *                     ("$FTRACETEST_ROOT/uptarget:OFFSET"), found from
  *                     /proc/self/maps, so no host tool has to know how
  *                     the linker laid the file out.  up_global's line is
  *                     the offset that @+OFFS of a probe on these
