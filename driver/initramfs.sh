@@ -72,11 +72,6 @@ if [ -f "$OBJ/kpbench/kpbench_mod.ko" ]; then
 	"${CROSS}strip" --strip-debug -o "$ROOT/guest/kpbench_mod.ko" "$OBJ/kpbench/kpbench_mod.ko"
 fi
 
-# the tests' module (driver/testmod)
-if [ -f "$OBJ/kptest/kptest_mod.ko" ]; then
-	"${CROSS}strip" --strip-debug -o "$ROOT/guest/kptest_mod.ko" "$OBJ/kptest/kptest_mod.ko"
-fi
-
 # ftrace selftests as the series has them, for both trees: the base's,
 # ours on top, then the series' patches to them (each touches only files
 # of tools/testing/selftests/ftrace, whose 5 components -p5 strips)

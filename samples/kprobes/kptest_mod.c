@@ -2,6 +2,9 @@
 /*
  * kptest_mod - functions with known properties for the kprobe event tests.
  *
+ * Built with CONFIG_SAMPLE_KPROBE_TEST_MOD=m; the ftrace selftests of
+ * test.d/kprobe and test.d/dynevent load it with modprobe.
+ *
  *   kptest_target(x)      an ordinary function; write N to
  *                         /sys/kernel/debug/kptest/call to call it N times
  *   kptest_nest(x)        calls kptest_target(); write N to
