@@ -183,11 +183,18 @@ static int perf_pmu(long n)
 {
 	struct perf_event_attr attr = { .type = uprobe_pmu_type() };
 	unsigned long start, off;
+	static char self[4096];
+	ssize_t len;
 
 	if ((int)attr.type < 0 ||
 	    !find_mapping((unsigned long)up_add, &start, &off))
 		return 1;
-	attr.config1 = (unsigned long)"/guest/uptarget";	/* uprobe_path */
+	/* this program, wherever it was installed */
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0)
+		return 1;
+	self[len] = '\0';
+	attr.config1 = (unsigned long)self;			/* uprobe_path */
 	attr.config2 = (unsigned long)up_add - start + off;	/* probe_offset */
 	printf("%lld\n", count_run(&attr, n));
 	return 0;
