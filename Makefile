@@ -18,7 +18,7 @@ check-all:
 
 # The long stress test of the kprobes core, alone (it is not in check).
 stress:
-	@TESTS='ftrace:kpcore/stress.tc' $(DRIVE) check
+	@TESTS='ftrace:kprobe/kprobes_stress.tc' $(DRIVE) check
 
 clean:
 	rm -rf build/obj build/initramfs build/logs build/src

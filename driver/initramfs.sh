@@ -3,9 +3,9 @@
 #
 # It holds a static busybox, the guest scripts of driver/guest, the modules
 # of the build, the ftrace selftests (the base kernel's, with this repo's
-# test.d on top, for both trees so BASE=1 runs our tests too) and the
-# static programs built from driver/guest/*.c and
-# tools/testing/selftests/kprobes/*.c.
+# files and patches on top, for both trees so BASE=1 runs our tests too) and
+# the static programs built from driver/guest/*.c,
+# tools/testing/selftests/ftrace/*.c and tools/testing/selftests/kprobes/*.c.
 set -euo pipefail
 SRC=$1 OBJ=$2 ROOT=$3 KARCH=$4
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,11 +38,22 @@ echo "root:x:0:0:root:/root:/bin/sh" >"$ROOT/etc/passwd"
 echo "root:x:0:" >"$ROOT/etc/group"
 echo tkguest >"$ROOT/etc/hostname"
 
-# static programs: the guest's helpers, and the kselftest_harness tests
-for c in "$TOP"/driver/guest/*.c "$TOP"/tools/testing/selftests/kprobes/*.c; do
-	[ -e "$c" ] || continue
+# static programs: the guest's helpers in /guest; the kselftests' in a
+# kselftest install's layout, /ftrace beside /kprobes (the ftrace tests
+# find their programs there), with a link in /guest for the suite runner
+cc_static() { # source output
 	"${CROSS}gcc" -static -O2 -Wall -I "$BASESRC/tools/testing/selftests" \
-		-o "$ROOT/guest/$(basename "$c" .c)" "$c"
+		-o "$2" "$1"
+}
+for c in "$TOP"/driver/guest/*.c; do
+	[ -e "$c" ] || continue
+	cc_static "$c" "$ROOT/guest/$(basename "$c" .c)"
+done
+mkdir -p "$ROOT/kprobes"
+for c in "$TOP"/tools/testing/selftests/kprobes/*.c; do
+	[ -e "$c" ] || continue
+	cc_static "$c" "$ROOT/kprobes/$(basename "$c" .c)"
+	ln -s "../kprobes/$(basename "$c" .c)" "$ROOT/guest/$(basename "$c" .c)"
 done
 
 # kernel modules (already stripped by modules_install)
@@ -61,14 +72,25 @@ if [ -f "$OBJ/kpbench/kpbench_mod.ko" ]; then
 	"${CROSS}strip" --strip-debug -o "$ROOT/guest/kpbench_mod.ko" "$OBJ/kpbench/kpbench_mod.ko"
 fi
 
-# the tests' module (driver/testmod)
-if [ -f "$OBJ/kptest/kptest_mod.ko" ]; then
-	"${CROSS}strip" --strip-debug -o "$ROOT/guest/kptest_mod.ko" "$OBJ/kptest/kptest_mod.ko"
-fi
-
-# ftrace selftests: base, then ours on top
+# ftrace selftests as the series has them, for both trees: the base's,
+# ours on top, then the series' patches to them (each touches only files
+# of tools/testing/selftests/ftrace, whose 5 components -p5 strips)
 cp -a "$BASESRC/tools/testing/selftests/ftrace" "$ROOT/ftrace"
 cp -a "$TOP/tools/testing/selftests/ftrace/." "$ROOT/ftrace/" 2>/dev/null || true
+for p in "$TOP"/patches/*.patch; do
+	[ -e "$p" ] || continue
+	grep -q '^+++ b/tools/testing/selftests/ftrace/' "$p" || continue
+	if awk '/^\+\+\+ / && !/^\+\+\+ b\/tools\/testing\/selftests\/ftrace\// { bad = 1 }
+		END { exit !bad }' "$p"; then
+		echo "$p: touches files outside tools/testing/selftests/ftrace" >&2
+		exit 1
+	fi
+	patch -d "$ROOT/ftrace" -p5 -F3 -s --no-backup-if-mismatch <"$p"
+done
+for c in "$TOP"/tools/testing/selftests/ftrace/*.c; do
+	[ -e "$c" ] || continue
+	cc_static "$c" "$ROOT/ftrace/$(basename "$c" .c)"
+done
 cp "$TOP/driver/suite.list" "$ROOT/guest/suite.list"
 
 # our documentation, whose examples a test runs

@@ -2,10 +2,11 @@
 # In-guest suite runner.  Reads /guest/suite.list and prints, on stdout
 # (the host's guest log), one line per test:
 #     @@RESULT PASS|FAIL|SKIP <name>
-# followed by the log of each failing test, then @@DONE.  Under BASE=1
-# (tkbase=1), tests whose header has a "# series-only:" line are skipped;
-# tests with an "# on-demand:" line run only when TESTS= names them or
-# under ONDEMAND=1 (tkondemand=1).
+# followed by the log of each failing test, then @@DONE.  An ftrace test
+# that ftracetest finds UNSUPPORTED (under BASE=1, those whose "# requires:"
+# names a README line or a file of the series) is skipped; tests with an
+# "# on-demand:" line run only when TESTS= names them or under ONDEMAND=1
+# (tkondemand=1).
 FT=/ftrace
 TIMEOUT=${TIMEOUT:-600}
 base=$(sed -n 's/.*tkbase=\([01]\).*/\1/p' /proc/cmdline)
@@ -127,10 +128,6 @@ run_ftrace() { # path relative to $FT
 	wanted "$name" || return 0
 	# a test whose header has "# on-demand:" runs only when named
 	[ -z "$only$ondemand" ] && grep -q '^# on-demand:' "$FT/$1" && return 0
-	if [ "$base" = 1 ] && grep -q '^# series-only:' "$FT/$1"; then
-		result SKIP "$name (series only)"
-		return
-	fi
 	rm -rf /tmp/ftlog
 	T_START=$(now)
 	run_bounded /tmp/ftout sh -c "cd $FT && exec ./ftracetest -v -k -l /tmp/ftlog $1"
