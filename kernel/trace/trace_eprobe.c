@@ -74,7 +74,10 @@ static int epev_show(struct seq_file *m, struct dyn_event *dev)
 
 static bool epev_busy(struct dyn_event *dev)
 {
-	return !list_empty(&epev_of_devent(dev)->links);
+	struct epev_event *ev = epev_of_devent(dev);
+
+	/* what epev_free() refuses, so that a truncation frees all or none */
+	return !list_empty(&ev->links) || trace_event_dyn_busy(&ev->call);
 }
 
 /* Delete one eprobe (event_mutex held).  -EBUSY while it is on or open. */

@@ -168,13 +168,13 @@ static __always_inline void fpev_hit(struct fpev_probe *tp, struct fpev_hit_ctx 
 {
 	unsigned int users = READ_ONCE(tp->event->pev.flags);
 
-	raw_cpu_inc(tp->counts->hits);
+	this_cpu_inc(tp->counts->hits);
 	if (users & PROBE_EV_EV_TRACE)
 		fpev_trace(tp, c);
 	if (users & PROBE_EV_EV_PERF)
 		fpev_perf(tp, c);
 	if (unlikely(c->dropped))
-		raw_cpu_inc(tp->counts->dropped);
+		this_cpu_inc(tp->counts->dropped);
 }
 
 /* fprobe entry handler of an entry probe: preemption off, maybe NMI. */

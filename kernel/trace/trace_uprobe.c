@@ -601,7 +601,7 @@ static bool upev_dyn_match(const char *system, const char *event,
 
 static bool upev_dyn_is_busy(struct dyn_event *dev)
 {
-	return !!upev_probe_of(dev)->event->pev.flags;
+	return probe_ev_event_busy(&upev_probe_of(dev)->event->pev);
 }
 
 static int upev_dyn_free(struct dyn_event *dev)
