@@ -15,7 +15,6 @@
 #define _TRACE_PROBE_EVENT_H
 
 #include <linux/cpumask.h>
-#include <linux/minmax.h>
 #include <linux/percpu.h>
 #include <linux/ring_buffer.h>
 #include <linux/seq_file.h>
@@ -353,8 +352,8 @@ void probe_ev_seq_event_name(struct seq_file *m, struct trace_event_call *call);
  * preemption point.
  */
 /* two pages, but never more than the per-CPU allocator hands out (64K pages) */
-#define PROBE_EV_SCRATCH_SIZE	\
-	min_t(size_t, 2 * PAGE_SIZE, PCPU_MIN_UNIT_SIZE)
+#define PROBE_EV_SCRATCH_SIZE						\
+	(2 * PAGE_SIZE < PCPU_MIN_UNIT_SIZE ? 2 * PAGE_SIZE : PCPU_MIN_UNIT_SIZE)
 #define PROBE_EV_SCRATCH_LEVELS	5	/* task, softirq, irq, NMI, one more */
 
 struct probe_ev_scratch_cpu {
