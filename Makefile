@@ -16,7 +16,7 @@ deps source kernel initramfs run check check-debug check-tools demo bench fuzz d
 check-all:
 	@rc=0; ARCH=x86_64 $(DRIVE) check || rc=1; ARCH=arm64 $(DRIVE) check || rc=1; exit $$rc
 
-# The long stress test of the kprobes core, alone (it is not in check).
+# The long stress test of the kprobes core, alone (make check runs it too).
 stress:
 	@TESTS='ftrace:kprobe/kprobes_stress.tc' $(DRIVE) check
 
