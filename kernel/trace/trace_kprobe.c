@@ -183,13 +183,7 @@ static int kpev_probe_add_places(struct kpev_probe *tp, struct kpev_def *def)
 		pl->rp.kp.cost = tp->rp.kp.cost;
 		pl->rp.maxactive = tp->rp.maxactive;
 		pl->rp.data_size = tp->rp.data_size;
-		if (kpev_probe_kind_return(tp)) {
-			pl->rp.handler = kpev_place_ret_hit;
-			if (tp->rp.entry_handler)
-				pl->rp.entry_handler = kpev_place_ret_entry;
-		} else {
-			pl->rp.kp.pre_handler = kpev_place_hit;
-		}
+		kpev_set_handlers(tp, &pl->rp, kpev_probe_kind_return(tp), true);
 	}
 	many->names = def->found.names;
 	def->found.names = NULL;
@@ -226,18 +220,14 @@ struct kpev_probe *kpev_probe_new(struct kpev_def *def, struct parg_set *set)
 	}
 
 	if (def->is_return) {
-		tp->rp.handler = kpev_kretprobe_hit;
 		tp->rp.maxactive = def->maxactive;
 		tp->rp.data_size = parg_set_entry_size(set);
-		if (tp->rp.data_size)
-			tp->rp.entry_handler = kpev_kretprobe_entry;
-	} else {
-		tp->rp.kp.pre_handler = kpev_kprobe_hit;
 	}
 	tp->args = set;
 	tp->rec_size = head + parg_set_size(set);
 	tp->has_args = parg_set_count(set) > 0;
 	tp->dynamic = parg_set_is_dynamic(set);
+	kpev_set_handlers(tp, &tp->rp, def->is_return, false);
 	INIT_LIST_HEAD(&tp->sibling);
 	dyn_event_init(&tp->devent, &kpev_dyn_ops);
 	if (def->pattern && kpev_probe_add_places(tp, def)) {

@@ -239,14 +239,14 @@ static __always_inline void kpev_write_ring(struct kpev_probe *tp,
 
 /*
  * A plain file and a record with strings: fetch into a scratch level,
- * reserve the size the fetch took, copy.  Out of line, so that records
- * of a fixed size do not carry it.
+ * reserve the size the fetch took, copy.  Only the handlers of probes
+ * with strings inline it (kpev_set_handlers()).
  */
-static noinline void kpev_write_strings(struct kpev_probe *tp,
-				      unsigned long addr,
-				      struct pt_regs *regs,
-				      struct kretprobe_instance *ri,
-				      struct trace_event_file *file)
+static __always_inline void kpev_write_strings(struct kpev_probe *tp,
+					      unsigned long addr,
+					      struct pt_regs *regs,
+					      struct kretprobe_instance *ri,
+					      struct trace_event_file *file)
 {
 	void *scratch = probe_ev_scratch_get();
 	unsigned int size;
@@ -260,7 +260,6 @@ static noinline void kpev_write_strings(struct kpev_probe *tp,
 	}
 	probe_ev_scratch_put();
 }
-NOKPROBE_SYMBOL(kpev_write_strings);
 
 /* A plain file and a fixed-size record: fetched in place. */
 static __always_inline void kpev_write_plain(struct kpev_probe *tp,
@@ -274,9 +273,10 @@ static __always_inline void kpev_write_plain(struct kpev_probe *tp,
 
 /* One record per trace file the event is enabled in. */
 static __always_inline void kpev_trace(struct kpev_probe *tp,
-				unsigned long addr,
+				     unsigned long addr,
 				     struct pt_regs *regs,
-				     struct kretprobe_instance *ri)
+				     struct kretprobe_instance *ri,
+				     bool strings)
 {
 	struct probe_ev_link *link;
 
@@ -288,7 +288,7 @@ static __always_inline void kpev_trace(struct kpev_probe *tp,
 			kpev_write_generic(tp, addr, regs, ri, file);
 		else if (unlikely(eflags & EVENT_FILE_FL_FILTERED))
 			kpev_write_filtered(tp, addr, regs, ri, file);
-		else if (tp->dynamic)
+		else if (strings)
 			kpev_write_strings(tp, addr, regs, ri, file);
 		else
 			kpev_write_plain(tp, addr, regs, ri, file);
@@ -297,18 +297,20 @@ static __always_inline void kpev_trace(struct kpev_probe *tp,
 
 /*
  * Both handlers end here: count the hit, then feed the ring buffers and
- * perf.  @ri is NULL for an entry probe; inlined into each handler, the
- * test on it folds away.
+ * perf.  @ri is NULL for an entry probe, @strings is @tp->dynamic; both
+ * are known in each handler that inlines it, and the tests on them fold
+ * away.
  */
 static __always_inline int kpev_hit(struct kpev_probe *tp, unsigned long addr,
 				  struct pt_regs *regs,
-				  struct kretprobe_instance *ri)
+				  struct kretprobe_instance *ri,
+				  bool strings)
 {
 	unsigned int users = READ_ONCE(tp->event->pev.flags);
 
 	raw_cpu_inc(tp->counts->hits);
 	if (users & PROBE_EV_EV_TRACE)
-		kpev_trace(tp, addr, regs, ri);
+		kpev_trace(tp, addr, regs, ri, strings);
 	if (!(users & PROBE_EV_EV_PERF))
 		return 0;
 	if (!ri)
@@ -318,71 +320,118 @@ static __always_inline int kpev_hit(struct kpev_probe *tp, unsigned long addr,
 }
 
 /*
- * The handlers.  A probe's first place is its own kretprobe (rp.kp for an
- * entry probe); the others of a multi-place probe are struct kpev_place,
- * with handlers of their own, so that neither pays for telling them apart.
+ * The handlers, chosen when the probe is defined (kpev_set_handlers()).
+ * A probe's first place is its own kretprobe (rp.kp for an entry probe);
+ * the others of a multi-place probe are struct kpev_place.  Each kind of
+ * place, entry or return, with strings or without, has its own handler,
+ * so that a hit tells none of them apart.
  */
-
-/* kprobe pre_handler: runs with preemption off, maybe in NMI. */
-int kpev_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
+static __always_inline struct kpev_probe *kpev_kp_probe(struct kprobe *kp)
 {
-	return kpev_hit(container_of(kp, struct kpev_probe, rp.kp),
-		      (unsigned long)kp->addr, regs, NULL);
+	return container_of(kp, struct kpev_probe, rp.kp);
 }
-NOKPROBE_SYMBOL(kpev_kprobe_hit);
 
-int kpev_place_hit(struct kprobe *kp, struct pt_regs *regs)
+static __always_inline struct kpev_probe *kpev_kp_place(struct kprobe *kp)
 {
-	return kpev_hit(container_of(kp, struct kpev_place, rp.kp)->tp,
-		      (unsigned long)kp->addr, regs, NULL);
+	return container_of(kp, struct kpev_place, rp.kp)->tp;
 }
-NOKPROBE_SYMBOL(kpev_place_hit);
 
-/* kretprobe handler: the function returns; preemption off. */
-int kpev_kretprobe_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
+static __always_inline struct kpev_probe *kpev_rp_probe(struct kretprobe *rp)
+{
+	return container_of(rp, struct kpev_probe, rp);
+}
+
+static __always_inline struct kpev_probe *kpev_rp_place(struct kretprobe *rp)
+{
+	return container_of(rp, struct kpev_place, rp)->tp;
+}
+
+/* kprobe pre_handlers: run with preemption off, maybe in NMI. */
+#define KPEV_ENTRY_HANDLER(name, probe_of, strings)			\
+static int name(struct kprobe *kp, struct pt_regs *regs)		\
+{									\
+	return kpev_hit(probe_of(kp), (unsigned long)kp->addr, regs,	\
+			NULL, strings);					\
+}									\
+NOKPROBE_SYMBOL(name)
+
+/*
+ * kretprobe handlers: the function returns; preemption off.  The
+ * kretprobe is NULL while it is being unregistered on another CPU.
+ */
+#define KPEV_RETURN_HANDLER(name, probe_of, strings)			\
+static int name(struct kretprobe_instance *ri, struct pt_regs *regs)	\
+{									\
+	struct kretprobe *rp = get_kretprobe(ri);			\
+									\
+	if (likely(rp))							\
+		kpev_hit(probe_of(rp), (unsigned long)rp->kp.addr, regs,\
+			 ri, strings);					\
+	return 0;							\
+}									\
+NOKPROBE_SYMBOL(name)
+
+KPEV_ENTRY_HANDLER(kpev_kprobe_hit, kpev_kp_probe, false);
+KPEV_ENTRY_HANDLER(kpev_kprobe_hit_str, kpev_kp_probe, true);
+KPEV_ENTRY_HANDLER(kpev_place_hit, kpev_kp_place, false);
+KPEV_ENTRY_HANDLER(kpev_place_hit_str, kpev_kp_place, true);
+KPEV_RETURN_HANDLER(kpev_kretprobe_hit, kpev_rp_probe, false);
+KPEV_RETURN_HANDLER(kpev_kretprobe_hit_str, kpev_rp_probe, true);
+KPEV_RETURN_HANDLER(kpev_place_ret_hit, kpev_rp_place, false);
+KPEV_RETURN_HANDLER(kpev_place_ret_hit_str, kpev_rp_place, true);
+
+/* kretprobe entry handlers: save what the return side reads of entry. */
+static __always_inline int kpev_save_entry(struct kpev_probe *tp,
+					   struct kretprobe_instance *ri,
+					   struct pt_regs *regs)
+{
+	parg_set_save_entry(tp->args, regs, ri->data);
+	return 0;
+}
+
+static int kpev_kretprobe_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 
-	/* NULL while the kretprobe is being unregistered on another CPU. */
-	if (likely(rp))
-		return kpev_hit(container_of(rp, struct kpev_probe, rp),
-			      (unsigned long)rp->kp.addr, regs, ri);
-	return 0;
-}
-NOKPROBE_SYMBOL(kpev_kretprobe_hit);
-
-int kpev_place_ret_hit(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct kretprobe *rp = get_kretprobe(ri);
-
-	if (likely(rp))
-		return kpev_hit(container_of(rp, struct kpev_place, rp)->tp,
-			      (unsigned long)rp->kp.addr, regs, ri);
-	return 0;
-}
-NOKPROBE_SYMBOL(kpev_place_ret_hit);
-
-/* kretprobe entry handler: save what the return side reads of entry. */
-int kpev_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct kretprobe *rp = get_kretprobe(ri);
-
-	if (unlikely(!rp))
-		return -ENOENT;
-	parg_set_save_entry(container_of(rp, struct kpev_probe, rp)->args, regs,
-			    ri->data);
-	return 0;
+	return rp ? kpev_save_entry(kpev_rp_probe(rp), ri, regs) : -ENOENT;
 }
 NOKPROBE_SYMBOL(kpev_kretprobe_entry);
 
-int kpev_place_ret_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+static int kpev_place_ret_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 
-	if (unlikely(!rp))
-		return -ENOENT;
-	parg_set_save_entry(container_of(rp, struct kpev_place, rp)->tp->args,
-			    regs, ri->data);
-	return 0;
+	return rp ? kpev_save_entry(kpev_rp_place(rp), ri, regs) : -ENOENT;
 }
 NOKPROBE_SYMBOL(kpev_place_ret_entry);
+
+/*
+ * Give @rp, the kretprobe of @tp itself or of one of its other places
+ * (@place), the handlers of its kind: entry or return (@is_return), with
+ * strings or without (@tp->dynamic, set before), saving entry data or
+ * not (@rp->data_size, set before).
+ */
+void kpev_set_handlers(struct kpev_probe *tp, struct kretprobe *rp,
+		       bool is_return, bool place)
+{
+	bool strings = tp->dynamic;
+
+	if (!is_return) {
+		if (place)
+			rp->kp.pre_handler = strings ? kpev_place_hit_str :
+						       kpev_place_hit;
+		else
+			rp->kp.pre_handler = strings ? kpev_kprobe_hit_str :
+						       kpev_kprobe_hit;
+		return;
+	}
+	if (place)
+		rp->handler = strings ? kpev_place_ret_hit_str : kpev_place_ret_hit;
+	else
+		rp->handler = strings ? kpev_kretprobe_hit_str : kpev_kretprobe_hit;
+	if (rp->data_size)
+		rp->entry_handler = place ? kpev_place_ret_entry :
+					    kpev_kretprobe_entry;
+}

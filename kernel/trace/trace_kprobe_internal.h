@@ -349,12 +349,8 @@ void trace_kprobe_batch_begin(void);
 int trace_kprobe_batch_end(void);
 
 /* trace_kprobe_hit.c */
-int kpev_kprobe_hit(struct kprobe *kp, struct pt_regs *regs);
-int kpev_kretprobe_hit(struct kretprobe_instance *ri, struct pt_regs *regs);
-int kpev_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
-int kpev_place_hit(struct kprobe *kp, struct pt_regs *regs);
-int kpev_place_ret_hit(struct kretprobe_instance *ri, struct pt_regs *regs);
-int kpev_place_ret_entry(struct kretprobe_instance *ri, struct pt_regs *regs);
+void kpev_set_handlers(struct kpev_probe *tp, struct kretprobe *rp,
+		       bool is_return, bool place);
 
 /* trace_kprobe_perf_hit.c */
 #ifdef CONFIG_PERF_EVENTS
