@@ -103,6 +103,7 @@ struct probe_ev_event {
 	unsigned int head_size;		/* record head: argument block offset */
 	bool is_return;
 	bool published;			/* in ftrace_events; event_mutex */
+	u8 kind_flags;			/* the front end's own bits */
 	const struct probe_ev_event_ops *ops;
 };
 

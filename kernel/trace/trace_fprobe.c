@@ -266,7 +266,7 @@ static int fpev_join_event(const struct fpev_parse *p, struct fpev_event *ev,
 			 struct module *mod)
 {
 	bool other_kind = ev->pev.is_return != fpev_probe_is_return(tp) ||
-			  ev->is_tprobe != tp->is_tprobe;
+			  !!(ev->pev.kind_flags & FPEV_EV_TPROBE) != tp->is_tprobe;
 	int word, ret;
 
 	ret = probe_ev_event_may_join(&ev->pev, other_kind, tp->args, &tp->sibling,

@@ -90,7 +90,7 @@ struct fpev_event *fpev_event_new(const char *group, const char *name,
 	if (!pev)
 		return NULL;
 	ev = container_of(pev, struct fpev_event, pev);
-	ev->is_tprobe = first->is_tprobe;
+	ev->pev.kind_flags = first->is_tprobe ? FPEV_EV_TPROBE : 0;
 	first->event = ev;
 	return ev;
 }

@@ -122,8 +122,10 @@ int fpev_parse_def(const struct fpev_parse *p, struct fpev_def *def);
 
 struct fpev_event {
 	struct probe_ev_event pev;
-	bool is_tprobe;			/* its probes are t: probes */
 };
+
+/* pev.kind_flags of an fprobe event: its probes are t: probes */
+#define FPEV_EV_TPROBE		BIT(0)
 
 /* Per CPU, what the hit path counts. */
 struct fpev_counts {

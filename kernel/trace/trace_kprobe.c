@@ -546,7 +546,7 @@ static int kpev_join_override_check(const struct kpev_parse *p,
 	lockdep_assert_held(&event_mutex);
 	if (kpev_probe_injectable(tp))
 		return 0;
-	WRITE_ONCE(ev->injectable, false);
+	kpev_event_not_injectable(ev);
 	if (!trace_event_bpf_overrides(&ev->pev.call))
 		return 0;
 	kpev_event_injectable_update(ev);		/* @tp is not on it */
@@ -1231,7 +1231,7 @@ static void kpev_module_going(struct module *mod)
 		if (!tp->registered || !kpev_probe_in_module(tp, mod))
 			continue;
 		/* its functions go: until they come back, nothing to inject */
-		WRITE_ONCE(tp->event->injectable, false);
+		kpev_event_not_injectable(tp->event);
 		if (tps)
 			tps[n++] = tp;
 		else
@@ -1305,6 +1305,14 @@ static bool kpev_probe_on_entry(struct kpev_probe *tp)
 	return !kprobe_on_func_entry(tp->rp.kp.addr, NULL, 0);
 }
 
+/* Nothing to inject into @ev for now.  event_mutex. */
+void kpev_event_not_injectable(struct kpev_event *ev)
+{
+	lockdep_assert_held(&event_mutex);
+	WRITE_ONCE(ev->pev.kind_flags,
+		   ev->pev.kind_flags & ~KPEV_EV_INJECTABLE);
+}
+
 /* BPF asks of the events its programs attach to; only kprobe events have these. */
 static struct kpev_event *kpev_event_for_bpf(struct trace_event_call *call)
 {
@@ -1321,7 +1329,7 @@ bool trace_kprobe_on_func_entry(struct trace_event_call *call)
 {
 	struct kpev_event *ev = kpev_event_for_bpf(call);
 
-	return ev && READ_ONCE(ev->on_entry);
+	return ev && (READ_ONCE(ev->pev.kind_flags) & KPEV_EV_ON_ENTRY);
 }
 
 /*
@@ -1365,15 +1373,15 @@ void kpev_event_injectable_update(struct kpev_event *ev)
 		entries = entries && kpev_probe_on_entry(tp);
 		all = all && entries && kpev_probe_injectable(tp);
 	}
-	WRITE_ONCE(ev->on_entry, entries);
-	WRITE_ONCE(ev->injectable, all);
+	WRITE_ONCE(ev->pev.kind_flags, (entries ? KPEV_EV_ON_ENTRY : 0) |
+				       (all ? KPEV_EV_INJECTABLE : 0));
 }
 
 bool trace_kprobe_error_injectable(struct trace_event_call *call)
 {
 	struct kpev_event *ev = kpev_event_for_bpf(call);
 
-	return ev && READ_ONCE(ev->injectable);
+	return ev && (READ_ONCE(ev->pev.kind_flags) & KPEV_EV_INJECTABLE);
 }
 
 /* ---------------------------------------------------------------- init */

@@ -175,11 +175,16 @@ int kpev_check_symbol(const char *symbol);
  */
 struct kpev_event {
 	struct probe_ev_event pev;
-	/* every probe's first place a function entry; event_mutex to write */
-	bool on_entry;
-	/* every place on the error-injection list; event_mutex to write */
-	bool injectable;
 };
+
+/*
+ * pev.kind_flags of a kprobe event, written under event_mutex and read
+ * without it (by BPF), so that the event stays one kmalloc-256 object:
+ * every probe's first place is a function entry; every place is on the
+ * error-injection list.
+ */
+#define KPEV_EV_ON_ENTRY	BIT(0)
+#define KPEV_EV_INJECTABLE	BIT(1)
 
 /*
  * Hits a probe's event did not get, by cause, as kprobe_misses shows
@@ -326,6 +331,7 @@ static __always_inline void kpev_count_drop(struct kpev_probe *tp)
 /* trace_kprobe.c */
 int kpev_run_command(const char *raw);	/* a line as kprobe_events takes */
 void kpev_event_injectable_update(struct kpev_event *ev);
+void kpev_event_not_injectable(struct kpev_event *ev);
 void kpev_probe_misses(const struct kpev_probe *tp, struct kpev_misses *m);
 unsigned long kpev_probe_missed(const struct kpev_probe *tp);
 unsigned long kpev_probe_address(const struct kpev_probe *tp);
