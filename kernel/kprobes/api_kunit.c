@@ -11,6 +11,8 @@
  *    one probe fails;
  *  - a registration whose arming fails lets a hit already walking the
  *    site's probes leave the failed probe before resetting it;
+ *  - a kprobe event enabled in a batch whose arming fails at its end is
+ *    left disabled, and the error reaches the writer;
  *  - unregistering under fire: every CPU calls one function in a loop
  *    while kprobes and kretprobes come and go on it, alone, sharing the
  *    site, through the calls that take many, and in a task's batch, for
@@ -32,6 +34,8 @@
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/ptrace.h>
+#include <linux/trace.h>
+#include <linux/trace_events.h>
 
 #include "internal.h"
 
@@ -358,6 +362,134 @@ static void kpa_test_batch_all_or_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 2, kpa_batch_calls());
 	unregister_kprobes(kps, 3);
 	KUNIT_EXPECT_EQ(test, 0, kpa_batch_calls());
+}
+
+/* Is @addr in kpa_target (a breakpoint on it, or its fentry call)? */
+static bool kpa_in_target(const void *addr)
+{
+	return (unsigned long)addr - (unsigned long)kpa_target < 16;
+}
+
+/*
+ * Stands in for the arming of sites in this task: kpa_target's site
+ * refuses, as when ftrace has no memory for its filter; the others are
+ * switched for real, with the stand-in stepped aside meanwhile.
+ */
+static int kpa_sites_refuse_target(struct kprobe_site **sites,
+				   unsigned int n, bool arm)
+{
+	struct kunit *test = kunit_get_current_test();
+	unsigned int i;
+	int ret;
+
+	for (i = 0; arm && i < n; i++)
+		if (kpa_in_target(sites[i]->addr))
+			return -ENOMEM;
+	kunit_deactivate_static_stub(test, kprobe_sites_set_armed);
+	ret = kprobe_sites_set_armed(sites, n, arm);
+	kunit_activate_static_stub(test, kprobe_sites_set_armed,
+				   kpa_sites_refuse_target);
+	return ret;
+}
+
+/* Events of the "kprobes" group, enabled in an instance of their own. */
+#define KPA_EV_INSTANCE	"kpa_batch"
+#define KPA_EV_GROUP	"kprobes"
+#define KPA_EV_BAD	"kpa_batch_bad"		/* on kpa_target */
+#define KPA_EV_OK	"kpa_batch_ok"		/* on kpa_alt */
+
+static bool kpa_file_enabled(struct trace_event_file *file)
+{
+	return test_bit(EVENT_FILE_FL_ENABLED_BIT, &file->flags);
+}
+
+/* The kprobe event @name on @func of this module, by the command API. */
+static int kpa_event_create(struct kunit *test, const char *name,
+			    const char *func)
+{
+	char *text = kunit_kzalloc(test, MAX_DYNEVENT_CMD_LEN, GFP_KERNEL);
+	char place[64];
+	struct dynevent_cmd cmd;
+
+	if (!text)
+		return -ENOMEM;
+	snprintf(place, sizeof(place), "%s:%s", KBUILD_MODNAME, func);
+	kprobe_event_cmd_init(&cmd, text, MAX_DYNEVENT_CMD_LEN);
+	return kprobe_event_gen_cmd_start(&cmd, name, place) ?:
+	       kprobe_event_gen_cmd_end(&cmd);
+}
+
+static struct trace_event_file *kpa_event_file(struct kunit *test,
+					       const char *name)
+{
+	struct trace_event_file *file;
+
+	file = trace_get_event_file(KPA_EV_INSTANCE, KPA_EV_GROUP, name);
+	if (IS_ERR(file)) {
+		KUNIT_FAIL(test, "no event file %s: %ld", name, PTR_ERR(file));
+		return NULL;
+	}
+	return file;
+}
+
+/*
+ * A write to set_event or to a group's enable file arms the probes of
+ * its events in one batch, when the batch ends.  When a site refuses to
+ * be armed there, the writer gets the error and each event on that site
+ * is left off, its enable flag clear, not enabled with nothing armed;
+ * the other events of the write stay on.  The event that was refused
+ * can then be enabled, disabled and deleted as usual.
+ */
+static void kpa_batch_event_refused(struct kunit *test,
+				    struct trace_array *tr)
+{
+	struct trace_event_file *bad, *ok;
+
+	bad = kpa_event_file(test, KPA_EV_BAD);
+	ok = kpa_event_file(test, KPA_EV_OK);
+	if (!bad || !ok)
+		goto out_put;
+	kunit_activate_static_stub(test, kprobe_sites_set_armed,
+				   kpa_sites_refuse_target);
+	KUNIT_EXPECT_EQ(test, -ENOMEM,
+			trace_array_set_clr_event(tr, KPA_EV_GROUP, NULL, true));
+	kunit_deactivate_static_stub(test, kprobe_sites_set_armed);
+	KUNIT_EXPECT_FALSE_MSG(test, kpa_file_enabled(bad),
+			       "enabled, with its probe not armed");
+	KUNIT_EXPECT_TRUE(test, kpa_file_enabled(ok));
+
+	KUNIT_EXPECT_EQ(test, 0,
+			trace_array_set_clr_event(tr, KPA_EV_GROUP, KPA_EV_BAD, true));
+	KUNIT_EXPECT_TRUE(test, kpa_file_enabled(bad));
+	KUNIT_EXPECT_EQ(test, 0,
+			trace_array_set_clr_event(tr, KPA_EV_GROUP, NULL, false));
+	KUNIT_EXPECT_FALSE(test, kpa_file_enabled(bad));
+	KUNIT_EXPECT_FALSE(test, kpa_file_enabled(ok));
+out_put:
+	if (ok)
+		trace_put_event_file(ok);
+	if (bad)
+		trace_put_event_file(bad);
+}
+
+static void kpa_test_batch_event_refused(struct kunit *test)
+{
+	struct trace_array *tr;
+
+	if (!IS_ENABLED(CONFIG_KPROBE_EVENTS))
+		kunit_skip(test, "needs kprobe events");
+	KUNIT_ASSERT_EQ(test, 0, kpa_event_create(test, KPA_EV_BAD, "kpa_target"));
+	KUNIT_EXPECT_EQ(test, 0, kpa_event_create(test, KPA_EV_OK, "kpa_alt"));
+	tr = trace_array_get_by_name(KPA_EV_INSTANCE, NULL);
+	if (tr) {
+		kpa_batch_event_refused(test, tr);
+		trace_array_put(tr);
+		KUNIT_EXPECT_EQ(test, 0, trace_array_destroy(tr));
+	} else {
+		KUNIT_FAIL(test, "no trace instance");
+	}
+	KUNIT_EXPECT_EQ(test, 0, kprobe_event_delete(KPA_EV_OK));
+	KUNIT_EXPECT_EQ(test, 0, kprobe_event_delete(KPA_EV_BAD));
 }
 
 /* ------------------------------------------------------------------ */
@@ -795,6 +927,7 @@ static struct kunit_case kprobes_api_cases[] = {
 	KUNIT_CASE(kpa_test_batch_exclusive),
 	KUNIT_CASE(kpa_test_batch_defers),
 	KUNIT_CASE(kpa_test_batch_all_or_nothing),
+	KUNIT_CASE(kpa_test_batch_event_refused),
 	KUNIT_CASE(kpa_test_cost),
 	KUNIT_CASE(kpa_test_cost_default),
 	KUNIT_CASE_SLOW(kpa_test_unregister_race),

@@ -436,14 +436,16 @@ static void kprobe_site_destroy(struct kprobe_site *s)
 /*
  * Put the breakpoints (or ftrace hooks) of @sites in (@arm) or take them
  * out; all are of one kind, FTRACE or not.  A jump goes back to a
- * breakpoint first: the breakpoint is what is removed.
+ * breakpoint first: the breakpoint is what is removed.  A KUnit test may
+ * stand in for it, to make arming fail where a batch ends.
  */
-static int kprobe_sites_set_armed(struct kprobe_site **sites, unsigned int n,
-				  bool arm)
+VISIBLE_IF_KUNIT int kprobe_sites_set_armed(struct kprobe_site **sites,
+					    unsigned int n, bool arm)
 {
 	unsigned int i;
 	int ret;
 
+	KUNIT_STATIC_STUB_REDIRECT(kprobe_sites_set_armed, sites, n, arm);
 	if (sites[0]->state & KPROBE_SITE_FTRACE) {
 		ret = arm ? kprobe_ftrace_arm(sites, n) :
 			    kprobe_ftrace_disarm(sites, n);
@@ -471,6 +473,7 @@ static int kprobe_sites_set_armed(struct kprobe_site **sites, unsigned int n,
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(kprobe_sites_set_armed);
 
 static int kprobe_site_set_armed(struct kprobe_site *s, bool arm)
 {

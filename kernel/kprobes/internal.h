@@ -102,6 +102,8 @@ static inline int kprobe_ftrace_disarm(struct kprobe_site **sites,
 /* core.c, for the KUnit tests (which may stand in for it) */
 #if IS_ENABLED(CONFIG_KUNIT)
 int kprobe_site_sync(struct kprobe_site *s);
+int kprobe_sites_set_armed(struct kprobe_site **sites, unsigned int n,
+			   bool arm);
 #endif
 
 /* cost.c: debugfs kprobes/cost_every, and the KUnit tests */

@@ -475,6 +475,48 @@ static int probe_ev_event_disable(struct probe_ev_event *ev,
 }
 
 /*
+ * Turn off every trace file that has @ev on, as if their enables had
+ * failed.  The last file off disarms, as on any disable.
+ */
+static void probe_ev_event_drop_files(struct probe_ev_event *ev)
+{
+	struct probe_ev_link *link, *next;
+
+	list_for_each_entry_safe(link, next, &ev->links, node)
+		trace_event_enable_disable(link->file, 0, 0);
+}
+
+/**
+ * probe_ev_drop_refused() - turn off the events whose arming failed late
+ * @ops: the front end's events
+ * @refused: does this event, on for trace files, have a probe that could
+ *	not be armed?
+ *
+ * A batch of enables arms the probes of its events when it ends, after
+ * the event core set their enable flags.  Where that fails, the trace
+ * files of every such event are turned off again, so that none says
+ * enabled with nothing armed; the writer gets the batch's error.
+ *
+ * Context: process, under event_mutex.
+ */
+void probe_ev_drop_refused(const struct probe_ev_event_ops *ops,
+			   bool (*refused)(struct probe_ev_event *ev))
+{
+	struct trace_event_call *call;
+	struct probe_ev_event *ev;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (call->class->fields_array != probe_ev_event_fields)
+			continue;
+		ev = probe_ev_event_of(call);
+		if (ev->ops == ops && (ev->flags & PROBE_EV_EV_TRACE) &&
+		    refused(ev))
+			probe_ev_event_drop_files(ev);
+	}
+}
+
+/*
  * class->reg of a probe event: called by the ftrace and perf cores, in
  * process context with event_mutex held.
  */

@@ -128,6 +128,8 @@ void probe_ev_event_free(struct probe_ev_event *ev);
 int probe_ev_event_publish(struct probe_ev_event *ev);
 int probe_ev_event_unpublish(struct probe_ev_event *ev);
 bool probe_ev_event_busy(struct probe_ev_event *ev);
+void probe_ev_drop_refused(const struct probe_ev_event_ops *ops,
+			   bool (*refused)(struct probe_ev_event *ev));
 int probe_ev_event_withdraw(struct probe_ev_event *ev);
 bool probe_ev_event_leave(struct probe_ev_event *ev, struct list_head *node,
 		     struct parg_set **args);

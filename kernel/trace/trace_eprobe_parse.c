@@ -8,7 +8,7 @@
  *   word 0              word 1             2...   the rest, joined
  *
  * The stages, each of which logs its error at the word and byte at
- * fault (error_log, "event_probe"; trace_eprobe_errors.h):
+ * fault (error_log, "event_probe"; trace_eprobe_errors.h)::
  *
  *   names      word 0's GROUP/EVENT (probe_ev_split_name()), word 1's
  *              attached event

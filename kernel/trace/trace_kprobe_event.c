@@ -84,18 +84,6 @@ static int kpev_event_switch_probes(struct probe_ev_event *ev, bool on)
 	return ret;
 }
 
-void trace_kprobe_batch_begin(void)
-{
-	lockdep_assert_held(&event_mutex);
-	kprobe_batch_begin();
-}
-
-int trace_kprobe_batch_end(void)
-{
-	lockdep_assert_held(&event_mutex);
-	return kprobe_batch_end();
-}
-
 static int kpev_event_arm(struct probe_ev_event *ev, bool perf)
 {
 	return kpev_event_switch_probes(ev, true);
@@ -135,6 +123,50 @@ static const struct probe_ev_event_ops kpev_event_ops = {
 	.head_size = { sizeof(struct kprobe_trace_entry_head),
 		       sizeof(struct kretprobe_trace_entry_head) },
 };
+
+void trace_kprobe_batch_begin(void)
+{
+	lockdep_assert_held(&event_mutex);
+	kprobe_batch_begin();
+}
+
+/*
+ * Does a probe of @ev sit on a site the kprobes core could not arm where
+ * a batch ended?  The core disabled its probes then; while the event is
+ * on, all its probes are enabled otherwise.
+ */
+static bool kpev_event_refused(struct probe_ev_event *ev)
+{
+	struct kpev_probe *tp;
+	unsigned int i;
+
+	list_for_each_entry(tp, &ev->probes, sibling) {
+		for (i = 0; tp->registered && i < kpev_probe_nplaces(tp); i++) {
+			struct kprobe *kp = &kpev_probe_place(tp, i)->kp;
+
+			if (kp->addr && !kprobe_gone(kp) && kprobe_disabled(kp))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Where the batch could not arm a site, the events on it were turned on
+ * in the batch (an event on before has its sites armed): turn their
+ * trace files off again, so that no enable file says 1 with nothing
+ * armed.  The writer gets the error.
+ */
+int trace_kprobe_batch_end(void)
+{
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	ret = kprobe_batch_end();
+	if (ret)
+		probe_ev_drop_refused(&kpev_event_ops, kpev_event_refused);
+	return ret;
+}
 
 /*
  * A new, unpublished event named @group/@name whose first probe is

@@ -349,7 +349,7 @@ struct kpev_event *kpev_find_event(const char *group, const char *name);
  * dyn_event batch hooks (kpev_dyn_ops): the event core enables or disables
  * many events at once under event_mutex; their probes are armed in one
  * kprobes batch, at the end, which returns 0 or the error of a probe
- * that could not be armed.
+ * that could not be armed; the events of such probes are turned off.
  */
 void trace_kprobe_batch_begin(void);
 int trace_kprobe_batch_end(void);
