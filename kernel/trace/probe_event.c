@@ -593,6 +593,64 @@ void probe_ev_log_error(const char *subsys, int argc, const char **argv,
 	kfree(cmd);
 }
 
+/* An error_log entry for @w, message @code of its front end's table. */
+void probe_ev_words_error(const struct probe_ev_words *w, int word, int pos,
+			  unsigned int code)
+{
+	if (WARN_ON_ONCE(code >= w->errs->n))
+		return;
+	probe_ev_log_error(w->errs->subsys, w->argc, w->argv, word, pos,
+			   w->errs->texts, code);
+}
+
+/*
+ * Split @raw into words and hand them to @run with @data (also when
+ * there are none); errors on them go to @errs.  @run's result, or
+ * -ENOMEM.
+ */
+int probe_ev_words_run(const char *raw, const struct probe_ev_errors *errs,
+		       int (*run)(const struct probe_ev_words *w, void *data),
+		       void *data)
+{
+	struct probe_ev_words w = { .errs = errs };
+	char **argv;
+	int ret;
+
+	argv = argv_split(GFP_KERNEL, raw, &w.argc);
+	if (!argv)
+		return -ENOMEM;
+	w.argv = (const char **)argv;
+	ret = run(&w, data);
+	argv_free(argv);
+	return ret;
+}
+
+/*
+ * "[GROUP/|GROUP.][EVENT]" from byte @at of word @word into @group_buf
+ * and @event_buf; *@group and *@event point to those that were given
+ * and are left as they were otherwise.  A fault is logged with the codes
+ * of the front end's block from @first (PROBE_EV_NAME_CODES()): -EINVAL.
+ */
+int probe_ev_words_name(const struct probe_ev_words *w, int word, int at,
+			unsigned int first, char *group_buf, char *event_buf,
+			const char **group, const char **event)
+{
+	enum probe_ev_name_err err;
+	int bad;
+
+	err = probe_ev_split_name(w->argv[word] + at, group_buf, event_buf, &bad);
+	if (err) {
+		probe_ev_words_error(w, word, at + bad,
+				     probe_ev_err_code(first, err));
+		return -EINVAL;
+	}
+	if (group_buf[0])
+		*group = group_buf;
+	if (event_buf[0])
+		*event = event_buf;
+	return 0;
+}
+
 /* --------------------------------------------- the probes of a kind */
 
 /*

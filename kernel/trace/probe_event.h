@@ -188,6 +188,41 @@ void probe_ev_log_error(const char *subsys, int argc, const char **argv,
 		   int word, int pos, const char **texts, unsigned int code);
 
 /*
+ * A front end's error_log: the subsystem its entries go under, and its
+ * messages by code (its own block, then probe_arg's).
+ */
+struct probe_ev_errors {
+	const char *subsys;
+	const char **texts;	/* tracing_log_err() takes them non-const */
+	unsigned int n;
+};
+
+/* The words of one definition, as argv_split() cut them, and their log. */
+struct probe_ev_words {
+	int argc;
+	const char **argv;
+	const struct probe_ev_errors *errs;
+};
+
+void probe_ev_words_error(const struct probe_ev_words *w, int word, int pos,
+			  unsigned int code);
+int probe_ev_words_run(const char *raw, const struct probe_ev_errors *errs,
+		       int (*run)(const struct probe_ev_words *w, void *data),
+		       void *data);
+int probe_ev_words_name(const struct probe_ev_words *w, int word, int at,
+			unsigned int first, char *group_buf, char *event_buf,
+			const char **group, const char **event);
+
+/*
+ * Is @first the code of PROBE_EV_NAME_NO_GROUP in a table where @last is
+ * that of PROBE_EV_NAME_BAD_EVENT?  (probe_ev_words_name() maps the whole
+ * block from @first.)
+ */
+#define PROBE_EV_NAME_CODES(first, last)					\
+	static_assert((last) - (first) ==					\
+		      PROBE_EV_NAME_BAD_EVENT - PROBE_EV_NAME_NO_GROUP)
+
+/*
  * A trace_event_file an event writes to, on the event's RCU list of them.
  * Added and removed under event_mutex; freed with kfree_rcu_mightsleep()
  * (no rcu_head: 24 bytes, a 32-byte slab object), as a hit may still be

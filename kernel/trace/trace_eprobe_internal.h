@@ -43,12 +43,6 @@ enum epev_err_code {
 };
 #undef EPEV_ERROR
 
-/* The words of one definition, as error_log shows them. */
-struct epev_parse {
-	int argc;
-	const char **argv;
-};
-
 /* What the hits of one event came to, per CPU. */
 struct epev_counts {
 	unsigned long hits;

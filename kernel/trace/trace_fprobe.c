@@ -237,7 +237,7 @@ static int fpev_probe_disarm(struct fpev_probe *tp)
 /* -------------------------------------------------------------- events */
 
 /* Register the new probe @tp; log what the fprobe core refused. */
-static int fpev_arm_new(const struct fpev_parse *p, struct fpev_probe *tp,
+static int fpev_arm_new(const struct probe_ev_words *p, struct fpev_probe *tp,
 		      struct tracepoint *tpoint, struct module *mod)
 {
 	int ret = fpev_probe_arm(tp, tpoint, mod);
@@ -261,7 +261,7 @@ static int fpev_arm_new(const struct fpev_parse *p, struct fpev_probe *tp,
 }
 
 /* Add @tp to the existing event @ev, after the multiprobe checks. */
-static int fpev_join_event(const struct fpev_parse *p, struct fpev_event *ev,
+static int fpev_join_event(const struct probe_ev_words *p, struct fpev_event *ev,
 			 struct fpev_probe *tp, struct tracepoint *tpoint,
 			 struct module *mod)
 {
@@ -289,7 +289,7 @@ static int fpev_join_event(const struct fpev_parse *p, struct fpev_event *ev,
 }
 
 /* Make @tp the first probe of a new event, and publish the event. */
-static int fpev_start_event(const struct fpev_parse *p, const struct fpev_def *def,
+static int fpev_start_event(const struct probe_ev_words *p, const struct fpev_def *def,
 			  struct fpev_probe *tp, struct tracepoint *tpoint,
 			  struct module *mod)
 {
@@ -327,7 +327,7 @@ out_free_event:
  * The tracepoint of a t: definition, held in *@mod if in a module.  Not
  * found: the probe waits for a module, or with no modules it is an error.
  */
-static int fpev_lookup_tpoint(const struct fpev_parse *p, const struct fpev_def *def,
+static int fpev_lookup_tpoint(const struct probe_ev_words *p, const struct fpev_def *def,
 			    struct tracepoint **tpoint, struct module **mod)
 {
 	*tpoint = fpev_tp_find(def->symbol, mod);
@@ -338,7 +338,7 @@ static int fpev_lookup_tpoint(const struct fpev_parse *p, const struct fpev_def 
 }
 
 /* Build the argument set and the probe of a parsed definition. */
-static struct fpev_probe *fpev_build_probe(const struct fpev_parse *p,
+static struct fpev_probe *fpev_build_probe(const struct probe_ev_words *p,
 				       const struct fpev_def *def,
 				       struct tracepoint *tpoint,
 				       struct module *mod)
@@ -388,7 +388,7 @@ static struct fpev_probe *fpev_build_probe(const struct fpev_parse *p,
  * unless a module with tracepoints came or went meanwhile: then FPEV_RETRY
  * and nothing done, and the caller looks again (trace_fprobe_tp.c).
  */
-static int fpev_create_once(const struct fpev_parse *p, const struct fpev_def *def)
+static int fpev_create_once(const struct probe_ev_words *p, const struct fpev_def *def)
 {
 	struct tracepoint *tpoint = NULL;
 	struct module *mod = NULL;
@@ -424,12 +424,17 @@ out_put:
 	return ret;
 }
 
-/* Each retry follows a module load or unload, so this ends. */
-static int fpev_create_words(const struct fpev_parse *p)
+/*
+ * The words of a line of dynamic_events; none: not ours (-ECANCELED).
+ * Each retry follows a module load or unload, so this ends.
+ */
+static int fpev_create_words(const struct probe_ev_words *p, void *unused)
 {
 	struct fpev_def def = {};
 	int ret;
 
+	if (!p->argc)
+		return -ECANCELED;
 	ret = fpev_parse_def(p, &def);
 	while (!ret) {
 		ret = fpev_create_once(p, &def);
@@ -444,18 +449,7 @@ static int fpev_create_words(const struct fpev_parse *p)
 /* dyn_event .create: under dyn_event_ops_mutex; not ours: -ECANCELED. */
 static int fpev_dyn_create(const char *raw)
 {
-	struct fpev_parse p = {};
-	char **argv;
-	int ret = -ECANCELED;
-
-	argv = argv_split(GFP_KERNEL, raw, &p.argc);
-	if (!argv)
-		return -ENOMEM;
-	p.argv = (const char **)argv;
-	if (p.argc)
-		ret = fpev_create_words(&p);
-	argv_free(argv);
-	return ret;
+	return probe_ev_words_run(raw, &fpev_errors, fpev_create_words, NULL);
 }
 
 /* ------------------------------------------------------------ deleting */

@@ -44,19 +44,23 @@ static const char *fpev_err_text[] = {
 #undef PARG_ERROR
 #undef FPEV_ERROR
 
-void fpev_parse_error(const struct fpev_parse *p, int word, int pos,
+PROBE_EV_NAME_CODES(FPEV_ERR_NO_GROUP_NAME, FPEV_ERR_BAD_EVENT_NAME);
+
+const struct probe_ev_errors fpev_errors = {
+	.subsys = "trace_fprobe",
+	.texts = fpev_err_text,	.n = ARRAY_SIZE(fpev_err_text),
+};
+
+void fpev_parse_error(const struct probe_ev_words *p, int word, int pos,
 		    enum fpev_err_code code)
 {
-	if (WARN_ON_ONCE(code >= ARRAY_SIZE(fpev_err_text)))
-		return;
-	probe_ev_log_error("trace_fprobe", p->argc, p->argv, word, pos,
-		      fpev_err_text, code);
+	probe_ev_words_error(p, word, pos, code);
 }
 
 /* ---------------------------------------------------------------- head */
 
 /* MAXACTIVE: the @len bytes from byte 1 of word 0. */
-static int fpev_parse_maxactive(const struct fpev_parse *p, struct fpev_def *def,
+static int fpev_parse_maxactive(const struct probe_ev_words *p, struct fpev_def *def,
 			      size_t len)
 {
 	int ret;
@@ -71,32 +75,10 @@ static int fpev_parse_maxactive(const struct fpev_parse *p, struct fpev_def *def
 	return 0;
 }
 
-/* NAME, "[GROUP/|GROUP.][EVENT]", from byte @at of word 0. */
-static int fpev_parse_name(const struct fpev_parse *p, struct fpev_def *def, int at)
-{
-	enum probe_ev_name_err err;
-	int bad;
-
-	static_assert(FPEV_ERR_BAD_EVENT_NAME - FPEV_ERR_NO_GROUP_NAME ==
-		      PROBE_EV_NAME_BAD_EVENT - PROBE_EV_NAME_NO_GROUP);
-	err = probe_ev_split_name(p->argv[0] + at, def->group_buf, def->event_buf,
-			     &bad);
-	if (err) {
-		fpev_parse_error(p, 0, at + bad,
-			       probe_ev_err_code(FPEV_ERR_NO_GROUP_NAME, err));
-		return -EINVAL;
-	}
-	if (def->group_buf[0])
-		def->group = def->group_buf;
-	if (def->event_buf[0])
-		def->event = def->event_buf;
-	return 0;
-}
-
 /* --------------------------------------------------------------- place */
 
 /* Word 1: "SYM[%return]" or "TRACEPOINT", into @def->symbol. */
-static int fpev_parse_place(const struct fpev_parse *p, struct fpev_def *def)
+static int fpev_parse_place(const struct probe_ev_words *p, struct fpev_def *def)
 {
 	const char *place = p->argv[1];
 	const char *pct = strchr(place, '%');
@@ -144,7 +126,7 @@ static int fpev_find_retval(const char *word)
  * $retval in an argument: an f: entry probe becomes an exit probe; a
  * tracepoint has no return value.
  */
-static int fpev_scan_retval(const struct fpev_parse *p, struct fpev_def *def)
+static int fpev_scan_retval(const struct probe_ev_words *p, struct fpev_def *def)
 {
 	int i, pos;
 
@@ -176,7 +158,7 @@ static void fpev_make_name(struct fpev_def *def)
 	def->event = def->event_buf;
 }
 
-int fpev_parse_def(const struct fpev_parse *p, struct fpev_def *def)
+int fpev_parse_def(const struct probe_ev_words *p, struct fpev_def *def)
 {
 	const char *head = p->argv[0];
 	const char *colon = strchr(head, ':');
@@ -202,7 +184,9 @@ int fpev_parse_def(const struct fpev_parse *p, struct fpev_def *def)
 		return -EINVAL;
 	}
 	if (colon) {
-		ret = fpev_parse_name(p, def, colon - head + 1);
+		ret = probe_ev_words_name(p, 0, colon - head + 1,
+					  FPEV_ERR_NO_GROUP_NAME, def->group_buf,
+					  def->event_buf, &def->group, &def->event);
 		if (ret)
 			return ret;
 	}

@@ -750,25 +750,23 @@ out:
 static int kpev_delete_words(const struct kpev_parse *p);
 
 /*
- * Split @raw into words and run it: a definition, or (@strict only) a
- * "-:" delete.  Empty lines do nothing.
+ * The words of a line: a definition, or (@strict only) a "-:" delete.
+ * Empty lines do nothing.
  */
+static int kpev_run_words(const struct probe_ev_words *w, void *strict)
+{
+	struct kpev_parse p = { .w = *w, .strict = *(bool *)strict };
+
+	if (!w->argc)
+		return 0;
+	if (p.strict && w->argv[0][0] == '-')
+		return kpev_delete_words(&p);
+	return kpev_create_words(&p);
+}
+
 static int kpev_run_line(const char *raw, bool strict)
 {
-	struct kpev_parse p = { .strict = strict };
-	char **argv;
-	int ret = 0;
-
-	argv = argv_split(GFP_KERNEL, raw, &p.argc);
-	if (!argv)
-		return -ENOMEM;
-	p.argv = (const char **)argv;
-	if (p.argc && strict && argv[0][0] == '-')
-		ret = kpev_delete_words(&p);
-	else if (p.argc)
-		ret = kpev_create_words(&p);
-	argv_free(argv);
-	return ret;
+	return probe_ev_words_run(raw, &kpev_errors, kpev_run_words, &strict);
 }
 
 /*
@@ -903,11 +901,11 @@ static int kpev_delete_words(const struct kpev_parse *p)
 	char *slash;
 	int ret = -ENOENT;
 
-	if (p->argv[0][1] != ':') {
+	if (p->w.argv[0][1] != ':') {
 		kpev_parse_error(p, 0, 1, KPEV_ERR_BAD_DELETE);
 		return -EINVAL;
 	}
-	if (strscpy(name, p->argv[0] + 2, sizeof(name)) < 0)
+	if (strscpy(name, p->w.argv[0] + 2, sizeof(name)) < 0)
 		goto out_log;			/* too long to name anything */
 	slash = strchr(name, '/');
 	if (slash) {
@@ -921,7 +919,7 @@ static int kpev_delete_words(const struct kpev_parse *p)
 
 	mutex_lock(&event_mutex);
 	for_each_tk_probe(tp, next) {
-		if (!kpev_dyn_match(group, event, p->argc - 1, p->argv + 1,
+		if (!kpev_dyn_match(group, event, p->w.argc - 1, p->w.argv + 1,
 				  &tp->devent))
 			continue;
 		ret = kpev_probe_remove(tp);

@@ -64,24 +64,22 @@ static const char *upev_err_text[] = {
 #undef PARG_ERROR
 #undef UPEV_ERROR
 
+PROBE_EV_NAME_CODES(UPEV_ERR_NO_GROUP_NAME, UPEV_ERR_BAD_EVENT_NAME);
+
+static const struct probe_ev_errors upev_errors = {
+	.subsys = "trace_uprobe",
+	.texts = upev_err_text,	.n = ARRAY_SIZE(upev_err_text),
+};
+
 static struct dyn_event_operations upev_dyn_ops;
 
 /* ---------------------------------------------------------- error_log */
 
-/* The words of one definition, as argv_split() cut them. */
-struct upev_parse {
-	int argc;
-	const char **argv;
-};
-
 /* Log @code with the words joined, the caret at byte @pos of @word. */
-static void upev_error(const struct upev_parse *p, int word, int pos,
+static void upev_error(const struct probe_ev_words *p, int word, int pos,
 		     enum upev_err_code code)
 {
-	if (WARN_ON_ONCE(code >= ARRAY_SIZE(upev_err_text)))
-		return;
-	probe_ev_log_error("trace_uprobe", p->argc, p->argv, word, pos,
-		      upev_err_text, code);
+	probe_ev_words_error(p, word, pos, code);
 }
 
 /* ----------------------------------------------------------- probes */
@@ -205,7 +203,7 @@ static bool upev_place_is_ours(const char *word)
 }
 
 /* "(REFCTR)" at @brace in word 1, which it ends; cut off at @brace. */
-static int upev_parse_refctr(const struct upev_parse *p, struct upev_def *def,
+static int upev_parse_refctr(const struct probe_ev_words *p, struct upev_def *def,
 			   char *word, char *brace)
 {
 	char *close = strchr(brace, ')');
@@ -228,7 +226,7 @@ static int upev_parse_refctr(const struct upev_parse *p, struct upev_def *def,
 }
 
 /* "OFFS[%return]" at @offs in word 1 (a copy, @word). */
-static int upev_parse_offset(const struct upev_parse *p, struct upev_def *def,
+static int upev_parse_offset(const struct probe_ev_words *p, struct upev_def *def,
 			   char *word, char *offs)
 {
 	char *pct = strchr(offs, '%');
@@ -249,7 +247,7 @@ static int upev_parse_offset(const struct upev_parse *p, struct upev_def *def,
 }
 
 /* Word 1: the file (which must exist and be regular), offset, ref-ctr. */
-static int upev_parse_place(const struct upev_parse *p, struct upev_def *def)
+static int upev_parse_place(const struct probe_ev_words *p, struct upev_def *def)
 {
 	char *word, *colon, *brace;
 	int ret;
@@ -283,27 +281,6 @@ out_free:
 	return ret;
 }
 
-/* "[GROUP/|GROUP.][EVENT]" from byte 2 of word 0. */
-static int upev_parse_name(const struct upev_parse *p, struct upev_def *def)
-{
-	enum probe_ev_name_err err;
-	int bad;
-
-	static_assert(UPEV_ERR_BAD_EVENT_NAME - UPEV_ERR_NO_GROUP_NAME ==
-		      PROBE_EV_NAME_BAD_EVENT - PROBE_EV_NAME_NO_GROUP);
-	err = probe_ev_split_name(p->argv[0] + 2, def->group_buf, def->event_buf,
-			     &bad);
-	if (err) {
-		upev_error(p, 0, 2 + bad, probe_ev_err_code(UPEV_ERR_NO_GROUP_NAME, err));
-		return -EINVAL;
-	}
-	if (def->group_buf[0])
-		def->group = def->group_buf;
-	if (def->event_buf[0])
-		def->event = def->event_buf;
-	return 0;
-}
-
 /* "p_BASE_0xOFFS": BASE is the file name up to its first '.', '-', '_'. */
 static void upev_default_name(struct upev_def *def)
 {
@@ -316,7 +293,7 @@ static void upev_default_name(struct upev_def *def)
 }
 
 /* Words 0 and 1.  -ECANCELED, with nothing logged, when not ours. */
-static int upev_parse_def(const struct upev_parse *p, struct upev_def *def)
+static int upev_parse_def(const struct probe_ev_words *p, struct upev_def *def)
 {
 	const char *head = p->argv[0];
 	int ret;
@@ -334,7 +311,9 @@ static int upev_parse_def(const struct upev_parse *p, struct upev_def *def)
 	if (ret)
 		return ret;
 	if (head[1] == ':') {
-		ret = upev_parse_name(p, def);
+		ret = probe_ev_words_name(p, 0, 2, UPEV_ERR_NO_GROUP_NAME,
+					  def->group_buf, def->event_buf,
+					  &def->group, &def->event);
 		if (ret)
 			return ret;
 	}
@@ -367,7 +346,7 @@ static bool upev_ref_ctr_conflicts(const struct upev_probe *new)
 }
 
 /* Add @tp to the existing event @ev, after the multiprobe checks. */
-static int upev_join_event(const struct upev_parse *p, struct upev_event *ev,
+static int upev_join_event(const struct probe_ev_words *p, struct upev_event *ev,
 			 struct upev_probe *tp)
 {
 	enum probe_ev_join_err why;
@@ -386,7 +365,7 @@ static int upev_join_event(const struct upev_parse *p, struct upev_event *ev,
 }
 
 /* Make @tp the first probe of a new event named by @def, and publish it. */
-static int upev_start_event(const struct upev_parse *p, const struct upev_def *def,
+static int upev_start_event(const struct probe_ev_words *p, const struct upev_def *def,
 			  struct upev_probe *tp)
 {
 	struct upev_event *ev;
@@ -414,7 +393,7 @@ out_free_event:
 }
 
 /* Compile the arguments and build the probe of a parsed definition. */
-static struct upev_probe *upev_build_probe(const struct upev_parse *p,
+static struct upev_probe *upev_build_probe(const struct probe_ev_words *p,
 				       struct upev_def *def)
 {
 	struct parg_caps caps = {
@@ -439,13 +418,15 @@ static struct upev_probe *upev_build_probe(const struct upev_parse *p,
 }
 
 /* Create one probe from the words of a definition. */
-static int upev_create_words(const struct upev_parse *p)
+static int upev_create_words(const struct probe_ev_words *p, void *unused)
 {
 	struct upev_def def = {};
 	struct upev_event *ev;
 	struct upev_probe *tp;
 	int ret;
 
+	if (!p->argc)
+		return 0;
 	ret = upev_parse_def(p, &def);
 	if (ret)
 		goto out_release;
@@ -485,18 +466,7 @@ out_release:
 /* A definition line; -ECANCELED when it is not a uprobe's. */
 static int upev_create(const char *raw)
 {
-	struct upev_parse p = {};
-	char **argv;
-	int ret = 0;
-
-	argv = argv_split(GFP_KERNEL, raw, &p.argc);
-	if (!argv)
-		return -ENOMEM;
-	p.argv = (const char **)argv;
-	if (p.argc)
-		ret = upev_create_words(&p);
-	argv_free(argv);
-	return ret;
+	return probe_ev_words_run(raw, &upev_errors, upev_create_words, NULL);
 }
 
 /* ---------------------------------------------------------- deleting */
