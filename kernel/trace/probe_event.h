@@ -145,8 +145,38 @@ enum probe_ev_join_err {
 enum probe_ev_join_err probe_ev_event_may_join(struct probe_ev_event *ev, bool other_kind,
 				     const struct parg_set *args,
 				     const struct list_head *node, int *word);
+
+struct probe_ev_words;
+struct dyn_event;
+
+/*
+ * A new probe on its way onto an event, as its front end describes it
+ * to probe_ev_event_start() and probe_ev_event_add().  The front end
+ * points the probe at the event first, and at none after a failure.
+ */
+struct probe_ev_newcomer {
+	const struct probe_ev_words *w;	/* its definition, for error_log */
+	struct list_head *node;		/* its sibling node */
+	struct parg_set **args;		/* its argument set */
+	struct dyn_event *dev;		/* added to dynamic_events once on */
+	/* Register it: 0, or an errno with the reason logged.  NULL: none. */
+	int (*arm)(const struct probe_ev_newcomer *nc);
+};
+
+/* The newcomer @tp (sibling, args, devent) of definition @words. */
+#define PROBE_EV_NEWCOMER(words, tp, arm_fn)				\
+	((struct probe_ev_newcomer){ .w = (words), .node = &(tp)->sibling,	\
+	  .args = &(tp)->args, .dev = &(tp)->devent, .arm = (arm_fn) })
+
+int probe_ev_event_start(struct probe_ev_event *ev,
+			 const struct probe_ev_newcomer *nc);
+int probe_ev_join_check(struct probe_ev_event *ev, bool other_kind,
+			const struct probe_ev_newcomer *nc);
+int probe_ev_event_add(struct probe_ev_event *ev,
+		       const struct probe_ev_newcomer *nc);
 int probe_ev_event_reg(struct trace_event_call *call, enum trace_reg type,
 		  void *data);
+int probe_ev_may_register(bool registered);
 void probe_ev_print_args(struct trace_seq *s, const struct probe_ev_event *ev,
 		    const struct trace_entry *ent);
 
@@ -182,8 +212,11 @@ static inline unsigned int probe_ev_err_code(unsigned int first, unsigned int co
 	return first + code - 1;
 }
 
-int probe_ev_parse_maxactive(const char *text, size_t len, size_t room,
-			unsigned int max, int *maxactive);
+struct probe_ev_words;
+int probe_ev_parse_maxactive(const struct probe_ev_words *w, const char *text,
+			     size_t len, size_t room, unsigned int max,
+			     int *maxactive);
+void probe_ev_log_refusal(const struct probe_ev_words *w, int ret);
 void probe_ev_log_error(const char *subsys, int argc, const char **argv,
 		   int word, int pos, const char **texts, unsigned int code);
 
@@ -195,6 +228,12 @@ struct probe_ev_errors {
 	const char *subsys;
 	const char **texts;	/* tracing_log_err() takes them non-const */
 	unsigned int n;
+	unsigned int exist;	/* code of "another event has the name" */
+	unsigned int join;	/* code of PROBE_EV_JOIN_OTHER_KIND (and on) */
+	unsigned int parg;	/* where probe_arg's block starts */
+	unsigned int maxact;	/* a bad MAXACTIVE; the next code: too big */
+	/* the probes core refused a place: not found, not on an insn, other */
+	unsigned int no_addr, insn, refused;
 };
 
 /* The words of one definition, as argv_split() cut them, and their log. */
@@ -209,6 +248,8 @@ void probe_ev_words_error(const struct probe_ev_words *w, int word, int pos,
 int probe_ev_words_run(const char *raw, const struct probe_ev_errors *errs,
 		       int (*run)(const struct probe_ev_words *w, void *data),
 		       void *data);
+int probe_ev_args_check(const struct probe_ev_words *w, struct parg_set *set,
+			const struct parg_err *err, bool scratch);
 int probe_ev_words_name(const struct probe_ev_words *w, int word, int at,
 			unsigned int first, char *group_buf, char *event_buf,
 			const char **group, const char **event);
@@ -234,6 +275,9 @@ struct probe_ev_link {
 	struct list_head node;
 	struct trace_event_file *file;
 };
+
+struct probe_ev_link *probe_ev_link_find(struct list_head *links,
+					 struct trace_event_file *file);
 
 /* ---------------------------------------------------------- hit paths */
 
@@ -337,6 +381,10 @@ struct probe_ev_event *probe_ev_find_event(const struct probe_ev_event_ops *ops,
 				 const char *group, const char *name);
 bool probe_ev_event_named(struct probe_ev_event *ev, const char *group,
 		     const char *name);
+bool probe_ev_dyn_match(struct probe_ev_event *ev, const char *system,
+			const char *event, int argc, const char **argv,
+			const struct parg_set *args);
+bool probe_ev_any_busy(const struct dyn_event_operations *dyn_ops);
 
 /* --------------------------------------------------------- stat files */
 
@@ -367,6 +415,15 @@ struct probe_ev_file {
 };
 
 void probe_ev_create_files(const struct probe_ev_file *files, unsigned int n);
+
+/* Make the files of the table @files once tracefs is up. */
+#define probe_ev_files_initcall(files)					\
+static __init int files##_init(void)					\
+{									\
+	probe_ev_create_files(files, ARRAY_SIZE(files));		\
+	return 0;							\
+}									\
+fs_initcall(files##_init)
 void probe_ev_show_head(struct seq_file *m, char kind, int maxactive,
 		   struct probe_ev_event *ev);
 void probe_ev_show_args(struct seq_file *m, const struct parg_set *args);

@@ -122,7 +122,7 @@ static void epev_hit(struct event_trigger_data *data, struct trace_buffer *buffe
 		    void *rec, struct ring_buffer_event *rbe)
 {
 	struct epev_link *link = container_of(data, struct epev_link, trigger);
-	struct trace_event_file *file = link->file;
+	struct trace_event_file *file = link->pl.file;
 	unsigned long eflags = READ_ONCE(file->flags);
 	struct epev_event *ev = link->ev;
 	void *scratch;

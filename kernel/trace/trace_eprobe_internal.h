@@ -73,10 +73,9 @@ struct epev_event {
 struct epev_link {
 	struct event_trigger_data trigger;
 	struct epev_event *ev;
-	struct trace_event_file *file;
+	struct probe_ev_link pl;	/* @file, in ev->links (event_mutex) */
 	struct trace_event_file *target;
 	bool hooked;			/* on @target's trigger list */
-	struct list_head node;		/* in ev->links */
 };
 
 extern struct dyn_event_operations epev_dyn_ops;

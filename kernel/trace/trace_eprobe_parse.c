@@ -42,6 +42,8 @@ PROBE_EV_NAME_CODES(EPEV_ERR_NO_GROUP_NAME, EPEV_ERR_BAD_EVENT_NAME);
 static const struct probe_ev_errors epev_errors = {
 	.subsys = "event_probe",
 	.texts = epev_err_text,	.n = ARRAY_SIZE(epev_err_text),
+	.exist = EPEV_ERR_EVENT_EXIST,
+	.parg = EPEV_ERR_PARG_FIRST,
 };
 
 /* One entry: the words joined by spaces, the caret at @pos of @word. */

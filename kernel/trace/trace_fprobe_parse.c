@@ -45,10 +45,15 @@ static const char *fpev_err_text[] = {
 #undef FPEV_ERROR
 
 PROBE_EV_NAME_CODES(FPEV_ERR_NO_GROUP_NAME, FPEV_ERR_BAD_EVENT_NAME);
+static_assert(FPEV_ERR_MAXACT_TOO_BIG == FPEV_ERR_BAD_MAXACT + 1);
 
 const struct probe_ev_errors fpev_errors = {
 	.subsys = "trace_fprobe",
 	.texts = fpev_err_text,	.n = ARRAY_SIZE(fpev_err_text),
+	.exist = FPEV_ERR_EVENT_EXIST,	.join = FPEV_ERR_DIFF_PROBE_TYPE,
+	.parg = FPEV_ERR_PARG_FIRST,	.maxact = FPEV_ERR_BAD_MAXACT,
+	.no_addr = FPEV_ERR_BAD_PROBE_ADDR,	.insn = FPEV_ERR_BAD_INSN_BNDRY,
+	.refused = FPEV_ERR_FAIL_REG_PROBE,
 };
 
 void fpev_parse_error(const struct probe_ev_words *p, int word, int pos,
@@ -63,16 +68,8 @@ void fpev_parse_error(const struct probe_ev_words *p, int word, int pos,
 static int fpev_parse_maxactive(const struct probe_ev_words *p, struct fpev_def *def,
 			      size_t len)
 {
-	int ret;
-
-	ret = probe_ev_parse_maxactive(p->argv[0] + 1, len, FPEV_MAXACT_TEXT,
-				  FPEV_MAXACTIVE_MAX, &def->maxactive);
-	if (ret) {
-		fpev_parse_error(p, 0, 1, ret == -E2BIG ? FPEV_ERR_MAXACT_TOO_BIG :
-							FPEV_ERR_BAD_MAXACT);
-		return -EINVAL;
-	}
-	return 0;
+	return probe_ev_parse_maxactive(p, p->argv[0] + 1, len, FPEV_MAXACT_TEXT,
+				       FPEV_MAXACTIVE_MAX, &def->maxactive);
 }
 
 /* --------------------------------------------------------------- place */

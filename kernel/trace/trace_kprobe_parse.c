@@ -54,10 +54,15 @@ static const char *kpev_err_text[] = {
 #undef KPEV_ERROR
 
 PROBE_EV_NAME_CODES(KPEV_ERR_NO_GROUP_NAME, KPEV_ERR_BAD_EVENT_NAME);
+static_assert(KPEV_ERR_MAXACT_TOO_BIG == KPEV_ERR_BAD_MAXACT + 1);
 
 const struct probe_ev_errors kpev_errors = {
 	.subsys = "trace_kprobe",
 	.texts = kpev_err_text,	.n = ARRAY_SIZE(kpev_err_text),
+	.exist = KPEV_ERR_EVENT_EXIST,	.join = KPEV_ERR_DIFF_PROBE_TYPE,
+	.parg = KPEV_ERR_PARG_FIRST,	.maxact = KPEV_ERR_BAD_MAXACT,
+	.no_addr = KPEV_ERR_BAD_PROBE_ADDR,	.insn = KPEV_ERR_BAD_INSN_BNDRY,
+	.refused = KPEV_ERR_FAIL_REG_PROBE,
 };
 
 void kpev_parse_error(const struct kpev_parse *p, int word, int pos,
@@ -101,20 +106,12 @@ void kpev_parse_note(const struct kpev_parse *p, int word, int pos,
 static int kpev_parse_maxactive(const struct kpev_parse *p, struct kpev_def *def,
 			      const char *digits, size_t len)
 {
-	int ret;
-
 	if (!def->is_return) {
 		kpev_parse_error(p, 0, 1, KPEV_ERR_BAD_MAXACT_TYPE);
 		return -EINVAL;
 	}
-	ret = probe_ev_parse_maxactive(digits, len, KPEV_MAXACT_TEXT, KPEV_MAXACTIVE_MAX,
-				  &def->maxactive);
-	if (ret) {
-		kpev_parse_error(p, 0, 1, ret == -E2BIG ? KPEV_ERR_MAXACT_TOO_BIG :
-							KPEV_ERR_BAD_MAXACT);
-		return -EINVAL;
-	}
-	return 0;
+	return probe_ev_parse_maxactive(&p->w, digits, len, KPEV_MAXACT_TEXT,
+				       KPEV_MAXACTIVE_MAX, &def->maxactive);
 }
 
 /* Word 0: the kind, an optional maxactive count, an optional name. */

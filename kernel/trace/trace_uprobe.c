@@ -69,6 +69,8 @@ PROBE_EV_NAME_CODES(UPEV_ERR_NO_GROUP_NAME, UPEV_ERR_BAD_EVENT_NAME);
 static const struct probe_ev_errors upev_errors = {
 	.subsys = "trace_uprobe",
 	.texts = upev_err_text,	.n = ARRAY_SIZE(upev_err_text),
+	.exist = UPEV_ERR_EVENT_EXIST,	.join = UPEV_ERR_DIFF_PROBE_TYPE,
+	.parg = UPEV_ERR_PARG_FIRST,
 };
 
 static struct dyn_event_operations upev_dyn_ops;
@@ -346,50 +348,38 @@ static bool upev_ref_ctr_conflicts(const struct upev_probe *new)
 }
 
 /* Add @tp to the existing event @ev, after the multiprobe checks. */
-static int upev_join_event(const struct probe_ev_words *p, struct upev_event *ev,
-			 struct upev_probe *tp)
+/* A new probe of an enabled event is armed at once. */
+static int upev_arm_newcomer(const struct probe_ev_newcomer *nc)
 {
-	enum probe_ev_join_err why;
-	int word;
+	struct upev_probe *tp = container_of(nc->node, struct upev_probe, sibling);
+	unsigned int flags = tp->event->pev.flags;
+	int ret;
 
-	why = probe_ev_event_may_join(&ev->pev, ev->pev.is_return != tp->is_return,
-				 tp->args, &tp->sibling, &word);
-	if (why) {
-		upev_error(p, word, 0, probe_ev_err_code(UPEV_ERR_DIFF_PROBE_TYPE, why));
+	if (!flags)
+		return 0;
+	ret = upev_probe_arm(tp, flags & PROBE_EV_EV_PERF);
+	if (ret)
+		upev_error(nc->w, 1, 0, UPEV_ERR_ARM_REFUSED);
+	return ret;
+}
+
+/* Add @tp, described by @nc, to the existing event @ev. */
+static int upev_join_event(const struct probe_ev_newcomer *nc,
+			 struct upev_event *ev, struct upev_probe *tp)
+{
+	if (probe_ev_join_check(&ev->pev, ev->pev.is_return != tp->is_return, nc))
 		return -EEXIST;
-	}
 	tp->event = ev;
-	list_add_tail(&tp->sibling, &ev->pev.probes);
-	dyn_event_add(&tp->devent, &ev->pev.call);
-	return 0;
+	return probe_ev_event_add(&ev->pev, nc);
 }
 
 /* Make @tp the first probe of a new event named by @def, and publish it. */
-static int upev_start_event(const struct probe_ev_words *p, const struct upev_def *def,
-			  struct upev_probe *tp)
+static int upev_start_event(const struct probe_ev_newcomer *nc,
+			  const struct upev_def *def, struct upev_probe *tp)
 {
-	struct upev_event *ev;
-	int ret;
+	struct upev_event *ev = upev_event_new(def->group, def->event, tp);
 
-	if (probe_ev_name_taken(def->group, def->event)) {
-		upev_error(p, 0, 0, UPEV_ERR_EVENT_EXIST);
-		return -EEXIST;
-	}
-	ev = upev_event_new(def->group, def->event, tp);
-	if (!ev)
-		return -ENOMEM;
-	ret = probe_ev_call_publish(&ev->pev.call);
-	if (ret)
-		goto out_free_event;
-	ev->pev.published = true;
-	dyn_event_add(&tp->devent, &ev->pev.call);
-	return 0;
-
-out_free_event:
-	pr_warn("Failed to register probe event(%d)\n", ret);
-	probe_ev_event_leave(&ev->pev, &tp->sibling, &tp->args);
-	tp->event = NULL;
-	return ret;
+	return ev ? probe_ev_event_start(&ev->pev, nc) : -ENOMEM;
 }
 
 /* Compile the arguments and build the probe of a parsed definition. */
@@ -404,14 +394,12 @@ static struct upev_probe *upev_build_probe(const struct probe_ev_words *p,
 	struct parg_err err = {};
 	struct parg_set *set;
 	struct upev_probe *tp;
+	int ret;
 
 	set = parg_set_parse(&caps, p->argc - 2, p->argv + 2, &err);
-	if (IS_ERR(set)) {
-		if (PTR_ERR(set) == -EINVAL && err.code != PARG_OK)
-			upev_error(p, err.word + 2, err.pos,
-				 probe_ev_err_code(UPEV_ERR_PARG_FIRST, err.code));
-		return ERR_CAST(set);
-	}
+	ret = probe_ev_args_check(p, set, &err, false);
+	if (ret)
+		return ERR_PTR(ret);
 	tp = upev_probe_new(def->filename, &def->path, def->offset,
 			  def->ref_ctr, def->is_return, set);
 	return tp ?: ERR_PTR(-ENOMEM);
@@ -420,6 +408,7 @@ static struct upev_probe *upev_build_probe(const struct probe_ev_words *p,
 /* Create one probe from the words of a definition. */
 static int upev_create_words(const struct probe_ev_words *p, void *unused)
 {
+	struct probe_ev_newcomer nc;
 	struct upev_def def = {};
 	struct upev_event *ev;
 	struct upev_probe *tp;
@@ -441,19 +430,10 @@ static int upev_create_words(const struct probe_ev_words *p, void *unused)
 		upev_error(p, 1, 0, UPEV_ERR_REFCNT_MISMATCH);
 		ret = -EINVAL;
 	} else {
+		nc = PROBE_EV_NEWCOMER(p, tp, upev_arm_newcomer);
 		ev = upev_find_event(def.group, def.event);
-		ret = ev ? upev_join_event(p, ev, tp) :
-			   upev_start_event(p, &def, tp);
-		/* a new probe of an enabled event is armed at once */
-		if (!ret && ev && ev->pev.flags) {
-			ret = upev_probe_arm(tp, ev->pev.flags & PROBE_EV_EV_PERF);
-			if (ret)
-				upev_error(p, 1, 0, UPEV_ERR_ARM_REFUSED);
-		}
-		if (ret && ev && !list_empty(&tp->sibling)) {
-			dyn_event_remove(&tp->devent);
-			list_del_init(&tp->sibling);
-		}
+		ret = ev ? upev_join_event(&nc, ev, tp) :
+			   upev_start_event(&nc, &def, tp);
 	}
 	mutex_unlock(&event_mutex);
 	if (ret)
@@ -505,11 +485,9 @@ static int upev_remove_all(void)
 	int ret = 0;
 
 	mutex_lock(&event_mutex);
-	for_each_tu_probe(tp, next) {
-		if (probe_ev_event_busy(&tp->event->pev)) {
-			ret = -EBUSY;
-			goto out_unlock;
-		}
+	if (probe_ev_any_busy(&upev_dyn_ops)) {
+		ret = -EBUSY;
+		goto out_unlock;
 	}
 	for_each_tu_probe(tp, next) {
 		ret = upev_probe_remove(tp);
@@ -561,12 +539,9 @@ static bool upev_dyn_match(const char *system, const char *event,
 	struct upev_probe *tp = upev_probe_of(dev);
 
 	/* dyn_event_release() refuses an empty @event with a NULL @system */
-	if (!probe_ev_event_named(&tp->event->pev, system, event))
-		return false;
-	if (!argc)
-		return true;
-	return upev_place_matches(tp, argv[0]) &&
-	       parg_set_match_words(tp->args, argc - 1, argv + 1);
+	return probe_ev_dyn_match(&tp->event->pev, system, event, argc, argv,
+				  tp->args) &&
+	       (!argc || upev_place_matches(tp, argv[0]));
 }
 
 static bool upev_dyn_is_busy(struct dyn_event *dev)
@@ -727,11 +702,8 @@ static __init int upev_init(void)
 {
 	int ret = dyn_event_register(&upev_dyn_ops);
 
-	if (ret)
-		return ret;
-	if (tracing_init_dentry())
-		return 0;
-	probe_ev_create_files(upev_files, ARRAY_SIZE(upev_files));
-	return 0;
+	if (!ret)
+		probe_ev_create_files(upev_files, ARRAY_SIZE(upev_files));
+	return ret;
 }
 fs_initcall(upev_init);
