@@ -474,4 +474,51 @@ static __always_inline void probe_ev_scratch_put(void)
 }
 /* =================================================== end scratch pool */
 
+/* ------------------------------------------ writing a hit's record */
+
+/* The room a record may take in @buffer, strings and scratch included. */
+static __always_inline unsigned int probe_ev_room(struct trace_buffer *buffer)
+{
+	return min_t(unsigned long, ring_buffer_max_event_size(buffer),
+		     PROBE_EV_SCRATCH_SIZE);
+}
+
+/* Perf records are padded so that size + the u32 length word is 8-aligned. */
+static __always_inline unsigned int probe_ev_perf_size(unsigned int size)
+{
+	return ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/*
+ * The perf buffer to ask for a record of @size bytes or, with strings
+ * (@dynamic), of a size known only once fetched: then all perf gives.
+ */
+static __always_inline unsigned int probe_ev_perf_room(unsigned int size,
+						       bool dynamic)
+{
+	return probe_ev_perf_size(dynamic ? PERF_MAX_TRACE_SIZE - sizeof(u64) :
+				  size);
+}
+
+/*
+ * Hand @ent, a perf buffer of @room bytes (probe_ev_perf_room()), to
+ * the perf events @head of @call.  A record with strings, @size bytes once fetched, is cut to its
+ * padded size with no stale bytes in the pad.
+ */
+static __always_inline void probe_ev_perf_submit(struct trace_event_call *call,
+						 void *ent, unsigned int size,
+						 unsigned int room, bool dynamic,
+						 int rctx, struct pt_regs *regs,
+						 struct hlist_head *head)
+{
+	if (dynamic) {
+		room = probe_ev_perf_size(size);
+		memset(ent + size, 0, room - size);
+	}
+	perf_trace_buf_submit(ent, room, rctx, call->event.type, 1, regs,
+			      head, NULL);
+}
+#endif
+
 #endif /* _TRACE_PROBE_EVENT_H */
