@@ -61,6 +61,7 @@
  * eprobetrace.rst and fprobetrace.rst for what users see.
  */
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -850,6 +851,52 @@ struct probe_ev_event *probe_ev_find_event(const struct probe_ev_event_ops *ops,
 			return ev;
 	}
 	return NULL;
+}
+
+/* ------------------------------------------------------------ modules */
+
+/* @pm's handler of @mod in @state, if it is the one @nb waits for. */
+static int probe_ev_module_notify(struct probe_ev_modules *pm,
+				  struct notifier_block *nb,
+				  unsigned long state, struct module *mod)
+{
+	bool coming = nb == &pm->coming_nb;
+
+	if (state != (coming ? MODULE_STATE_COMING : MODULE_STATE_GOING) ||
+	    (pm->wants && !pm->wants(mod)))
+		return NOTIFY_DONE;
+	mutex_lock(&event_mutex);
+	(coming ? pm->coming : pm->going)(mod);
+	mutex_unlock(&event_mutex);
+	return NOTIFY_DONE;
+}
+
+static int probe_ev_module_comes(struct notifier_block *nb,
+				 unsigned long state, void *mod)
+{
+	return probe_ev_module_notify(container_of(nb, struct probe_ev_modules,
+						   coming_nb), nb, state, mod);
+}
+
+static int probe_ev_module_goes(struct notifier_block *nb,
+				unsigned long state, void *mod)
+{
+	return probe_ev_module_notify(container_of(nb, struct probe_ev_modules,
+						   going_nb), nb, state, mod);
+}
+
+/*
+ * Run @pm's handlers for the modules that come and go from now on
+ * (notifiers run by decreasing priority: see struct probe_ev_modules).
+ */
+int probe_ev_watch_modules(struct probe_ev_modules *pm)
+{
+	pm->coming_nb.notifier_call = probe_ev_module_comes;
+	pm->coming_nb.priority = -1;
+	pm->going_nb.notifier_call = probe_ev_module_goes;
+	pm->going_nb.priority = 2;
+	return register_module_notifier(&pm->coming_nb) ?:
+	       register_module_notifier(&pm->going_nb);
 }
 
 /* --------------------------------------------------------- stat files */

@@ -15,6 +15,7 @@
 #define _TRACE_PROBE_EVENT_H
 
 #include <linux/cpumask.h>
+#include <linux/notifier.h>
 #include <linux/percpu.h>
 #include <linux/ring_buffer.h>
 #include <linux/seq_file.h>
@@ -385,6 +386,26 @@ bool probe_ev_dyn_match(struct probe_ev_event *ev, const char *system,
 			const char *event, int argc, const char **argv,
 			const struct parg_set *args);
 bool probe_ev_any_busy(const struct dyn_event_operations *dyn_ops);
+
+/* ------------------------------------------------------------ modules */
+
+struct module;
+
+/*
+ * A front end's handlers of a module that comes (MODULE_STATE_COMING)
+ * and goes (MODULE_STATE_GOING), run under event_mutex for the modules
+ * @wants (NULL: all).  Coming runs after jump labels (priority 1) and the
+ * kprobes and tracepoint cores (0) know the module; going runs before
+ * they forget it.  probe_ev_watch_modules() fills in the notifiers.
+ */
+struct probe_ev_modules {
+	bool (*wants)(struct module *mod);
+	void (*coming)(struct module *mod);
+	void (*going)(struct module *mod);
+	struct notifier_block coming_nb, going_nb;
+};
+
+int probe_ev_watch_modules(struct probe_ev_modules *pm);
 
 /* --------------------------------------------------------- stat files */
 

@@ -1199,50 +1199,19 @@ static void kpev_module_going(struct module *mod)
 	kfree(tps);
 }
 
-static int kpev_module_comes(struct notifier_block *nb, unsigned long state,
-			   void *data)
-{
-	if (state == MODULE_STATE_COMING) {
-		mutex_lock(&event_mutex);
-		kpev_module_coming(data);
-		mutex_unlock(&event_mutex);
-	}
-	return NOTIFY_DONE;
-}
-
-static int kpev_module_goes(struct notifier_block *nb, unsigned long state,
-			  void *data)
-{
-	if (state == MODULE_STATE_GOING) {
-		mutex_lock(&event_mutex);
-		kpev_module_going(data);
-		mutex_unlock(&event_mutex);
-	}
-	return NOTIFY_DONE;
-}
-
 /*
- * Module notifiers run in decreasing priority.  A coming module's probes
- * are armed after jump labels (1) and the kprobes core (0) know its code,
- * the core's blacklist of the module included; a going module's probes
- * are disarmed before either forgets it.
+ * A coming module's probes are armed after the kprobes core knows its
+ * code, the core's blacklist of the module included; a going module's
+ * probes are disarmed before the core forgets it.
  */
-static struct notifier_block kpev_module_coming_nb = {
-	.notifier_call = kpev_module_comes,
-	.priority = -1,
-};
-
-static struct notifier_block kpev_module_going_nb = {
-	.notifier_call = kpev_module_goes,
-	.priority = 2,
+static struct probe_ev_modules kpev_modules = {
+	.coming = kpev_module_coming,
+	.going = kpev_module_going,
 };
 
 static __init int kpev_modules_init(void)
 {
-	if (register_module_notifier(&kpev_module_coming_nb) ||
-	    register_module_notifier(&kpev_module_going_nb))
-		return -EINVAL;
-	return 0;
+	return probe_ev_watch_modules(&kpev_modules);
 }
 #else
 static __init int kpev_modules_init(void)
