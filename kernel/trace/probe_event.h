@@ -380,6 +380,16 @@ struct dyn_event *probe_ev_dyn_after(const struct dyn_event_operations *dyn_ops,
 	     (pos) = (n))
 struct probe_ev_event *probe_ev_find_event(const struct probe_ev_event_ops *ops,
 				 const char *group, const char *name);
+
+/*
+ * probe_ev_find_event() as the front end's event @type, which embeds its
+ * struct probe_ev_event as @member; NULL when there is none.
+ */
+#define probe_ev_find_as(ops, group, name, type, member)			\
+({									\
+	struct probe_ev_event *__ev = probe_ev_find_event(ops, group, name); \
+	__ev ? container_of(__ev, type, member) : NULL;			\
+})
 bool probe_ev_event_named(struct probe_ev_event *ev, const char *group,
 		     const char *name);
 bool probe_ev_dyn_match(struct probe_ev_event *ev, const char *system,
