@@ -61,6 +61,7 @@
  * eprobetrace.rst and fprobetrace.rst for what users see.
  */
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -406,12 +407,72 @@ enum probe_ev_join_err probe_ev_event_may_join(struct probe_ev_event *ev, bool o
 	return PROBE_EV_JOIN_OK;
 }
 
-static struct probe_ev_link *probe_ev_find_link(struct probe_ev_event *ev,
-				      struct trace_event_file *file)
+/*
+ * Publish @ev, new with its first probe @nc, then arm the probe.  On a
+ * failure, logged, the event is gone again and *@nc->args the probe's.
+ */
+int probe_ev_event_start(struct probe_ev_event *ev,
+			 const struct probe_ev_newcomer *nc)
+{
+	int ret = probe_ev_event_publish(ev);
+
+	if (ret == -EEXIST)
+		probe_ev_words_error(nc->w, 0, 0, nc->w->errs->exist);
+	else if (ret)
+		pr_warn("%s: Failed to register probe event(%d)\n",
+			nc->w->errs->subsys, ret);
+	if (!ret && nc->arm) {
+		ret = nc->arm(nc);
+		if (ret)
+			probe_ev_event_unpublish(ev);
+	}
+	if (ret) {
+		probe_ev_event_leave(ev, nc->node, nc->args);
+		return ret;
+	}
+	dyn_event_add(nc->dev, &ev->call);
+	return 0;
+}
+
+/* May @nc join @ev (probe_ev_event_may_join())?  -EEXIST, logged, if not. */
+int probe_ev_join_check(struct probe_ev_event *ev, bool other_kind,
+			const struct probe_ev_newcomer *nc)
+{
+	enum probe_ev_join_err why;
+	int word;
+
+	static_assert(PROBE_EV_JOIN_OTHER_KIND == 1);
+	why = probe_ev_event_may_join(ev, other_kind, *nc->args, nc->node, &word);
+	if (!why)
+		return 0;
+	probe_ev_words_error(nc->w, word, 0,
+			     probe_ev_err_code(nc->w->errs->join, why));
+	return -EEXIST;
+}
+
+/* Add @nc to @ev, which it may join, and arm it; on a failure it is off. */
+int probe_ev_event_add(struct probe_ev_event *ev,
+		       const struct probe_ev_newcomer *nc)
+{
+	int ret;
+
+	list_add_tail(nc->node, &ev->probes);
+	ret = nc->arm ? nc->arm(nc) : 0;
+	if (ret) {
+		list_del_init(nc->node);
+		return ret;
+	}
+	dyn_event_add(nc->dev, &ev->call);
+	return 0;
+}
+
+/* The link to @file on the list @links of probe_ev_links, or NULL. */
+struct probe_ev_link *probe_ev_link_find(struct list_head *links,
+					 struct trace_event_file *file)
 {
 	struct probe_ev_link *link;
 
-	list_for_each_entry(link, &ev->links, node)
+	list_for_each_entry(link, links, node)
 		if (link->file == file)
 			return link;
 	return NULL;
@@ -458,7 +519,7 @@ static int probe_ev_event_disable(struct probe_ev_event *ev,
 
 	lockdep_assert_held(&event_mutex);
 	if (file) {
-		link = probe_ev_find_link(ev, file);
+		link = probe_ev_link_find(&ev->links, file);
 		if (!link)
 			return -ENOENT;
 		list_del_rcu(&link->node);
@@ -540,6 +601,18 @@ int probe_ev_event_reg(struct trace_event_call *call, enum trace_reg type,
 	}
 }
 
+/*
+ * May a kernel probe (kprobe, fprobe) be registered now?  Not twice (a
+ * bug: -EBUSY), nor under lockdown.  Under event_mutex.
+ */
+int probe_ev_may_register(bool registered)
+{
+	lockdep_assert_held(&event_mutex);
+	if (WARN_ON_ONCE(registered))
+		return -EBUSY;
+	return security_locked_down(LOCKDOWN_KPROBES);
+}
+
 /* ------------------------------------------------------------ parsing */
 
 /*
@@ -583,25 +656,55 @@ enum probe_ev_name_err probe_ev_split_name(const char *text, char *group, char *
 
 /*
  * A return probe's MAXACTIVE, the @len bytes at @text: a number (base 0)
- * from 1 to @max, written in fewer than @room bytes (at most 64).
- * -E2BIG when it is above @max, -EINVAL when it is bad otherwise.
+ * from 1 to @max, written in fewer than @room bytes (at most 64).  A bad
+ * one, or one above @max, is logged with the caret at byte 1 of word 0
+ * of @w: -EINVAL.
  */
-int probe_ev_parse_maxactive(const char *text, size_t len, size_t room,
-			unsigned int max, int *maxactive)
+int probe_ev_parse_maxactive(const struct probe_ev_words *w, const char *text,
+			     size_t len, size_t room, unsigned int max,
+			     int *maxactive)
 {
+	unsigned int n, code = w->errs->maxact;
 	char buf[64];
-	unsigned int n;
 
 	if (len >= min(room, sizeof(buf)))
-		return -EINVAL;
+		goto out_bad;
 	memcpy(buf, text, len);
 	buf[len] = '\0';
 	if (kstrtouint(buf, 0, &n) || !n)
-		return -EINVAL;
-	if (n > max)
-		return -E2BIG;
+		goto out_bad;
+	if (n > max) {
+		code++;		/* too big */
+		goto out_bad;
+	}
 	*maxactive = n;
 	return 0;
+
+out_bad:
+	probe_ev_words_error(w, 0, 1, code);
+	return -EINVAL;
+}
+
+/*
+ * Log why the probes core refused to register a new probe (@ret, from
+ * its word 1, the place); nothing for 0 or -ENOMEM.
+ */
+void probe_ev_log_refusal(const struct probe_ev_words *w, int ret)
+{
+	switch (ret) {
+	case 0:
+	case -ENOMEM:
+		break;
+	case -EILSEQ:
+		probe_ev_words_error(w, 1, 0, w->errs->insn);
+		break;
+	case -ENOENT:
+		probe_ev_words_error(w, 1, 0, w->errs->no_addr);
+		break;
+	default:
+		probe_ev_words_error(w, 1, 0, w->errs->refused);
+		break;
+	}
 }
 
 /*
@@ -635,6 +738,87 @@ void probe_ev_log_error(const char *subsys, int argc, const char **argv,
 	kfree(cmd);
 }
 
+/* An error_log entry for @w, message @code of its front end's table. */
+void probe_ev_words_error(const struct probe_ev_words *w, int word, int pos,
+			  unsigned int code)
+{
+	if (WARN_ON_ONCE(code >= w->errs->n))
+		return;
+	probe_ev_log_error(w->errs->subsys, w->argc, w->argv, word, pos,
+			   w->errs->texts, code);
+}
+
+/*
+ * Split @raw into words and hand them to @run with @data (also when
+ * there are none); errors on them go to @errs.  @run's result, or
+ * -ENOMEM.
+ */
+int probe_ev_words_run(const char *raw, const struct probe_ev_errors *errs,
+		       int (*run)(const struct probe_ev_words *w, void *data),
+		       void *data)
+{
+	struct probe_ev_words w = { .errs = errs };
+	char **argv;
+	int ret;
+
+	argv = argv_split(GFP_KERNEL, raw, &w.argc);
+	if (!argv)
+		return -ENOMEM;
+	w.argv = (const char **)argv;
+	ret = run(&w, data);
+	argv_free(argv);
+	return ret;
+}
+
+/*
+ * Is @set, what parg_set_parse() made of the argument words of @w (from
+ * word 2), good?  A fault in an argument, @err, is logged with the front
+ * end's probe_arg codes.  @scratch: the hits need the scratch pool, which
+ * is made ready here (else -ENOMEM, and @set is freed).  0 or an errno.
+ */
+int probe_ev_args_check(const struct probe_ev_words *w, struct parg_set *set,
+			const struct parg_err *err, bool scratch)
+{
+	if (IS_ERR(set)) {
+		if (PTR_ERR(set) == -EINVAL && err->code != PARG_OK)
+			probe_ev_words_error(w, err->word + 2, err->pos,
+					     probe_ev_err_code(w->errs->parg,
+							       err->code));
+		return PTR_ERR(set);
+	}
+	if (scratch && probe_ev_scratch_reserve()) {
+		parg_set_free(set);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * "[GROUP/|GROUP.][EVENT]" from byte @at of word @word into @group_buf
+ * and @event_buf; *@group and *@event point to those that were given
+ * and are left as they were otherwise.  A fault is logged with the codes
+ * of the front end's block from @first (PROBE_EV_NAME_CODES()): -EINVAL.
+ */
+int probe_ev_words_name(const struct probe_ev_words *w, int word, int at,
+			unsigned int first, char *group_buf, char *event_buf,
+			const char **group, const char **event)
+{
+	enum probe_ev_name_err err;
+	int bad;
+
+	err = probe_ev_split_name(w->argv[word] + at, group_buf, event_buf, &bad);
+	if (err) {
+		probe_ev_words_error(w, word, at + bad,
+				     probe_ev_err_code(first, err));
+		return -EINVAL;
+	}
+	if (group_buf[0])
+		*group = group_buf;
+	if (event_buf[0])
+		*event = event_buf;
+	return 0;
+}
+
 /* --------------------------------------------- the probes of a kind */
 
 /*
@@ -664,6 +848,32 @@ bool probe_ev_event_named(struct probe_ev_event *ev, const char *group,
 }
 
 /*
+ * A "-:" delete's match of a probe of @ev with the arguments @args: @ev
+ * is named @system/@event (probe_ev_event_named()), and the @argc words
+ * after the name, if any, repeat the listing from its place on.  The
+ * place word, argv[0], is the front end's to check.
+ */
+bool probe_ev_dyn_match(struct probe_ev_event *ev, const char *system,
+			const char *event, int argc, const char **argv,
+			const struct parg_set *args)
+{
+	if (!probe_ev_event_named(ev, system, event))
+		return false;
+	return !argc || parg_set_match_words(args, argc - 1, argv + 1);
+}
+
+/* Is a probe of kind @dyn_ops in use (its ->is_busy)?  Under event_mutex. */
+bool probe_ev_any_busy(const struct dyn_event_operations *dyn_ops)
+{
+	struct dyn_event *dev = NULL;
+
+	while ((dev = probe_ev_dyn_after(dyn_ops, dev)))
+		if (dyn_ops->is_busy(dev))
+			return true;
+	return false;
+}
+
+/*
  * The published event of kind @ops named @group/@name, or NULL.  Under
  * event_mutex.
  */
@@ -683,6 +893,52 @@ struct probe_ev_event *probe_ev_find_event(const struct probe_ev_event_ops *ops,
 			return ev;
 	}
 	return NULL;
+}
+
+/* ------------------------------------------------------------ modules */
+
+/* @pm's handler of @mod in @state, if it is the one @nb waits for. */
+static int probe_ev_module_notify(struct probe_ev_modules *pm,
+				  struct notifier_block *nb,
+				  unsigned long state, struct module *mod)
+{
+	bool coming = nb == &pm->coming_nb;
+
+	if (state != (coming ? MODULE_STATE_COMING : MODULE_STATE_GOING) ||
+	    (pm->wants && !pm->wants(mod)))
+		return NOTIFY_DONE;
+	mutex_lock(&event_mutex);
+	(coming ? pm->coming : pm->going)(mod);
+	mutex_unlock(&event_mutex);
+	return NOTIFY_DONE;
+}
+
+static int probe_ev_module_comes(struct notifier_block *nb,
+				 unsigned long state, void *mod)
+{
+	return probe_ev_module_notify(container_of(nb, struct probe_ev_modules,
+						   coming_nb), nb, state, mod);
+}
+
+static int probe_ev_module_goes(struct notifier_block *nb,
+				unsigned long state, void *mod)
+{
+	return probe_ev_module_notify(container_of(nb, struct probe_ev_modules,
+						   going_nb), nb, state, mod);
+}
+
+/*
+ * Run @pm's handlers for the modules that come and go from now on
+ * (notifiers run by decreasing priority: see struct probe_ev_modules).
+ */
+int probe_ev_watch_modules(struct probe_ev_modules *pm)
+{
+	pm->coming_nb.notifier_call = probe_ev_module_comes;
+	pm->coming_nb.priority = -1;
+	pm->going_nb.notifier_call = probe_ev_module_goes;
+	pm->going_nb.priority = 2;
+	return register_module_notifier(&pm->coming_nb) ?:
+	       register_module_notifier(&pm->going_nb);
 }
 
 /* --------------------------------------------------------- stat files */
@@ -799,13 +1055,16 @@ static const struct file_operations probe_ev_defs_fops = {
 };
 
 /*
- * Make the @n files of @files in the tracing directory: a definitions
- * file (with @run_command) is writable, the others are read-only.
+ * Make the @n files of @files in the tracing directory, if there is one:
+ * a definitions file (with @run_command) is writable, the others are
+ * read-only.
  */
 void probe_ev_create_files(const struct probe_ev_file *files, unsigned int n)
 {
 	const struct probe_ev_file *f;
 
+	if (tracing_init_dentry())
+		return;
 	for (f = files; f < files + n; f++)
 		trace_create_file(f->name, f->run_command ? TRACE_MODE_WRITE :
 				  TRACE_MODE_READ, NULL, (void *)f,

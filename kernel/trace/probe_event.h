@@ -15,6 +15,7 @@
 #define _TRACE_PROBE_EVENT_H
 
 #include <linux/cpumask.h>
+#include <linux/notifier.h>
 #include <linux/percpu.h>
 #include <linux/ring_buffer.h>
 #include <linux/seq_file.h>
@@ -148,8 +149,38 @@ enum probe_ev_join_err {
 enum probe_ev_join_err probe_ev_event_may_join(struct probe_ev_event *ev, bool other_kind,
 				     const struct parg_set *args,
 				     const struct list_head *node, int *word);
+
+struct probe_ev_words;
+struct dyn_event;
+
+/*
+ * A new probe on its way onto an event, as its front end describes it
+ * to probe_ev_event_start() and probe_ev_event_add().  The front end
+ * points the probe at the event first, and at none after a failure.
+ */
+struct probe_ev_newcomer {
+	const struct probe_ev_words *w;	/* its definition, for error_log */
+	struct list_head *node;		/* its sibling node */
+	struct parg_set **args;		/* its argument set */
+	struct dyn_event *dev;		/* added to dynamic_events once on */
+	/* Register it: 0, or an errno with the reason logged.  NULL: none. */
+	int (*arm)(const struct probe_ev_newcomer *nc);
+};
+
+/* The newcomer @tp (sibling, args, devent) of definition @words. */
+#define PROBE_EV_NEWCOMER(words, tp, arm_fn)				\
+	((struct probe_ev_newcomer){ .w = (words), .node = &(tp)->sibling,	\
+	  .args = &(tp)->args, .dev = &(tp)->devent, .arm = (arm_fn) })
+
+int probe_ev_event_start(struct probe_ev_event *ev,
+			 const struct probe_ev_newcomer *nc);
+int probe_ev_join_check(struct probe_ev_event *ev, bool other_kind,
+			const struct probe_ev_newcomer *nc);
+int probe_ev_event_add(struct probe_ev_event *ev,
+		       const struct probe_ev_newcomer *nc);
 int probe_ev_event_reg(struct trace_event_call *call, enum trace_reg type,
 		  void *data);
+int probe_ev_may_register(bool registered);
 void probe_ev_print_args(struct trace_seq *s, const struct probe_ev_event *ev,
 		    const struct trace_entry *ent);
 
@@ -185,10 +216,56 @@ static inline unsigned int probe_ev_err_code(unsigned int first, unsigned int co
 	return first + code - 1;
 }
 
-int probe_ev_parse_maxactive(const char *text, size_t len, size_t room,
-			unsigned int max, int *maxactive);
+struct probe_ev_words;
+int probe_ev_parse_maxactive(const struct probe_ev_words *w, const char *text,
+			     size_t len, size_t room, unsigned int max,
+			     int *maxactive);
+void probe_ev_log_refusal(const struct probe_ev_words *w, int ret);
 void probe_ev_log_error(const char *subsys, int argc, const char **argv,
 		   int word, int pos, const char **texts, unsigned int code);
+
+/*
+ * A front end's error_log: the subsystem its entries go under, and its
+ * messages by code (its own block, then probe_arg's).
+ */
+struct probe_ev_errors {
+	const char *subsys;
+	const char **texts;	/* tracing_log_err() takes them non-const */
+	unsigned int n;
+	unsigned int exist;	/* code of "another event has the name" */
+	unsigned int join;	/* code of PROBE_EV_JOIN_OTHER_KIND (and on) */
+	unsigned int parg;	/* where probe_arg's block starts */
+	unsigned int maxact;	/* a bad MAXACTIVE; the next code: too big */
+	/* the probes core refused a place: not found, not on an insn, other */
+	unsigned int no_addr, insn, refused;
+};
+
+/* The words of one definition, as argv_split() cut them, and their log. */
+struct probe_ev_words {
+	int argc;
+	const char **argv;
+	const struct probe_ev_errors *errs;
+};
+
+void probe_ev_words_error(const struct probe_ev_words *w, int word, int pos,
+			  unsigned int code);
+int probe_ev_words_run(const char *raw, const struct probe_ev_errors *errs,
+		       int (*run)(const struct probe_ev_words *w, void *data),
+		       void *data);
+int probe_ev_args_check(const struct probe_ev_words *w, struct parg_set *set,
+			const struct parg_err *err, bool scratch);
+int probe_ev_words_name(const struct probe_ev_words *w, int word, int at,
+			unsigned int first, char *group_buf, char *event_buf,
+			const char **group, const char **event);
+
+/*
+ * Is @first the code of PROBE_EV_NAME_NO_GROUP in a table where @last is
+ * that of PROBE_EV_NAME_BAD_EVENT?  (probe_ev_words_name() maps the whole
+ * block from @first.)
+ */
+#define PROBE_EV_NAME_CODES(first, last)					\
+	static_assert((last) - (first) ==					\
+		      PROBE_EV_NAME_BAD_EVENT - PROBE_EV_NAME_NO_GROUP)
 
 /*
  * A trace_event_file an event writes to, on the event's RCU list of them.
@@ -202,6 +279,9 @@ struct probe_ev_link {
 	struct list_head node;
 	struct trace_event_file *file;
 };
+
+struct probe_ev_link *probe_ev_link_find(struct list_head *links,
+					 struct trace_event_file *file);
 
 /* ---------------------------------------------------------- hit paths */
 
@@ -303,8 +383,42 @@ struct dyn_event *probe_ev_dyn_after(const struct dyn_event_operations *dyn_ops,
 	     (pos) = (n))
 struct probe_ev_event *probe_ev_find_event(const struct probe_ev_event_ops *ops,
 				 const char *group, const char *name);
+
+/*
+ * probe_ev_find_event() as the front end's event @type, which embeds its
+ * struct probe_ev_event as @member; NULL when there is none.
+ */
+#define probe_ev_find_as(ops, group, name, type, member)			\
+({									\
+	struct probe_ev_event *__ev = probe_ev_find_event(ops, group, name); \
+	__ev ? container_of(__ev, type, member) : NULL;			\
+})
 bool probe_ev_event_named(struct probe_ev_event *ev, const char *group,
 		     const char *name);
+bool probe_ev_dyn_match(struct probe_ev_event *ev, const char *system,
+			const char *event, int argc, const char **argv,
+			const struct parg_set *args);
+bool probe_ev_any_busy(const struct dyn_event_operations *dyn_ops);
+
+/* ------------------------------------------------------------ modules */
+
+struct module;
+
+/*
+ * A front end's handlers of a module that comes (MODULE_STATE_COMING)
+ * and goes (MODULE_STATE_GOING), run under event_mutex for the modules
+ * @wants (NULL: all).  Coming runs after jump labels (priority 1) and the
+ * kprobes and tracepoint cores (0) know the module; going runs before
+ * they forget it.  probe_ev_watch_modules() fills in the notifiers.
+ */
+struct probe_ev_modules {
+	bool (*wants)(struct module *mod);
+	void (*coming)(struct module *mod);
+	void (*going)(struct module *mod);
+	struct notifier_block coming_nb, going_nb;
+};
+
+int probe_ev_watch_modules(struct probe_ev_modules *pm);
 
 /* --------------------------------------------------------- stat files */
 
@@ -335,6 +449,15 @@ struct probe_ev_file {
 };
 
 void probe_ev_create_files(const struct probe_ev_file *files, unsigned int n);
+
+/* Make the files of the table @files once tracefs is up. */
+#define probe_ev_files_initcall(files)					\
+static __init int files##_init(void)					\
+{									\
+	probe_ev_create_files(files, ARRAY_SIZE(files));		\
+	return 0;							\
+}									\
+fs_initcall(files##_init)
 void probe_ev_show_head(struct seq_file *m, char kind, int maxactive,
 		   struct probe_ev_event *ev);
 void probe_ev_show_args(struct seq_file *m, const struct parg_set *args);
@@ -384,5 +507,52 @@ static __always_inline void probe_ev_scratch_put(void)
 	__this_cpu_dec(probe_ev_scratch_cpu.depth);
 }
 /* =================================================== end scratch pool */
+
+/* ------------------------------------------ writing a hit's record */
+
+/* The room a record may take in @buffer, strings and scratch included. */
+static __always_inline unsigned int probe_ev_room(struct trace_buffer *buffer)
+{
+	return min_t(unsigned long, ring_buffer_max_event_size(buffer),
+		     PROBE_EV_SCRATCH_SIZE);
+}
+
+/* Perf records are padded so that size + the u32 length word is 8-aligned. */
+static __always_inline unsigned int probe_ev_perf_size(unsigned int size)
+{
+	return ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/*
+ * The perf buffer to ask for a record of @size bytes or, with strings
+ * (@dynamic), of a size known only once fetched: then all perf gives.
+ */
+static __always_inline unsigned int probe_ev_perf_room(unsigned int size,
+						       bool dynamic)
+{
+	return probe_ev_perf_size(dynamic ? PERF_MAX_TRACE_SIZE - sizeof(u64) :
+				  size);
+}
+
+/*
+ * Hand @ent, a perf buffer of @room bytes (probe_ev_perf_room()), to
+ * the perf events @head of @call.  A record with strings, @size bytes once fetched, is cut to its
+ * padded size with no stale bytes in the pad.
+ */
+static __always_inline void probe_ev_perf_submit(struct trace_event_call *call,
+						 void *ent, unsigned int size,
+						 unsigned int room, bool dynamic,
+						 int rctx, struct pt_regs *regs,
+						 struct hlist_head *head)
+{
+	if (dynamic) {
+		room = probe_ev_perf_size(size);
+		memset(ent + size, 0, room - size);
+	}
+	perf_trace_buf_submit(ent, room, rctx, call->event.type, 1, regs,
+			      head, NULL);
+}
+#endif
 
 #endif /* _TRACE_PROBE_EVENT_H */

@@ -154,13 +154,4 @@ static __init int epev_init(void)
 }
 core_initcall(epev_init);
 
-static __init int epev_init_files(void)
-{
-	int ret = tracing_init_dentry();
-
-	if (ret)
-		return 0;
-	probe_ev_create_files(epev_files, ARRAY_SIZE(epev_files));
-	return 0;
-}
-fs_initcall(epev_init_files);
+probe_ev_files_initcall(epev_files);

@@ -22,12 +22,9 @@
 static struct epev_link *epev_find_link(struct epev_event *ev,
 				      struct trace_event_file *file)
 {
-	struct epev_link *link;
+	struct probe_ev_link *pl = probe_ev_link_find(&ev->links, file);
 
-	list_for_each_entry(link, &ev->links, node)
-		if (link->file == file)
-			return link;
-	return NULL;
+	return pl ? container_of(pl, struct epev_link, pl) : NULL;
 }
 
 /* The filter of "if FILTER", compiled for @file's instance. */
@@ -39,7 +36,7 @@ static int epev_link_filter(struct epev_link *link)
 
 	if (!ev->filter)
 		return 0;
-	ret = create_event_filter(link->file->tr, ev->target, ev->filter,
+	ret = create_event_filter(link->pl.file->tr, ev->target, ev->filter,
 				  false, &filter);
 	if (ret) {
 		free_event_filter(filter);
@@ -68,7 +65,7 @@ static int epev_enable(struct epev_event *ev, struct trace_event_file *file)
 	if (!link)
 		return -ENOMEM;
 	link->ev = ev;
-	link->file = file;
+	link->pl.file = file;
 	link->target = target;
 	link->trigger.cmd_ops = &epev_trigger_cmd;
 	link->trigger.flags = EVENT_TRIGGER_FL_PROBE;
@@ -87,7 +84,7 @@ static int epev_enable(struct epev_event *ev, struct trace_event_file *file)
 	if (ret)
 		goto err_unhook;
 	link->hooked = true;
-	list_add_tail(&link->node, &ev->links);
+	list_add_tail(&link->pl.node, &ev->links);
 	return 0;
 
 err_unhook:
@@ -110,7 +107,7 @@ static int epev_disable(struct epev_event *ev, struct trace_event_file *file)
 	link = epev_find_link(ev, file);
 	if (!link)
 		return -ENOENT;
-	list_del(&link->node);
+	list_del(&link->pl.node);
 	if (link->hooked) {
 		list_del_rcu(&link->trigger.list);
 		trace_event_trigger_enable_disable(link->target, 0);

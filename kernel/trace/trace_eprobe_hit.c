@@ -39,13 +39,6 @@ static noinline void epev_refused(struct epev_event *ev,
 		this_cpu_inc(ev->counts->dropped);
 }
 
-/* The room a hit may fill in @file's buffer, strings included. */
-static __always_inline unsigned int epev_room(struct trace_event_file *file)
-{
-	return min_t(unsigned long, PROBE_EV_SCRATCH_SIZE,
-		     ring_buffer_max_event_size(file->tr->array_buffer.buffer));
-}
-
 /* Any file: the record of one hit through trace_event_buffer_*(). */
 static __always_inline void epev_write_generic(struct epev_event *ev,
 					      struct trace_event_file *file,
@@ -57,7 +50,7 @@ static __always_inline void epev_write_generic(struct epev_event *ev,
 
 	if (scratch)
 		size = parg_set_fetch(ev->args, NULL, rec, scratch, EPEV_HEAD,
-				      epev_room(file));
+				      probe_ev_room(file->tr->array_buffer.buffer));
 	ent = trace_event_buffer_reserve(&fb, file, size);
 	if (unlikely(!ent)) {
 		epev_refused(ev, file);
@@ -88,7 +81,7 @@ static __always_inline void epev_write_plain(struct epev_event *ev,
 
 	if (scratch)
 		size = parg_set_fetch(ev->args, NULL, rec, scratch, EPEV_HEAD,
-				      epev_room(file));
+				      probe_ev_room(file->tr->array_buffer.buffer));
 	rbe = ring_buffer_lock_reserve(buffer, size);
 	if (unlikely(!rbe)) {
 		epev_refused(ev, file);
@@ -122,7 +115,7 @@ static void epev_hit(struct event_trigger_data *data, struct trace_buffer *buffe
 		    void *rec, struct ring_buffer_event *rbe)
 {
 	struct epev_link *link = container_of(data, struct epev_link, trigger);
-	struct trace_event_file *file = link->file;
+	struct trace_event_file *file = link->pl.file;
 	unsigned long eflags = READ_ONCE(file->flags);
 	struct epev_event *ev = link->ev;
 	void *scratch;

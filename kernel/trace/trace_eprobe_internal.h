@@ -43,12 +43,6 @@ enum epev_err_code {
 };
 #undef EPEV_ERROR
 
-/* The words of one definition, as error_log shows them. */
-struct epev_parse {
-	int argc;
-	const char **argv;
-};
-
 /* What the hits of one event came to, per CPU. */
 struct epev_counts {
 	unsigned long hits;
@@ -79,10 +73,9 @@ struct epev_event {
 struct epev_link {
 	struct event_trigger_data trigger;
 	struct epev_event *ev;
-	struct trace_event_file *file;
+	struct probe_ev_link pl;	/* @file, in ev->links (event_mutex) */
 	struct trace_event_file *target;
 	bool hooked;			/* on @target's trigger list */
-	struct list_head node;		/* in ev->links */
 };
 
 extern struct dyn_event_operations epev_dyn_ops;

@@ -37,14 +37,20 @@ static const char *epev_err_text[] = {
 #undef PARG_ERROR
 #undef EPEV_ERROR
 
+PROBE_EV_NAME_CODES(EPEV_ERR_NO_GROUP_NAME, EPEV_ERR_BAD_EVENT_NAME);
+
+static const struct probe_ev_errors epev_errors = {
+	.subsys = "event_probe",
+	.texts = epev_err_text,	.n = ARRAY_SIZE(epev_err_text),
+	.exist = EPEV_ERR_EVENT_EXIST,
+	.parg = EPEV_ERR_PARG_FIRST,
+};
+
 /* One entry: the words joined by spaces, the caret at @pos of @word. */
-static void epev_error(const struct epev_parse *p, int word, int pos,
+static void epev_error(const struct probe_ev_words *p, int word, int pos,
 		      unsigned int code)
 {
-	if (WARN_ON_ONCE(code >= ARRAY_SIZE(epev_err_text)))
-		return;
-	probe_ev_log_error("event_probe", p->argc, p->argv, word, pos,
-		      epev_err_text, code);
+	probe_ev_words_error(p, word, pos, code);
 }
 
 /* A definition up to its arguments; the strings point into the buffers. */
@@ -60,28 +66,17 @@ struct epev_def {
 };
 
 /* Word 0, "e[...][:NAME]", and word 1, "SYS.EVENT" or "SYS/EVENT". */
-static int epev_parse_names(const struct epev_parse *p, struct epev_def *def)
+static int epev_parse_names(const struct probe_ev_words *p, struct epev_def *def)
 {
 	const char *colon = strchr(p->argv[0], ':');
 	enum probe_ev_name_err err;
 	int bad;
 
-	static_assert(EPEV_ERR_BAD_EVENT_NAME - EPEV_ERR_NO_GROUP_NAME ==
-		      PROBE_EV_NAME_BAD_EVENT - PROBE_EV_NAME_NO_GROUP);
 	def->group = EPEV_DEFAULT_GROUP;
-	if (colon) {
-		err = probe_ev_split_name(colon + 1, def->group_buf, def->event_buf,
-				     &bad);
-		if (err) {
-			epev_error(p, 0, colon + 1 - p->argv[0] + bad,
-				  probe_ev_err_code(EPEV_ERR_NO_GROUP_NAME, err));
-			return -EINVAL;
-		}
-		if (def->group_buf[0])
-			def->group = def->group_buf;
-		if (def->event_buf[0])
-			def->event = def->event_buf;
-	}
+	if (colon && probe_ev_words_name(p, 0, colon + 1 - p->argv[0],
+					 EPEV_ERR_NO_GROUP_NAME, def->group_buf,
+					 def->event_buf, &def->group, &def->event))
+		return -EINVAL;
 	err = probe_ev_split_name(p->argv[1], def->sys, def->name, &bad);
 	if (err || !def->sys[0] || !def->name[0]) {
 		epev_error(p, 1, 0, EPEV_ERR_NO_EVENT_INFO);
@@ -91,7 +86,7 @@ static int epev_parse_names(const struct epev_parse *p, struct epev_def *def)
 }
 
 /* "ARGS... if FILTER...": count the arguments, join the filter. */
-static int epev_parse_filter(const struct epev_parse *p, struct epev_def *def)
+static int epev_parse_filter(const struct probe_ev_words *p, struct epev_def *def)
 {
 	size_t len = 0;
 	char *s;
@@ -180,7 +175,7 @@ static int epev_check_filter(struct epev_event *ev)
  * kernel symbol, and in *@pos the byte where its name starts; the first
  * argument, at its start, when none is found.
  */
-static int epev_bad_symbol(const struct epev_parse *p, int nargs, int *pos)
+static int epev_bad_symbol(const struct probe_ev_words *p, int nargs, int *pos)
 {
 	char name[KSYM_NAME_LEN];
 	const char *at;
@@ -208,7 +203,7 @@ static int epev_bad_symbol(const struct epev_parse *p, int nargs, int *pos)
 }
 
 /* Compile the arguments; an error is logged at its word and byte. */
-static int epev_parse_args(const struct epev_parse *p, struct epev_def *def,
+static int epev_parse_args(const struct probe_ev_words *p, struct epev_def *def,
 			  struct epev_event *ev)
 {
 	struct parg_caps caps = { .event = ev->target };
@@ -238,7 +233,7 @@ static int epev_parse_args(const struct epev_parse *p, struct epev_def *def,
 }
 
 /* Publish @ev: events/GROUP/EVENT and a line in dynamic_events. */
-static int epev_publish(const struct epev_parse *p, struct epev_event *ev)
+static int epev_publish(const struct probe_ev_words *p, struct epev_event *ev)
 {
 	int ret = probe_ev_call_publish(&ev->call);
 
@@ -249,7 +244,7 @@ static int epev_publish(const struct epev_parse *p, struct epev_event *ev)
 	return ret;
 }
 
-static int epev_create_parsed(const struct epev_parse *p, struct epev_def *def)
+static int epev_create_parsed(const struct probe_ev_words *p, struct epev_def *def)
 {
 	struct epev_event *ev;
 	int ret;
@@ -293,30 +288,28 @@ err_unlock:
  * dyn_event .create: a line of dynamic_events.  -ECANCELED when it is not
  * an eprobe definition, to let the next parser try.
  */
-int epev_create(const char *raw)
+static int epev_create_words(const struct probe_ev_words *p, void *unused)
 {
 	struct epev_def def = {};
-	struct epev_parse p;
 	int ret;
 
-	p.argv = (const char **)argv_split(GFP_KERNEL, raw, &p.argc);
-	if (!p.argv)
-		return -ENOMEM;
-	ret = -ECANCELED;
-	if (p.argc < 2 || p.argv[0][0] != 'e')
-		goto out_free;
-	ret = epev_parse_names(&p, &def);
+	if (p->argc < 2 || p->argv[0][0] != 'e')
+		return -ECANCELED;
+	ret = epev_parse_names(p, &def);
 	if (!ret)
-		ret = epev_parse_filter(&p, &def);
+		ret = epev_parse_filter(p, &def);
 	if (!ret && def.nargs > PARG_MAX_ARGS) {
-		epev_error(&p, 2 + PARG_MAX_ARGS, 0,
+		epev_error(p, 2 + PARG_MAX_ARGS, 0,
 			  probe_ev_err_code(EPEV_ERR_PARG_FIRST, PARG_ERR_TOO_MANY_ARGS));
 		ret = -E2BIG;
 	}
 	if (!ret)
-		ret = epev_create_parsed(&p, &def);
-out_free:
+		ret = epev_create_parsed(p, &def);
 	kfree(def.filter);
-	argv_free((char **)p.argv);
 	return ret;
+}
+
+int epev_create(const char *raw)
+{
+	return probe_ev_words_run(raw, &epev_errors, epev_create_words, NULL);
 }

@@ -85,7 +85,12 @@ static unsigned long fpev_probe_missed(const struct fpev_probe *tp)
 				 offsetof(struct fpev_counts, dropped));
 }
 
-/* A probe for @def, owning @set; not on any list, not registered. */
+static void fpev_probe_free(struct fpev_probe *tp);
+
+/*
+ * A probe for @def, owning @set (also when this fails); not on any list,
+ * not registered.
+ */
 static struct fpev_probe *fpev_probe_new(const struct fpev_def *def,
 				     struct parg_set *set)
 {
@@ -95,18 +100,18 @@ static struct fpev_probe *fpev_probe_new(const struct fpev_def *def,
 	struct fpev_probe *tp;
 
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
-	if (!tp)
+	if (!tp) {
+		parg_set_free(set);
 		return NULL;
+	}
+	tp->args = set;
 	tp->symbol = kstrdup(def->symbol, GFP_KERNEL);
 	tp->counts = alloc_percpu(struct fpev_counts);
 	if (!tp->symbol || !tp->counts) {
-		free_percpu(tp->counts);
-		kfree(tp->symbol);
-		kfree(tp);
+		fpev_probe_free(tp);
 		return NULL;
 	}
 	tp->is_tprobe = def->is_tprobe;
-	tp->args = set;
 	tp->rec_size = head + parg_set_size(set);
 	tp->has_args = parg_set_count(set) > 0;
 	tp->dynamic = parg_set_is_dynamic(set);
@@ -146,13 +151,8 @@ int fpev_probe_register(struct fpev_probe *tp)
 	unsigned long stub;
 	int ret;
 
-	lockdep_assert_held(&event_mutex);
-	if (WARN_ON_ONCE(tp->registered))
-		return -EBUSY;
-	ret = security_locked_down(LOCKDOWN_KPROBES);
-	if (ret)
-		return ret;
-	ret = parg_set_resolve(tp->args);
+	ret = probe_ev_may_register(tp->registered) ?:
+	      parg_set_resolve(tp->args);
 	if (ret)
 		return ret;
 	fpev_probe_sync_enable(tp);
@@ -237,88 +237,52 @@ static int fpev_probe_disarm(struct fpev_probe *tp)
 /* -------------------------------------------------------------- events */
 
 /* Register the new probe @tp; log what the fprobe core refused. */
-static int fpev_arm_new(const struct fpev_parse *p, struct fpev_probe *tp,
+static int fpev_arm_new(const struct probe_ev_words *p, struct fpev_probe *tp,
 		      struct tracepoint *tpoint, struct module *mod)
 {
 	int ret = fpev_probe_arm(tp, tpoint, mod);
 
-	switch (ret) {
-	case 0:
-	case -ENOMEM:
-	case -EEXIST:
-		break;
-	case -EILSEQ:
-		fpev_parse_error(p, 1, 0, FPEV_ERR_BAD_INSN_BNDRY);
-		break;
-	case -ENOENT:
-		fpev_parse_error(p, 1, 0, FPEV_ERR_BAD_PROBE_ADDR);
-		break;
-	default:
-		fpev_parse_error(p, 1, 0, FPEV_ERR_FAIL_REG_PROBE);
-		break;
-	}
+	if (ret != -EEXIST)
+		probe_ev_log_refusal(p, ret);
 	return ret;
 }
 
-/* Add @tp to the existing event @ev, after the multiprobe checks. */
-static int fpev_join_event(const struct fpev_parse *p, struct fpev_event *ev,
-			 struct fpev_probe *tp, struct tracepoint *tpoint,
-			 struct module *mod)
+/* A new probe, the definition it comes from, and its tracepoint. */
+struct fpev_newcomer {
+	struct probe_ev_newcomer nc;
+	const struct probe_ev_words *p;
+	struct fpev_probe *tp;
+	struct tracepoint *tpoint;
+	struct module *mod;
+};
+
+static int fpev_arm_newcomer(const struct probe_ev_newcomer *nc)
 {
+	const struct fpev_newcomer *fn = container_of(nc, struct fpev_newcomer, nc);
+
+	return fpev_arm_new(fn->p, fn->tp, fn->tpoint, fn->mod);
+}
+
+/* Add the new probe to the existing event @ev, after the multiprobe checks. */
+static int fpev_join_event(const struct fpev_newcomer *fn, struct fpev_event *ev)
+{
+	struct fpev_probe *tp = fn->tp;
 	bool other_kind = ev->pev.is_return != fpev_probe_is_return(tp) ||
 			  !!(ev->pev.kind_flags & FPEV_EV_TPROBE) != tp->is_tprobe;
-	int word, ret;
 
-	ret = probe_ev_event_may_join(&ev->pev, other_kind, tp->args, &tp->sibling,
-				 &word);
-	if (ret) {
-		fpev_parse_error(p, word, 0,
-			       probe_ev_err_code(FPEV_ERR_DIFF_PROBE_TYPE, ret));
+	if (probe_ev_join_check(&ev->pev, other_kind, &fn->nc))
 		return -EEXIST;
-	}
 	tp->event = ev;
-	list_add_tail(&tp->sibling, &ev->pev.probes);
-	ret = fpev_arm_new(p, tp, tpoint, mod);
-	if (ret) {
-		list_del_init(&tp->sibling);
-		tp->event = NULL;
-		return ret;
-	}
-	dyn_event_add(&tp->devent, &ev->pev.call);
-	return 0;
+	return probe_ev_event_add(&ev->pev, &fn->nc);
 }
 
-/* Make @tp the first probe of a new event, and publish the event. */
-static int fpev_start_event(const struct fpev_parse *p, const struct fpev_def *def,
-			  struct fpev_probe *tp, struct tracepoint *tpoint,
-			  struct module *mod)
+/* Make the new probe the first of a new event, and publish the event. */
+static int fpev_start_event(const struct fpev_newcomer *fn,
+			  const struct fpev_def *def)
 {
-	struct fpev_event *ev;
-	int ret;
+	struct fpev_event *ev = fpev_event_new(def->group, def->event, fn->tp);
 
-	ev = fpev_event_new(def->group, def->event, tp);
-	if (!ev)
-		return -ENOMEM;
-	ret = probe_ev_event_publish(&ev->pev);
-	if (ret) {
-		if (ret == -EEXIST)
-			fpev_parse_error(p, 0, 0, FPEV_ERR_EVENT_EXIST);
-		else
-			pr_warn("Failed to register probe event(%d)\n", ret);
-		goto out_free_event;
-	}
-	ret = fpev_arm_new(p, tp, tpoint, mod);
-	if (ret)
-		goto out_unpublish;
-	dyn_event_add(&tp->devent, &ev->pev.call);
-	return 0;
-
-out_unpublish:
-	probe_ev_event_unpublish(&ev->pev);
-out_free_event:
-	probe_ev_event_leave(&ev->pev, &tp->sibling, &tp->args);
-	tp->event = NULL;
-	return ret;
+	return ev ? probe_ev_event_start(&ev->pev, &fn->nc) : -ENOMEM;
 }
 
 /* ------------------------------------------------------------ creating */
@@ -327,7 +291,7 @@ out_free_event:
  * The tracepoint of a t: definition, held in *@mod if in a module.  Not
  * found: the probe waits for a module, or with no modules it is an error.
  */
-static int fpev_lookup_tpoint(const struct fpev_parse *p, const struct fpev_def *def,
+static int fpev_lookup_tpoint(const struct probe_ev_words *p, const struct fpev_def *def,
 			    struct tracepoint **tpoint, struct module **mod)
 {
 	*tpoint = fpev_tp_find(def->symbol, mod);
@@ -338,7 +302,7 @@ static int fpev_lookup_tpoint(const struct fpev_parse *p, const struct fpev_def 
 }
 
 /* Build the argument set and the probe of a parsed definition. */
-static struct fpev_probe *fpev_build_probe(const struct fpev_parse *p,
+static struct fpev_probe *fpev_build_probe(const struct probe_ev_words *p,
 				       const struct fpev_def *def,
 				       struct tracepoint *tpoint,
 				       struct module *mod)
@@ -354,30 +318,18 @@ static struct fpev_probe *fpev_build_probe(const struct fpev_parse *p,
 	};
 	struct parg_err err = {};
 	struct parg_set *set;
-	struct fpev_probe *tp;
+	int ret;
 
 	if (tpoint) {	/* a t: probe reads the parameters of the stub */
 		snprintf(stub, sizeof(stub), "__probestub_%s", tpoint->name);
 		caps.func = stub;
 	}
 	set = parg_set_parse(&caps, def->nargs, def->args, &err);
-	if (IS_ERR(set)) {
-		if (PTR_ERR(set) == -EINVAL && err.code != PARG_OK)
-			fpev_parse_error(p, err.word + 2, err.pos,
-				       probe_ev_err_code(FPEV_ERR_PARG_FIRST,
-						    err.code));
-		return ERR_CAST(set);
-	}
-	if (parg_set_is_dynamic(set) && probe_ev_scratch_reserve()) {
-		parg_set_free(set);
-		return ERR_PTR(-ENOMEM);
-	}
-	tp = fpev_probe_new(def, set);
-	if (!tp) {
-		parg_set_free(set);
-		return ERR_PTR(-ENOMEM);
-	}
-	return tp;
+	ret = probe_ev_args_check(p, set, &err,
+				  !IS_ERR(set) && parg_set_is_dynamic(set));
+	if (ret)
+		return ERR_PTR(ret);
+	return fpev_probe_new(def, set) ?: ERR_PTR(-ENOMEM);
 }
 
 /* fpev_create_once(): look again (positive, so never taken for an errno) */
@@ -388,48 +340,52 @@ static struct fpev_probe *fpev_build_probe(const struct fpev_parse *p,
  * unless a module with tracepoints came or went meanwhile: then FPEV_RETRY
  * and nothing done, and the caller looks again (trace_fprobe_tp.c).
  */
-static int fpev_create_once(const struct fpev_parse *p, const struct fpev_def *def)
+static int fpev_create_once(const struct probe_ev_words *p, const struct fpev_def *def)
 {
-	struct tracepoint *tpoint = NULL;
-	struct module *mod = NULL;
+	struct fpev_newcomer fn = { .p = p };
 	unsigned long seq = 0;
 	struct fpev_event *ev;
-	struct fpev_probe *tp;
 	int ret;
 
 	if (def->is_tprobe) {
 		seq = fpev_tp_modules_seq();
-		ret = fpev_lookup_tpoint(p, def, &tpoint, &mod);
+		ret = fpev_lookup_tpoint(p, def, &fn.tpoint, &fn.mod);
 		if (ret)
 			return ret;
 	}
-	tp = fpev_build_probe(p, def, tpoint, mod);
-	if (IS_ERR(tp)) {
-		ret = PTR_ERR(tp);
+	fn.tp = fpev_build_probe(p, def, fn.tpoint, fn.mod);
+	if (IS_ERR(fn.tp)) {
+		ret = PTR_ERR(fn.tp);
 		goto out_put;
 	}
+	fn.nc = PROBE_EV_NEWCOMER(p, fn.tp, fpev_arm_newcomer);
 	mutex_lock(&event_mutex);
 	ev = fpev_find_event(def->group, def->event);
 	if (def->is_tprobe && fpev_tp_modules_changed(seq))
 		ret = FPEV_RETRY;
 	else if (ev)
-		ret = fpev_join_event(p, ev, tp, tpoint, mod);
+		ret = fpev_join_event(&fn, ev);
 	else
-		ret = fpev_start_event(p, def, tp, tpoint, mod);
+		ret = fpev_start_event(&fn, def);
 	mutex_unlock(&event_mutex);
 	if (ret)
-		fpev_probe_free(tp);
+		fpev_probe_free(fn.tp);
 out_put:
-	module_put(mod);
+	module_put(fn.mod);
 	return ret;
 }
 
-/* Each retry follows a module load or unload, so this ends. */
-static int fpev_create_words(const struct fpev_parse *p)
+/*
+ * The words of a line of dynamic_events; none: not ours (-ECANCELED).
+ * Each retry follows a module load or unload, so this ends.
+ */
+static int fpev_create_words(const struct probe_ev_words *p, void *unused)
 {
 	struct fpev_def def = {};
 	int ret;
 
+	if (!p->argc)
+		return -ECANCELED;
 	ret = fpev_parse_def(p, &def);
 	while (!ret) {
 		ret = fpev_create_once(p, &def);
@@ -444,18 +400,7 @@ static int fpev_create_words(const struct fpev_parse *p)
 /* dyn_event .create: under dyn_event_ops_mutex; not ours: -ECANCELED. */
 static int fpev_dyn_create(const char *raw)
 {
-	struct fpev_parse p = {};
-	char **argv;
-	int ret = -ECANCELED;
-
-	argv = argv_split(GFP_KERNEL, raw, &p.argc);
-	if (!argv)
-		return -ENOMEM;
-	p.argv = (const char **)argv;
-	if (p.argc)
-		ret = fpev_create_words(&p);
-	argv_free(argv);
-	return ret;
+	return probe_ev_words_run(raw, &fpev_errors, fpev_create_words, NULL);
 }
 
 /* ------------------------------------------------------------ deleting */
@@ -508,13 +453,9 @@ static bool fpev_dyn_match(const char *system, const char *event,
 {
 	struct fpev_probe *tp = fpev_probe_of(dev);
 
-	if (!probe_ev_event_named(&tp->event->pev, system, event))
-		return false;
-	if (!argc)
-		return true;
-	if (strcmp(argv[0], tp->symbol))
-		return false;
-	return parg_set_match_words(tp->args, argc - 1, argv + 1);
+	return probe_ev_dyn_match(&tp->event->pev, system, event, argc, argv,
+				  tp->args) &&
+	       (!argc || !strcmp(argv[0], tp->symbol));
 }
 
 static bool fpev_dyn_is_busy(struct dyn_event *dev)
@@ -574,11 +515,4 @@ static __init int fpev_init_early(void)
 }
 core_initcall(fpev_init_early);
 
-static __init int fpev_init_tracefs(void)
-{
-	if (tracing_init_dentry())
-		return 0;
-	probe_ev_create_files(fpev_files, ARRAY_SIZE(fpev_files));
-	return 0;
-}
-fs_initcall(fpev_init_tracefs);
+probe_ev_files_initcall(fpev_files);

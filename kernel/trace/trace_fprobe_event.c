@@ -98,7 +98,5 @@ struct fpev_event *fpev_event_new(const char *group, const char *name,
 /* The event named @group/@name, or NULL.  Under event_mutex. */
 struct fpev_event *fpev_find_event(const char *group, const char *name)
 {
-	struct probe_ev_event *ev = probe_ev_find_event(&fpev_event_ops, group, name);
-
-	return ev ? container_of(ev, struct fpev_event, pev) : NULL;
+	return probe_ev_find_as(&fpev_event_ops, group, name, struct fpev_event, pev);
 }

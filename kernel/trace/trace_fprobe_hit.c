@@ -120,12 +120,6 @@ out_put:
 NOKPROBE_SYMBOL(fpev_trace);
 
 #ifdef CONFIG_PERF_EVENTS
-/* Perf records are padded so that size + the u32 length word is 8-aligned. */
-static __always_inline unsigned int fpev_perf_size(unsigned int size)
-{
-	return ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
-}
-
 /* Build the record in a perf buffer; strings may take all of it. */
 static void fpev_perf(struct fpev_probe *tp, struct fpev_hit_ctx *c)
 {
@@ -138,8 +132,7 @@ static void fpev_perf(struct fpev_probe *tp, struct fpev_hit_ctx *c)
 	head = this_cpu_ptr(call->perf_events);
 	if (hlist_empty(head))
 		return;
-	padded = fpev_perf_size(tp->dynamic ? PERF_MAX_TRACE_SIZE - sizeof(u64) :
-					    size);
+	padded = probe_ev_perf_room(size, tp->dynamic);
 	ent = perf_trace_buf_alloc(padded, NULL, &rctx);
 	if (!ent) {		/* perf nested too deep on this CPU */
 		c->dropped = true;
@@ -150,12 +143,8 @@ static void fpev_perf(struct fpev_probe *tp, struct fpev_hit_ctx *c)
 		size = parg_set_fetch(tp->args, c->regs, c->edata, ent,
 				      tp->event->pev.head_size,
 				      tp->dynamic ? padded : size);
-	if (tp->dynamic) {
-		padded = fpev_perf_size(size);
-		memset(ent + size, 0, padded - size);
-	}
-	perf_trace_buf_submit(ent, padded, rctx, call->event.type, 1, c->regs,
-			      head, NULL);
+	probe_ev_perf_submit(call, ent, size, padded, tp->dynamic, rctx, c->regs,
+			     head);
 }
 NOKPROBE_SYMBOL(fpev_perf);
 #else

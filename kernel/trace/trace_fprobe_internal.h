@@ -86,14 +86,9 @@ enum fpev_err_code {
 
 #undef FPEV_ERROR
 
-/* The words of one definition, as argv_split() cut them. */
-struct fpev_parse {
-	int argc;
-	const char **argv;
-};
-
 /* error_log entry under "trace_fprobe", caret at byte @pos of word @word. */
-void fpev_parse_error(const struct fpev_parse *p, int word, int pos,
+extern const struct probe_ev_errors fpev_errors;
+void fpev_parse_error(const struct probe_ev_words *p, int word, int pos,
 		    enum fpev_err_code code);
 
 /*
@@ -118,7 +113,7 @@ struct fpev_def {
  * $retval.  Returns 0, -ECANCELED for a line that is not f: or t:
  * (nothing logged), or an errno with an error_log entry written.
  */
-int fpev_parse_def(const struct fpev_parse *p, struct fpev_def *def);
+int fpev_parse_def(const struct probe_ev_words *p, struct fpev_def *def);
 
 struct fpev_event {
 	struct probe_ev_event pev;

@@ -44,59 +44,38 @@ static const char *fpev_err_text[] = {
 #undef PARG_ERROR
 #undef FPEV_ERROR
 
-void fpev_parse_error(const struct fpev_parse *p, int word, int pos,
+PROBE_EV_NAME_CODES(FPEV_ERR_NO_GROUP_NAME, FPEV_ERR_BAD_EVENT_NAME);
+static_assert(FPEV_ERR_MAXACT_TOO_BIG == FPEV_ERR_BAD_MAXACT + 1);
+
+const struct probe_ev_errors fpev_errors = {
+	.subsys = "trace_fprobe",
+	.texts = fpev_err_text,	.n = ARRAY_SIZE(fpev_err_text),
+	.exist = FPEV_ERR_EVENT_EXIST,	.join = FPEV_ERR_DIFF_PROBE_TYPE,
+	.parg = FPEV_ERR_PARG_FIRST,	.maxact = FPEV_ERR_BAD_MAXACT,
+	.no_addr = FPEV_ERR_BAD_PROBE_ADDR,	.insn = FPEV_ERR_BAD_INSN_BNDRY,
+	.refused = FPEV_ERR_FAIL_REG_PROBE,
+};
+
+void fpev_parse_error(const struct probe_ev_words *p, int word, int pos,
 		    enum fpev_err_code code)
 {
-	if (WARN_ON_ONCE(code >= ARRAY_SIZE(fpev_err_text)))
-		return;
-	probe_ev_log_error("trace_fprobe", p->argc, p->argv, word, pos,
-		      fpev_err_text, code);
+	probe_ev_words_error(p, word, pos, code);
 }
 
 /* ---------------------------------------------------------------- head */
 
 /* MAXACTIVE: the @len bytes from byte 1 of word 0. */
-static int fpev_parse_maxactive(const struct fpev_parse *p, struct fpev_def *def,
+static int fpev_parse_maxactive(const struct probe_ev_words *p, struct fpev_def *def,
 			      size_t len)
 {
-	int ret;
-
-	ret = probe_ev_parse_maxactive(p->argv[0] + 1, len, FPEV_MAXACT_TEXT,
-				  FPEV_MAXACTIVE_MAX, &def->maxactive);
-	if (ret) {
-		fpev_parse_error(p, 0, 1, ret == -E2BIG ? FPEV_ERR_MAXACT_TOO_BIG :
-							FPEV_ERR_BAD_MAXACT);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* NAME, "[GROUP/|GROUP.][EVENT]", from byte @at of word 0. */
-static int fpev_parse_name(const struct fpev_parse *p, struct fpev_def *def, int at)
-{
-	enum probe_ev_name_err err;
-	int bad;
-
-	static_assert(FPEV_ERR_BAD_EVENT_NAME - FPEV_ERR_NO_GROUP_NAME ==
-		      PROBE_EV_NAME_BAD_EVENT - PROBE_EV_NAME_NO_GROUP);
-	err = probe_ev_split_name(p->argv[0] + at, def->group_buf, def->event_buf,
-			     &bad);
-	if (err) {
-		fpev_parse_error(p, 0, at + bad,
-			       probe_ev_err_code(FPEV_ERR_NO_GROUP_NAME, err));
-		return -EINVAL;
-	}
-	if (def->group_buf[0])
-		def->group = def->group_buf;
-	if (def->event_buf[0])
-		def->event = def->event_buf;
-	return 0;
+	return probe_ev_parse_maxactive(p, p->argv[0] + 1, len, FPEV_MAXACT_TEXT,
+				       FPEV_MAXACTIVE_MAX, &def->maxactive);
 }
 
 /* --------------------------------------------------------------- place */
 
 /* Word 1: "SYM[%return]" or "TRACEPOINT", into @def->symbol. */
-static int fpev_parse_place(const struct fpev_parse *p, struct fpev_def *def)
+static int fpev_parse_place(const struct probe_ev_words *p, struct fpev_def *def)
 {
 	const char *place = p->argv[1];
 	const char *pct = strchr(place, '%');
@@ -144,7 +123,7 @@ static int fpev_find_retval(const char *word)
  * $retval in an argument: an f: entry probe becomes an exit probe; a
  * tracepoint has no return value.
  */
-static int fpev_scan_retval(const struct fpev_parse *p, struct fpev_def *def)
+static int fpev_scan_retval(const struct probe_ev_words *p, struct fpev_def *def)
 {
 	int i, pos;
 
@@ -176,7 +155,7 @@ static void fpev_make_name(struct fpev_def *def)
 	def->event = def->event_buf;
 }
 
-int fpev_parse_def(const struct fpev_parse *p, struct fpev_def *def)
+int fpev_parse_def(const struct probe_ev_words *p, struct fpev_def *def)
 {
 	const char *head = p->argv[0];
 	const char *colon = strchr(head, ':');
@@ -202,7 +181,9 @@ int fpev_parse_def(const struct fpev_parse *p, struct fpev_def *def)
 		return -EINVAL;
 	}
 	if (colon) {
-		ret = fpev_parse_name(p, def, colon - head + 1);
+		ret = probe_ev_words_name(p, 0, colon - head + 1,
+					  FPEV_ERR_NO_GROUP_NAME, def->group_buf,
+					  def->event_buf, &def->group, &def->event);
 		if (ret)
 			return ret;
 	}

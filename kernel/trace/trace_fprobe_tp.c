@@ -285,58 +285,38 @@ static void fpev_tp_module_going(struct module *mod)
 	}
 }
 
-static int fpev_tp_module_comes(struct notifier_block *nb, unsigned long state,
-			      void *data)
-{
-	struct module *mod = data;
-
-	if (state == MODULE_STATE_COMING && mod->num_tracepoints) {
-		mutex_lock(&event_mutex);
-		fpev_tp_seq++;
-		fpev_tp_module_coming(mod);
-		mutex_unlock(&event_mutex);
-	}
-	return NOTIFY_DONE;
-}
-
-static int fpev_tp_module_goes(struct notifier_block *nb, unsigned long state,
-			     void *data)
-{
-	struct module *mod = data;
-
-	if (state == MODULE_STATE_GOING && mod->num_tracepoints) {
-		mutex_lock(&event_mutex);
-		fpev_tp_seq++;
-		fpev_tp_module_going(mod);
-		mutex_unlock(&event_mutex);
-	}
-	return NOTIFY_DONE;
-}
-
 /*
- * Notifiers run by decreasing priority.  Coming: after jump labels (1)
- * and the tracepoint core (0) know the module.  Going: before the
- * tracepoint core (0) checks that the module's tracepoints have no
- * probes left, and before jump labels forget the module.
+ * Both handlers bump fpev_tp_seq, for the modules with tracepoints.  The
+ * tracepoint core (0) knows a coming module before fpev_tp_module_comes(),
+ * and checks that a going module's tracepoints have no probes left after
+ * fpev_tp_module_goes().
  */
-static struct notifier_block fpev_tp_coming_nb = {
-	.notifier_call = fpev_tp_module_comes,
-	.priority = -1,
-};
+static bool fpev_tp_module_has_tp(struct module *mod)
+{
+	return mod->num_tracepoints;
+}
 
-static struct notifier_block fpev_tp_going_nb = {
-	.notifier_call = fpev_tp_module_goes,
-	.priority = 2,
+static void fpev_tp_module_comes(struct module *mod)
+{
+	fpev_tp_seq++;
+	fpev_tp_module_coming(mod);
+}
+
+static void fpev_tp_module_goes(struct module *mod)
+{
+	fpev_tp_seq++;
+	fpev_tp_module_going(mod);
+}
+
+static struct probe_ev_modules fpev_tp_modules = {
+	.wants = fpev_tp_module_has_tp,
+	.coming = fpev_tp_module_comes,
+	.going = fpev_tp_module_goes,
 };
 
 int __init fpev_tp_init(void)
 {
-	int ret;
-
-	ret = register_module_notifier(&fpev_tp_coming_nb);
-	if (!ret)
-		ret = register_module_notifier(&fpev_tp_going_nb);
-	return ret;
+	return probe_ev_watch_modules(&fpev_tp_modules);
 }
 #else
 int __init fpev_tp_init(void)

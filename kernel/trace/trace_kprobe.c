@@ -196,6 +196,7 @@ static int kpev_probe_add_places(struct kpev_probe *tp, struct kpev_def *def)
 	return 0;
 }
 
+/* A probe for @def; it owns @set from now on, also when this fails. */
 struct kpev_probe *kpev_probe_new(struct kpev_def *def, struct parg_set *set)
 {
 	unsigned int head = def->is_return ?
@@ -205,7 +206,7 @@ struct kpev_probe *kpev_probe_new(struct kpev_def *def, struct parg_set *set)
 
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
 	if (!tp)
-		return NULL;
+		goto out_free_set;
 	tp->counts = alloc_percpu(struct kpev_counts);
 	if (!tp->counts)
 		goto out_free;
@@ -231,8 +232,7 @@ struct kpev_probe *kpev_probe_new(struct kpev_def *def, struct parg_set *set)
 	INIT_LIST_HEAD(&tp->sibling);
 	dyn_event_init(&tp->devent, &kpev_dyn_ops);
 	if (def->pattern && kpev_probe_add_places(tp, def)) {
-		tp->args = NULL;	/* the caller's on failure */
-		kpev_probe_free(tp);
+		kpev_probe_free(tp);	/* and @set */
 		return NULL;
 	}
 	return tp;
@@ -241,6 +241,8 @@ out_free:
 	kfree(kpev_probe_symbol(tp));
 	free_percpu(tp->counts);
 	kfree(tp);
+out_free_set:
+	parg_set_free(set);
 	return NULL;
 }
 
@@ -258,14 +260,13 @@ static void kpev_probe_drop_addrs(struct kpev_probe *tp)
 	tp->many->addrs_mod = NULL;
 }
 
-/* Frees the probe and its argument set unless its event adopted the set. */
+/* Frees the probe and its argument set (NULL once its event adopted it). */
 void kpev_probe_free(struct kpev_probe *tp)
 {
 	if (!tp)
 		return;
 	WARN_ON_ONCE(tp->registered);
-	if (!tp->event || tp->args != tp->event->pev.layout)
-		parg_set_free(tp->args);
+	parg_set_free(tp->args);
 	kpev_probe_drop_addrs(tp);
 	if (tp->many) {
 		kvfree(tp->many->more);
@@ -344,10 +345,7 @@ static int kpev_probe_register(struct kpev_probe *tp)
 {
 	int ret;
 
-	lockdep_assert_held(&event_mutex);
-	if (WARN_ON_ONCE(tp->registered))
-		return -EINVAL;
-	ret = security_locked_down(LOCKDOWN_KPROBES);
+	ret = probe_ev_may_register(tp->registered);
 	if (ret)
 		return ret;
 	if (kpev_in_notrace_func(tp)) {
@@ -511,20 +509,10 @@ static int kpev_arm_new(const struct kpev_parse *p, struct kpev_probe *tp)
 		pr_info("%s: waiting for its module to load\n", kpev_probe_symbol(tp));
 		return 0;
 	}
-	switch (ret) {
-	case 0:
-	case -ENOMEM:
-		break;
-	case -EILSEQ:
+	if (ret == -EILSEQ)
 		kpev_log_boundary(p, tp);
-		break;
-	case -ENOENT:
-		kpev_parse_error(p, 1, 0, KPEV_ERR_BAD_PROBE_ADDR);
-		break;
-	default:
-		kpev_parse_error(p, 1, 0, KPEV_ERR_FAIL_REG_PROBE);
-		break;
-	}
+	else
+		probe_ev_log_refusal(&p->w, ret);
 	return ret;
 }
 
@@ -554,68 +542,48 @@ static int kpev_join_override_check(const struct kpev_parse *p,
 	return -EBUSY;
 }
 
-/* Add @tp to the existing event @ev, after the multiprobe checks. */
-static int kpev_join_event(const struct kpev_parse *p, struct kpev_event *ev,
-			 struct kpev_probe *tp)
+/* A new probe and the definition it comes from. */
+struct kpev_newcomer {
+	struct probe_ev_newcomer nc;
+	const struct kpev_parse *p;
+	struct kpev_probe *tp;
+};
+
+static int kpev_arm_newcomer(const struct probe_ev_newcomer *nc)
 {
-	int word, ret;
+	const struct kpev_newcomer *kn = container_of(nc, struct kpev_newcomer, nc);
 
-	ret = probe_ev_event_may_join(&ev->pev,
-				 ev->pev.is_return != kpev_probe_kind_return(tp),
-				 tp->args, &tp->sibling, &word);
-	if (ret) {
-		kpev_parse_error(p, word, 0,
-			       probe_ev_err_code(KPEV_ERR_DIFF_PROBE_TYPE, ret));
-		return -EEXIST;
-	}
-	ret = kpev_join_override_check(p, ev, tp);
-	if (ret)
-		return ret;
-
-	tp->event = ev;
-	list_add_tail(&tp->sibling, &ev->pev.probes);
-	ret = kpev_arm_new(p, tp);
-	if (ret) {
-		list_del_init(&tp->sibling);
-		tp->event = NULL;
-		kpev_event_injectable_update(ev);
-		return ret;
-	}
-	kpev_event_injectable_update(ev);
-	dyn_event_add(&tp->devent, &ev->pev.call);
-	return 0;
+	return kpev_arm_new(kn->p, kn->tp);
 }
 
-/* Make @tp the first probe of a new event, and publish the event. */
-static int kpev_start_event(const struct kpev_parse *p, const struct kpev_def *def,
-			  struct kpev_probe *tp)
+/* Add the new probe to the existing event @ev, after the multiprobe checks. */
+static int kpev_join_event(const struct kpev_newcomer *kn, struct kpev_event *ev)
 {
-	struct kpev_event *ev;
+	struct kpev_probe *tp = kn->tp;
 	int ret;
 
-	ev = kpev_event_new(def->group, def->event, tp);
-	if (!ev)
-		return -ENOMEM;
-	ret = probe_ev_event_publish(&ev->pev);
-	if (ret) {
-		if (ret == -EEXIST)
-			kpev_parse_error(p, 0, 0, KPEV_ERR_EVENT_EXIST);
-		else
-			pr_warn("Failed to register probe event(%d)\n", ret);
-		goto out_free_event;
-	}
-	ret = kpev_arm_new(p, tp);
+	ret = probe_ev_join_check(&ev->pev,
+				  ev->pev.is_return != kpev_probe_kind_return(tp),
+				  &kn->nc);
+	if (!ret)
+		ret = kpev_join_override_check(kn->p, ev, tp);
 	if (ret)
-		goto out_unpublish;
+		return ret;
+	tp->event = ev;
+	ret = probe_ev_event_add(&ev->pev, &kn->nc);
 	kpev_event_injectable_update(ev);
-	dyn_event_add(&tp->devent, &ev->pev.call);
-	return 0;
+	return ret;
+}
 
-out_unpublish:
-	probe_ev_event_unpublish(&ev->pev);
-out_free_event:
-	probe_ev_event_leave(&ev->pev, &tp->sibling, &tp->args);
-	tp->event = NULL;
+/* Make the new probe the first of a new event, and publish the event. */
+static int kpev_start_event(const struct kpev_newcomer *kn,
+			  const struct kpev_def *def)
+{
+	struct kpev_event *ev = kpev_event_new(def->group, def->event, kn->tp);
+	int ret = ev ? probe_ev_event_start(&ev->pev, &kn->nc) : -ENOMEM;
+
+	if (!ret)
+		kpev_event_injectable_update(ev);
 	return ret;
 }
 
@@ -677,7 +645,7 @@ static struct kpev_probe *kpev_build_probe(const struct kpev_parse *p,
 	};
 	struct parg_err err = {};
 	struct parg_set *set;
-	struct kpev_probe *tp;
+	int ret;
 
 	if (def->symbol)
 		caps.func = caps.module ? strchr(def->symbol, ':') + 1 :
@@ -686,29 +654,17 @@ static struct kpev_probe *kpev_build_probe(const struct kpev_parse *p,
 		set = kpev_places_args(p, def, &caps, &err);
 	else
 		set = parg_set_parse(&caps, def->nargs, def->args, &err);
-	if (IS_ERR(set)) {
-		if (PTR_ERR(set) == -EINVAL && err.code != PARG_OK)
-			kpev_parse_error(p, err.word + 2, err.pos,
-				       probe_ev_err_code(KPEV_ERR_PARG_FIRST,
-						    err.code));
-		return ERR_CAST(set);
-	}
 	/* Strings and filters are fetched into the scratch first. */
-	if (probe_ev_scratch_reserve()) {
-		parg_set_free(set);
-		return ERR_PTR(-ENOMEM);
-	}
-	tp = kpev_probe_new(def, set);
-	if (!tp) {
-		parg_set_free(set);
-		return ERR_PTR(-ENOMEM);
-	}
-	return tp;
+	ret = probe_ev_args_check(&p->w, set, &err, true);
+	if (ret)
+		return ERR_PTR(ret);
+	return kpev_probe_new(def, set) ?: ERR_PTR(-ENOMEM);
 }
 
 /* Create one probe from the words of a definition. */
 static int kpev_create_words(const struct kpev_parse *p)
 {
+	struct kpev_newcomer kn = { .p = p };
 	struct kpev_def def = {};
 	struct kpev_event *ev;
 	struct kpev_probe *tp;
@@ -723,12 +679,11 @@ static int kpev_create_words(const struct kpev_parse *p)
 		goto out;
 	}
 
+	kn.tp = tp;
+	kn.nc = PROBE_EV_NEWCOMER(&p->w, tp, kpev_arm_newcomer);
 	mutex_lock(&event_mutex);
 	ev = kpev_find_event(def.group, def.event);
-	if (ev)
-		ret = kpev_join_event(p, ev, tp);
-	else
-		ret = kpev_start_event(p, &def, tp);
+	ret = ev ? kpev_join_event(&kn, ev) : kpev_start_event(&kn, &def);
 	mutex_unlock(&event_mutex);
 	if (ret)
 		kpev_probe_free(tp);
@@ -740,25 +695,23 @@ out:
 static int kpev_delete_words(const struct kpev_parse *p);
 
 /*
- * Split @raw into words and run it: a definition, or (@strict only) a
- * "-:" delete.  Empty lines do nothing.
+ * The words of a line: a definition, or (@strict only) a "-:" delete.
+ * Empty lines do nothing.
  */
+static int kpev_run_words(const struct probe_ev_words *w, void *strict)
+{
+	struct kpev_parse p = { .w = *w, .strict = *(bool *)strict };
+
+	if (!w->argc)
+		return 0;
+	if (p.strict && w->argv[0][0] == '-')
+		return kpev_delete_words(&p);
+	return kpev_create_words(&p);
+}
+
 static int kpev_run_line(const char *raw, bool strict)
 {
-	struct kpev_parse p = { .strict = strict };
-	char **argv;
-	int ret = 0;
-
-	argv = argv_split(GFP_KERNEL, raw, &p.argc);
-	if (!argv)
-		return -ENOMEM;
-	p.argv = (const char **)argv;
-	if (p.argc && strict && argv[0][0] == '-')
-		ret = kpev_delete_words(&p);
-	else if (p.argc)
-		ret = kpev_create_words(&p);
-	argv_free(argv);
-	return ret;
+	return probe_ev_words_run(raw, &kpev_errors, kpev_run_words, &strict);
 }
 
 /*
@@ -871,13 +824,9 @@ static bool kpev_dyn_match(const char *system, const char *event,
 {
 	struct kpev_probe *tp = kpev_probe_of(dev);
 
-	if (!probe_ev_event_named(&tp->event->pev, system, event))
-		return false;
-	if (!argc)
-		return true;
-	if (!kpev_place_matches(tp, argv[0]))
-		return false;
-	return parg_set_match_words(tp->args, argc - 1, argv + 1);
+	return probe_ev_dyn_match(&tp->event->pev, system, event, argc, argv,
+				  tp->args) &&
+	       (!argc || kpev_place_matches(tp, argv[0]));
 }
 
 /*
@@ -893,11 +842,11 @@ static int kpev_delete_words(const struct kpev_parse *p)
 	char *slash;
 	int ret = -ENOENT;
 
-	if (p->argv[0][1] != ':') {
+	if (p->w.argv[0][1] != ':') {
 		kpev_parse_error(p, 0, 1, KPEV_ERR_BAD_DELETE);
 		return -EINVAL;
 	}
-	if (strscpy(name, p->argv[0] + 2, sizeof(name)) < 0)
+	if (strscpy(name, p->w.argv[0] + 2, sizeof(name)) < 0)
 		goto out_log;			/* too long to name anything */
 	slash = strchr(name, '/');
 	if (slash) {
@@ -911,7 +860,7 @@ static int kpev_delete_words(const struct kpev_parse *p)
 
 	mutex_lock(&event_mutex);
 	for_each_tk_probe(tp, next) {
-		if (!kpev_dyn_match(group, event, p->argc - 1, p->argv + 1,
+		if (!kpev_dyn_match(group, event, p->w.argc - 1, p->w.argv + 1,
 				  &tp->devent))
 			continue;
 		ret = kpev_probe_remove(tp);
@@ -940,11 +889,9 @@ static int kpev_remove_all(void)
 	int ret = 0, n = 0;
 
 	mutex_lock(&event_mutex);
-	for_each_tk_probe(tp, next) {
-		if (probe_ev_event_busy(&tp->event->pev)) {
-			ret = -EBUSY;
-			goto out_unlock;
-		}
+	if (probe_ev_any_busy(&kpev_dyn_ops)) {
+		ret = -EBUSY;
+		goto out_unlock;
 	}
 	for_each_tk_probe(tp, next) {
 		struct kpev_event *ev = tp->event;
@@ -1242,50 +1189,19 @@ static void kpev_module_going(struct module *mod)
 	kfree(tps);
 }
 
-static int kpev_module_comes(struct notifier_block *nb, unsigned long state,
-			   void *data)
-{
-	if (state == MODULE_STATE_COMING) {
-		mutex_lock(&event_mutex);
-		kpev_module_coming(data);
-		mutex_unlock(&event_mutex);
-	}
-	return NOTIFY_DONE;
-}
-
-static int kpev_module_goes(struct notifier_block *nb, unsigned long state,
-			  void *data)
-{
-	if (state == MODULE_STATE_GOING) {
-		mutex_lock(&event_mutex);
-		kpev_module_going(data);
-		mutex_unlock(&event_mutex);
-	}
-	return NOTIFY_DONE;
-}
-
 /*
- * Module notifiers run in decreasing priority.  A coming module's probes
- * are armed after jump labels (1) and the kprobes core (0) know its code,
- * the core's blacklist of the module included; a going module's probes
- * are disarmed before either forgets it.
+ * A coming module's probes are armed after the kprobes core knows its
+ * code, the core's blacklist of the module included; a going module's
+ * probes are disarmed before the core forgets it.
  */
-static struct notifier_block kpev_module_coming_nb = {
-	.notifier_call = kpev_module_comes,
-	.priority = -1,
-};
-
-static struct notifier_block kpev_module_going_nb = {
-	.notifier_call = kpev_module_goes,
-	.priority = 2,
+static struct probe_ev_modules kpev_modules = {
+	.coming = kpev_module_coming,
+	.going = kpev_module_going,
 };
 
 static __init int kpev_modules_init(void)
 {
-	if (register_module_notifier(&kpev_module_coming_nb) ||
-	    register_module_notifier(&kpev_module_going_nb))
-		return -EINVAL;
-	return 0;
+	return probe_ev_watch_modules(&kpev_modules);
 }
 #else
 static __init int kpev_modules_init(void)
@@ -1397,11 +1313,4 @@ static __init int kpev_init_early(void)
 }
 core_initcall(kpev_init_early);
 
-static __init int kpev_init_tracefs(void)
-{
-	if (tracing_init_dentry())
-		return 0;
-	probe_ev_create_files(kpev_files, ARRAY_SIZE(kpev_files));
-	return 0;
-}
-fs_initcall(kpev_init_tracefs);
+probe_ev_files_initcall(kpev_files);

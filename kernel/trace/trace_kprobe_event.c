@@ -188,7 +188,5 @@ struct kpev_event *kpev_event_new(const char *group, const char *name,
 /* The event named @group/@name, or NULL.  Under event_mutex. */
 struct kpev_event *kpev_find_event(const char *group, const char *name)
 {
-	struct probe_ev_event *ev = probe_ev_find_event(&kpev_event_ops, group, name);
-
-	return ev ? container_of(ev, struct kpev_event, pev) : NULL;
+	return probe_ev_find_as(&kpev_event_ops, group, name, struct kpev_event, pev);
 }

@@ -71,13 +71,6 @@ static __always_inline void kpev_fill_head(unsigned long addr, void *ent,
 	}
 }
 
-/* Room for one record in @buffer, and in the scratch. */
-static __always_inline unsigned int kpev_room(struct trace_buffer *buffer)
-{
-	return min_t(unsigned long, ring_buffer_max_event_size(buffer),
-		     PROBE_EV_SCRATCH_SIZE);
-}
-
 /* Fetch the arguments into the scratch; returns the record size. */
 static __always_inline unsigned int kpev_fetch_scratch(struct kpev_probe *tp,
 						     struct pt_regs *regs,
@@ -142,7 +135,7 @@ static noinline void kpev_write_generic(struct kpev_probe *tp,
 			goto out_put;
 		}
 		size = kpev_fetch_scratch(tp, regs, ri, scratch,
-					kpev_room(file->tr->array_buffer.buffer));
+					probe_ev_room(file->tr->array_buffer.buffer));
 	}
 	ent = trace_event_buffer_reserve(&fbuffer, file, size);
 	if (!ent) {
@@ -172,7 +165,7 @@ static noinline void kpev_write_filtered(struct kpev_probe *tp,
 	struct trace_array *tr = file->tr;
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
 	unsigned int trace_ctx = tracing_gen_ctx_dec();
-	unsigned int room = kpev_room(buffer), size = tp->rec_size;
+	unsigned int room = probe_ev_room(buffer), size = tp->rec_size;
 	struct ring_buffer_event *rbe;
 	void *scratch;
 
@@ -253,7 +246,7 @@ static __always_inline void kpev_write_strings(struct kpev_probe *tp,
 
 	if (likely(scratch)) {
 		size = kpev_fetch_scratch(tp, regs, ri, scratch,
-					kpev_room(file->tr->array_buffer.buffer));
+					probe_ev_room(file->tr->array_buffer.buffer));
 		kpev_write_ring(tp, addr, regs, ri, file, scratch, size);
 	} else {
 		kpev_count_drop(tp);

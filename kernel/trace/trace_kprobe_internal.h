@@ -87,11 +87,11 @@ enum kpev_err_code {
  * share 'p' and 'r') to the other parsers.
  */
 struct kpev_parse {
-	int argc;
-	const char **argv;
+	struct probe_ev_words w;
 	bool strict;
 };
 
+extern const struct probe_ev_errors kpev_errors;
 void kpev_parse_error(const struct kpev_parse *p, int word, int pos,
 		    enum kpev_err_code code);
 /* The same with a message made for this entry (which a later one may reuse). */

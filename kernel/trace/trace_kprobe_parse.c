@@ -53,19 +53,22 @@ static const char *kpev_err_text[] = {
 #undef PARG_ERROR
 #undef KPEV_ERROR
 
-/* Log an entry with the words joined, the caret at @pos of word @word. */
-static void kpev_log(const struct kpev_parse *p, int word, int pos,
-		   const char **errs, u8 type)
-{
-	probe_ev_log_error("trace_kprobe", p->argc, p->argv, word, pos, errs, type);
-}
+PROBE_EV_NAME_CODES(KPEV_ERR_NO_GROUP_NAME, KPEV_ERR_BAD_EVENT_NAME);
+static_assert(KPEV_ERR_MAXACT_TOO_BIG == KPEV_ERR_BAD_MAXACT + 1);
+
+const struct probe_ev_errors kpev_errors = {
+	.subsys = "trace_kprobe",
+	.texts = kpev_err_text,	.n = ARRAY_SIZE(kpev_err_text),
+	.exist = KPEV_ERR_EVENT_EXIST,	.join = KPEV_ERR_DIFF_PROBE_TYPE,
+	.parg = KPEV_ERR_PARG_FIRST,	.maxact = KPEV_ERR_BAD_MAXACT,
+	.no_addr = KPEV_ERR_BAD_PROBE_ADDR,	.insn = KPEV_ERR_BAD_INSN_BNDRY,
+	.refused = KPEV_ERR_FAIL_REG_PROBE,
+};
 
 void kpev_parse_error(const struct kpev_parse *p, int word, int pos,
 		    enum kpev_err_code code)
 {
-	if (WARN_ON_ONCE(code >= ARRAY_SIZE(kpev_err_text)))
-		return;
-	kpev_log(p, word, pos, kpev_err_text, code);
+	probe_ev_words_error(&p->w, word, pos, code);
 }
 
 /*
@@ -93,7 +96,8 @@ void kpev_parse_note(const struct kpev_parse *p, int word, int pos,
 	vsnprintf(kpev_notes[slot], KPEV_NOTE_LEN, fmt, ap);
 	va_end(ap);
 	kpev_note_msgs[slot] = kpev_notes[slot];
-	kpev_log(p, word, pos, &kpev_note_msgs[slot], 0);
+	probe_ev_log_error(kpev_errors.subsys, p->w.argc, p->w.argv, word, pos,
+			   &kpev_note_msgs[slot], 0);
 }
 
 /* ---------------------------------------------------------------- head */
@@ -102,48 +106,18 @@ void kpev_parse_note(const struct kpev_parse *p, int word, int pos,
 static int kpev_parse_maxactive(const struct kpev_parse *p, struct kpev_def *def,
 			      const char *digits, size_t len)
 {
-	int ret;
-
 	if (!def->is_return) {
 		kpev_parse_error(p, 0, 1, KPEV_ERR_BAD_MAXACT_TYPE);
 		return -EINVAL;
 	}
-	ret = probe_ev_parse_maxactive(digits, len, KPEV_MAXACT_TEXT, KPEV_MAXACTIVE_MAX,
-				  &def->maxactive);
-	if (ret) {
-		kpev_parse_error(p, 0, 1, ret == -E2BIG ? KPEV_ERR_MAXACT_TOO_BIG :
-							KPEV_ERR_BAD_MAXACT);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* "[GROUP/|GROUP.][EVENT]" starting at byte @at of word 0. */
-static int kpev_parse_name(const struct kpev_parse *p, struct kpev_def *def, int at)
-{
-	enum probe_ev_name_err err;
-	int bad;
-
-	static_assert(KPEV_ERR_BAD_EVENT_NAME - KPEV_ERR_NO_GROUP_NAME ==
-		      PROBE_EV_NAME_BAD_EVENT - PROBE_EV_NAME_NO_GROUP);
-	err = probe_ev_split_name(p->argv[0] + at, def->group_buf, def->event_buf,
-			     &bad);
-	if (err) {
-		kpev_parse_error(p, 0, at + bad,
-			       probe_ev_err_code(KPEV_ERR_NO_GROUP_NAME, err));
-		return -EINVAL;
-	}
-	if (def->group_buf[0])
-		def->group = def->group_buf;
-	if (def->event_buf[0])
-		def->event = def->event_buf;
-	return 0;
+	return probe_ev_parse_maxactive(&p->w, digits, len, KPEV_MAXACT_TEXT,
+				       KPEV_MAXACTIVE_MAX, &def->maxactive);
 }
 
 /* Word 0: the kind, an optional maxactive count, an optional name. */
 static int kpev_parse_head(const struct kpev_parse *p, struct kpev_def *def)
 {
-	const char *head = p->argv[0];
+	const char *head = p->w.argv[0];
 	const char *colon = strchr(head, ':');
 	size_t len = colon ? colon - head : strlen(head);
 	int ret;
@@ -159,7 +133,11 @@ static int kpev_parse_head(const struct kpev_parse *p, struct kpev_def *def)
 		if (ret)
 			return ret;
 	}
-	return colon ? kpev_parse_name(p, def, len + 1) : 0;
+	if (!colon)
+		return 0;
+	return probe_ev_words_name(&p->w, 0, len + 1, KPEV_ERR_NO_GROUP_NAME,
+				   def->group_buf, def->event_buf, &def->group,
+				   &def->event);
 }
 
 /* --------------------------------------------------------------- place */
@@ -346,7 +324,7 @@ static int kpev_parse_symbol(const struct kpev_parse *p, struct kpev_def *def)
 	char *suffix, *plus;
 	int ret;
 
-	def->symbol = kstrdup(p->argv[1], GFP_KERNEL);
+	def->symbol = kstrdup(p->w.argv[1], GFP_KERNEL);
 	if (!def->symbol)
 		return -ENOMEM;
 	suffix = strchr(def->symbol, '%');
@@ -438,7 +416,7 @@ static bool kpev_is_uprobe_place(const char *place)
  */
 static int kpev_check_kind(const struct kpev_parse *p)
 {
-	const char *head = p->argv[0];
+	const char *head = p->w.argv[0];
 	unsigned long addr;
 
 	if (head[0] != 'p' && head[0] != 'r') {
@@ -447,12 +425,12 @@ static int kpev_check_kind(const struct kpev_parse *p)
 		kpev_parse_error(p, 0, 0, KPEV_ERR_BAD_CMD);
 		return -EINVAL;
 	}
-	if (p->argc < 2) {
+	if (p->w.argc < 2) {
 		/* Nobody else takes a 'p' or 'r' line without a place. */
 		kpev_parse_error(p, 1, 0, KPEV_ERR_NO_PLACE);
 		return -EINVAL;
 	}
-	if (!kstrtoul(p->argv[1], 0, &addr) || !kpev_is_uprobe_place(p->argv[1]))
+	if (!kstrtoul(p->w.argv[1], 0, &addr) || !kpev_is_uprobe_place(p->w.argv[1]))
 		return 0;
 	if (!p->strict)
 		return -ECANCELED;
@@ -472,7 +450,7 @@ int kpev_parse_def(const struct kpev_parse *p, struct kpev_def *def)
 	ret = kpev_parse_head(p, def);
 	if (ret)
 		return ret;
-	if (!kstrtoul(p->argv[1], 0, &addr))
+	if (!kstrtoul(p->w.argv[1], 0, &addr))
 		def->addr = (void *)addr;
 	else
 		ret = kpev_parse_symbol(p, def);
@@ -481,8 +459,8 @@ int kpev_parse_def(const struct kpev_parse *p, struct kpev_def *def)
 	if (!def->event)
 		kpev_make_name(def);
 
-	def->nargs = p->argc - 2;
-	def->args = p->argv + 2;
+	def->nargs = p->w.argc - 2;
+	def->args = p->w.argv + 2;
 	return 0;
 }
 

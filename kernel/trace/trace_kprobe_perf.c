@@ -83,10 +83,8 @@ struct trace_event_call *create_local_trace_kprobe(char *func, void *addr,
 	}
 	ret = -ENOMEM;
 	tp = kpev_probe_new(&def, set);
-	if (!tp) {
-		parg_set_free(set);
+	if (!tp)
 		goto out_release;
-	}
 	/* Never published, so the name needs not be unique. */
 	ev = kpev_event_new(KPEV_DEFAULT_GROUP, func ? func : "DUMMY_EVENT", tp);
 	if (!ev)

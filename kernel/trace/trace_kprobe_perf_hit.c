@@ -18,12 +18,6 @@
 
 #include "trace_kprobe_internal.h"
 
-/* Perf records are padded so that size + the u32 length word is 8-aligned. */
-static __always_inline unsigned int kpev_perf_size(unsigned int size)
-{
-	return ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
-}
-
 /*
  * Build the record in a perf buffer and hand it to this CPU's perf
  * events.  A record with strings is fetched with the whole buffer as its
@@ -40,8 +34,7 @@ static __always_inline void kpev_perf_record(struct kpev_probe *tp,
 	void *ent;
 	int rctx;
 
-	padded = kpev_perf_size(tp->dynamic ? PERF_MAX_TRACE_SIZE - sizeof(u64) :
-					    size);
+	padded = probe_ev_perf_room(size, tp->dynamic);
 	ent = perf_trace_buf_alloc(padded, NULL, &rctx);
 	if (!ent) {		/* perf nested too deep on this CPU */
 		kpev_count_drop(tp);
@@ -59,12 +52,8 @@ static __always_inline void kpev_perf_record(struct kpev_probe *tp,
 		size = parg_set_fetch(tp->args, regs, ri ? ri->data : NULL,
 				      ent, tp->event->pev.head_size,
 				      tp->dynamic ? padded : size);
-	if (tp->dynamic) {
-		padded = kpev_perf_size(size);
-		memset(ent + size, 0, padded - size);	/* no stale bytes out */
-	}
-	perf_trace_buf_submit(ent, padded, rctx, call->event.type, 1, regs,
-			      head, NULL);
+	probe_ev_perf_submit(call, ent, size, padded, tp->dynamic, rctx, regs,
+			     head);
 }
 
 /*

@@ -64,24 +64,24 @@ static const char *upev_err_text[] = {
 #undef PARG_ERROR
 #undef UPEV_ERROR
 
+PROBE_EV_NAME_CODES(UPEV_ERR_NO_GROUP_NAME, UPEV_ERR_BAD_EVENT_NAME);
+
+static const struct probe_ev_errors upev_errors = {
+	.subsys = "trace_uprobe",
+	.texts = upev_err_text,	.n = ARRAY_SIZE(upev_err_text),
+	.exist = UPEV_ERR_EVENT_EXIST,	.join = UPEV_ERR_DIFF_PROBE_TYPE,
+	.parg = UPEV_ERR_PARG_FIRST,
+};
+
 static struct dyn_event_operations upev_dyn_ops;
 
 /* ---------------------------------------------------------- error_log */
 
-/* The words of one definition, as argv_split() cut them. */
-struct upev_parse {
-	int argc;
-	const char **argv;
-};
-
 /* Log @code with the words joined, the caret at byte @pos of @word. */
-static void upev_error(const struct upev_parse *p, int word, int pos,
+static void upev_error(const struct probe_ev_words *p, int word, int pos,
 		     enum upev_err_code code)
 {
-	if (WARN_ON_ONCE(code >= ARRAY_SIZE(upev_err_text)))
-		return;
-	probe_ev_log_error("trace_uprobe", p->argc, p->argv, word, pos,
-		      upev_err_text, code);
+	probe_ev_words_error(p, word, pos, code);
 }
 
 /* ----------------------------------------------------------- probes */
@@ -205,7 +205,7 @@ static bool upev_place_is_ours(const char *word)
 }
 
 /* "(REFCTR)" at @brace in word 1, which it ends; cut off at @brace. */
-static int upev_parse_refctr(const struct upev_parse *p, struct upev_def *def,
+static int upev_parse_refctr(const struct probe_ev_words *p, struct upev_def *def,
 			   char *word, char *brace)
 {
 	char *close = strchr(brace, ')');
@@ -228,7 +228,7 @@ static int upev_parse_refctr(const struct upev_parse *p, struct upev_def *def,
 }
 
 /* "OFFS[%return]" at @offs in word 1 (a copy, @word). */
-static int upev_parse_offset(const struct upev_parse *p, struct upev_def *def,
+static int upev_parse_offset(const struct probe_ev_words *p, struct upev_def *def,
 			   char *word, char *offs)
 {
 	char *pct = strchr(offs, '%');
@@ -249,7 +249,7 @@ static int upev_parse_offset(const struct upev_parse *p, struct upev_def *def,
 }
 
 /* Word 1: the file (which must exist and be regular), offset, ref-ctr. */
-static int upev_parse_place(const struct upev_parse *p, struct upev_def *def)
+static int upev_parse_place(const struct probe_ev_words *p, struct upev_def *def)
 {
 	char *word, *colon, *brace;
 	int ret;
@@ -283,27 +283,6 @@ out_free:
 	return ret;
 }
 
-/* "[GROUP/|GROUP.][EVENT]" from byte 2 of word 0. */
-static int upev_parse_name(const struct upev_parse *p, struct upev_def *def)
-{
-	enum probe_ev_name_err err;
-	int bad;
-
-	static_assert(UPEV_ERR_BAD_EVENT_NAME - UPEV_ERR_NO_GROUP_NAME ==
-		      PROBE_EV_NAME_BAD_EVENT - PROBE_EV_NAME_NO_GROUP);
-	err = probe_ev_split_name(p->argv[0] + 2, def->group_buf, def->event_buf,
-			     &bad);
-	if (err) {
-		upev_error(p, 0, 2 + bad, probe_ev_err_code(UPEV_ERR_NO_GROUP_NAME, err));
-		return -EINVAL;
-	}
-	if (def->group_buf[0])
-		def->group = def->group_buf;
-	if (def->event_buf[0])
-		def->event = def->event_buf;
-	return 0;
-}
-
 /* "p_BASE_0xOFFS": BASE is the file name up to its first '.', '-', '_'. */
 static void upev_default_name(struct upev_def *def)
 {
@@ -316,7 +295,7 @@ static void upev_default_name(struct upev_def *def)
 }
 
 /* Words 0 and 1.  -ECANCELED, with nothing logged, when not ours. */
-static int upev_parse_def(const struct upev_parse *p, struct upev_def *def)
+static int upev_parse_def(const struct probe_ev_words *p, struct upev_def *def)
 {
 	const char *head = p->argv[0];
 	int ret;
@@ -334,7 +313,9 @@ static int upev_parse_def(const struct upev_parse *p, struct upev_def *def)
 	if (ret)
 		return ret;
 	if (head[1] == ':') {
-		ret = upev_parse_name(p, def);
+		ret = probe_ev_words_name(p, 0, 2, UPEV_ERR_NO_GROUP_NAME,
+					  def->group_buf, def->event_buf,
+					  &def->group, &def->event);
 		if (ret)
 			return ret;
 	}
@@ -367,54 +348,42 @@ static bool upev_ref_ctr_conflicts(const struct upev_probe *new)
 }
 
 /* Add @tp to the existing event @ev, after the multiprobe checks. */
-static int upev_join_event(const struct upev_parse *p, struct upev_event *ev,
-			 struct upev_probe *tp)
+/* A new probe of an enabled event is armed at once. */
+static int upev_arm_newcomer(const struct probe_ev_newcomer *nc)
 {
-	enum probe_ev_join_err why;
-	int word;
-
-	why = probe_ev_event_may_join(&ev->pev, ev->pev.is_return != tp->is_return,
-				 tp->args, &tp->sibling, &word);
-	if (why) {
-		upev_error(p, word, 0, probe_ev_err_code(UPEV_ERR_DIFF_PROBE_TYPE, why));
-		return -EEXIST;
-	}
-	tp->event = ev;
-	list_add_tail(&tp->sibling, &ev->pev.probes);
-	dyn_event_add(&tp->devent, &ev->pev.call);
-	return 0;
-}
-
-/* Make @tp the first probe of a new event named by @def, and publish it. */
-static int upev_start_event(const struct upev_parse *p, const struct upev_def *def,
-			  struct upev_probe *tp)
-{
-	struct upev_event *ev;
+	struct upev_probe *tp = container_of(nc->node, struct upev_probe, sibling);
+	unsigned int flags = tp->event->pev.flags;
 	int ret;
 
-	if (probe_ev_name_taken(def->group, def->event)) {
-		upev_error(p, 0, 0, UPEV_ERR_EVENT_EXIST);
-		return -EEXIST;
-	}
-	ev = upev_event_new(def->group, def->event, tp);
-	if (!ev)
-		return -ENOMEM;
-	ret = probe_ev_call_publish(&ev->pev.call);
+	if (!flags)
+		return 0;
+	ret = upev_probe_arm(tp, flags & PROBE_EV_EV_PERF);
 	if (ret)
-		goto out_free_event;
-	ev->pev.published = true;
-	dyn_event_add(&tp->devent, &ev->pev.call);
-	return 0;
-
-out_free_event:
-	pr_warn("Failed to register probe event(%d)\n", ret);
-	probe_ev_event_leave(&ev->pev, &tp->sibling, &tp->args);
-	tp->event = NULL;
+		upev_error(nc->w, 1, 0, UPEV_ERR_ARM_REFUSED);
 	return ret;
 }
 
+/* Add @tp, described by @nc, to the existing event @ev. */
+static int upev_join_event(const struct probe_ev_newcomer *nc,
+			 struct upev_event *ev, struct upev_probe *tp)
+{
+	if (probe_ev_join_check(&ev->pev, ev->pev.is_return != tp->is_return, nc))
+		return -EEXIST;
+	tp->event = ev;
+	return probe_ev_event_add(&ev->pev, nc);
+}
+
+/* Make @tp the first probe of a new event named by @def, and publish it. */
+static int upev_start_event(const struct probe_ev_newcomer *nc,
+			  const struct upev_def *def, struct upev_probe *tp)
+{
+	struct upev_event *ev = upev_event_new(def->group, def->event, tp);
+
+	return ev ? probe_ev_event_start(&ev->pev, nc) : -ENOMEM;
+}
+
 /* Compile the arguments and build the probe of a parsed definition. */
-static struct upev_probe *upev_build_probe(const struct upev_parse *p,
+static struct upev_probe *upev_build_probe(const struct probe_ev_words *p,
 				       struct upev_def *def)
 {
 	struct parg_caps caps = {
@@ -425,27 +394,28 @@ static struct upev_probe *upev_build_probe(const struct upev_parse *p,
 	struct parg_err err = {};
 	struct parg_set *set;
 	struct upev_probe *tp;
+	int ret;
 
 	set = parg_set_parse(&caps, p->argc - 2, p->argv + 2, &err);
-	if (IS_ERR(set)) {
-		if (PTR_ERR(set) == -EINVAL && err.code != PARG_OK)
-			upev_error(p, err.word + 2, err.pos,
-				 probe_ev_err_code(UPEV_ERR_PARG_FIRST, err.code));
-		return ERR_CAST(set);
-	}
+	ret = probe_ev_args_check(p, set, &err, false);
+	if (ret)
+		return ERR_PTR(ret);
 	tp = upev_probe_new(def->filename, &def->path, def->offset,
 			  def->ref_ctr, def->is_return, set);
 	return tp ?: ERR_PTR(-ENOMEM);
 }
 
 /* Create one probe from the words of a definition. */
-static int upev_create_words(const struct upev_parse *p)
+static int upev_create_words(const struct probe_ev_words *p, void *unused)
 {
+	struct probe_ev_newcomer nc;
 	struct upev_def def = {};
 	struct upev_event *ev;
 	struct upev_probe *tp;
 	int ret;
 
+	if (!p->argc)
+		return 0;
 	ret = upev_parse_def(p, &def);
 	if (ret)
 		goto out_release;
@@ -460,19 +430,10 @@ static int upev_create_words(const struct upev_parse *p)
 		upev_error(p, 1, 0, UPEV_ERR_REFCNT_MISMATCH);
 		ret = -EINVAL;
 	} else {
+		nc = PROBE_EV_NEWCOMER(p, tp, upev_arm_newcomer);
 		ev = upev_find_event(def.group, def.event);
-		ret = ev ? upev_join_event(p, ev, tp) :
-			   upev_start_event(p, &def, tp);
-		/* a new probe of an enabled event is armed at once */
-		if (!ret && ev && ev->pev.flags) {
-			ret = upev_probe_arm(tp, ev->pev.flags & PROBE_EV_EV_PERF);
-			if (ret)
-				upev_error(p, 1, 0, UPEV_ERR_ARM_REFUSED);
-		}
-		if (ret && ev && !list_empty(&tp->sibling)) {
-			dyn_event_remove(&tp->devent);
-			list_del_init(&tp->sibling);
-		}
+		ret = ev ? upev_join_event(&nc, ev, tp) :
+			   upev_start_event(&nc, &def, tp);
 	}
 	mutex_unlock(&event_mutex);
 	if (ret)
@@ -485,18 +446,7 @@ out_release:
 /* A definition line; -ECANCELED when it is not a uprobe's. */
 static int upev_create(const char *raw)
 {
-	struct upev_parse p = {};
-	char **argv;
-	int ret = 0;
-
-	argv = argv_split(GFP_KERNEL, raw, &p.argc);
-	if (!argv)
-		return -ENOMEM;
-	p.argv = (const char **)argv;
-	if (p.argc)
-		ret = upev_create_words(&p);
-	argv_free(argv);
-	return ret;
+	return probe_ev_words_run(raw, &upev_errors, upev_create_words, NULL);
 }
 
 /* ---------------------------------------------------------- deleting */
@@ -535,11 +485,9 @@ static int upev_remove_all(void)
 	int ret = 0;
 
 	mutex_lock(&event_mutex);
-	for_each_tu_probe(tp, next) {
-		if (probe_ev_event_busy(&tp->event->pev)) {
-			ret = -EBUSY;
-			goto out_unlock;
-		}
+	if (probe_ev_any_busy(&upev_dyn_ops)) {
+		ret = -EBUSY;
+		goto out_unlock;
 	}
 	for_each_tu_probe(tp, next) {
 		ret = upev_probe_remove(tp);
@@ -591,12 +539,9 @@ static bool upev_dyn_match(const char *system, const char *event,
 	struct upev_probe *tp = upev_probe_of(dev);
 
 	/* dyn_event_release() refuses an empty @event with a NULL @system */
-	if (!probe_ev_event_named(&tp->event->pev, system, event))
-		return false;
-	if (!argc)
-		return true;
-	return upev_place_matches(tp, argv[0]) &&
-	       parg_set_match_words(tp->args, argc - 1, argv + 1);
+	return probe_ev_dyn_match(&tp->event->pev, system, event, argc, argv,
+				  tp->args) &&
+	       (!argc || upev_place_matches(tp, argv[0]));
 }
 
 static bool upev_dyn_is_busy(struct dyn_event *dev)
@@ -757,11 +702,8 @@ static __init int upev_init(void)
 {
 	int ret = dyn_event_register(&upev_dyn_ops);
 
-	if (ret)
-		return ret;
-	if (tracing_init_dentry())
-		return 0;
-	probe_ev_create_files(upev_files, ARRAY_SIZE(upev_files));
-	return 0;
+	if (!ret)
+		probe_ev_create_files(upev_files, ARRAY_SIZE(upev_files));
+	return ret;
 }
 fs_initcall(upev_init);

@@ -181,7 +181,5 @@ struct upev_event *upev_event_new(const char *group, const char *name,
 /* The event named @group/@name, or NULL.  Under event_mutex. */
 struct upev_event *upev_find_event(const char *group, const char *name)
 {
-	struct probe_ev_event *ev = probe_ev_find_event(&upev_event_ops, group, name);
-
-	return ev ? container_of(ev, struct upev_event, pev) : NULL;
+	return probe_ev_find_as(&upev_event_ops, group, name, struct upev_event, pev);
 }

@@ -138,18 +138,12 @@ static bool upev_trace(struct upev_probe *tp, const void *rec, unsigned int size
 
 /* ----------------------------------------------------------------- perf */
 
-/* Perf records are padded so that size + the u32 length word is 8-aligned. */
-static unsigned int upev_perf_size(unsigned int size)
-{
-	return ALIGN(size + sizeof(u32), sizeof(u64)) - sizeof(u32);
-}
-
 /* Hand the record to this CPU's perf events; true when it was dropped. */
 static bool upev_perf(struct upev_probe *tp, const void *rec, unsigned int size,
 		    struct pt_regs *regs)
 {
 	struct trace_event_call *call = &tp->event->pev.call;
-	unsigned int padded = upev_perf_size(size);
+	unsigned int padded = probe_ev_perf_size(size);
 	struct hlist_head *head;
 	void *ent;
 	int rctx;
