@@ -535,6 +535,18 @@ static int probe_ev_event_disable(struct probe_ev_event *ev,
 	return 0;
 }
 
+/* The event of @call if it is a probe event of kind @ops, else NULL. */
+static struct probe_ev_event *probe_ev_call_of_kind(struct trace_event_call *call,
+					       const struct probe_ev_event_ops *ops)
+{
+	struct probe_ev_event *ev;
+
+	if (call->class->fields_array != probe_ev_event_fields)
+		return NULL;
+	ev = probe_ev_event_of(call);
+	return ev->ops == ops ? ev : NULL;
+}
+
 /*
  * Turn off every trace file that has @ev on, as if their enables had
  * failed.  The last file off disarms, as on any disable.
@@ -568,11 +580,8 @@ void probe_ev_drop_refused(const struct probe_ev_event_ops *ops,
 
 	lockdep_assert_held(&event_mutex);
 	list_for_each_entry(call, &ftrace_events, list) {
-		if (call->class->fields_array != probe_ev_event_fields)
-			continue;
-		ev = probe_ev_event_of(call);
-		if (ev->ops == ops && (ev->flags & PROBE_EV_EV_TRACE) &&
-		    refused(ev))
+		ev = probe_ev_call_of_kind(call, ops);
+		if (ev && (ev->flags & PROBE_EV_EV_TRACE) && refused(ev))
 			probe_ev_event_drop_files(ev);
 	}
 }
@@ -885,10 +894,8 @@ struct probe_ev_event *probe_ev_find_event(const struct probe_ev_event_ops *ops,
 
 	lockdep_assert_held(&event_mutex);
 	list_for_each_entry(call, &ftrace_events, list) {
-		if (call->class->fields_array != probe_ev_event_fields)
-			continue;
-		ev = probe_ev_event_of(call);
-		if (ev->ops == ops && !strcmp(ev->class.system, group) &&
+		ev = probe_ev_call_of_kind(call, ops);
+		if (ev && !strcmp(ev->class.system, group) &&
 		    !strcmp(trace_event_name(call), name))
 			return ev;
 	}
