@@ -403,7 +403,11 @@ static bool kpa_file_enabled(struct trace_event_file *file)
 	return test_bit(EVENT_FILE_FL_ENABLED_BIT, &file->flags);
 }
 
-/* The kprobe event @name on @func of this module, by the command API. */
+/*
+ * The kprobe event @name on @func of this suite, by the command API: in
+ * the module's text when the suite is a module, by its bare name when it
+ * is built in (a MOD: place would wait for a module that never loads).
+ */
 static int kpa_event_create(struct kunit *test, const char *name,
 			    const char *func)
 {
@@ -413,7 +417,10 @@ static int kpa_event_create(struct kunit *test, const char *name,
 
 	if (!text)
 		return -ENOMEM;
-	snprintf(place, sizeof(place), "%s:%s", KBUILD_MODNAME, func);
+	if (IS_MODULE(CONFIG_KPROBES_CORE_KUNIT_TEST))
+		snprintf(place, sizeof(place), "%s:%s", KBUILD_MODNAME, func);
+	else
+		strscpy(place, func);
 	kprobe_event_cmd_init(&cmd, text, MAX_DYNEVENT_CMD_LEN);
 	return kprobe_event_gen_cmd_start(&cmd, name, place) ?:
 	       kprobe_event_gen_cmd_end(&cmd);
