@@ -409,7 +409,8 @@ enum probe_ev_join_err probe_ev_event_may_join(struct probe_ev_event *ev, bool o
 
 /*
  * Publish @ev, new with its first probe @nc, then arm the probe.  On a
- * failure, logged, the event is gone again and *@nc->args the probe's.
+ * failure, logged, the event is freed with the argument set it adopted
+ * (*@nc->args is NULL then), and the front end frees the probe.
  */
 int probe_ev_event_start(struct probe_ev_event *ev,
 			 const struct probe_ev_newcomer *nc)
@@ -555,8 +556,14 @@ static void probe_ev_event_drop_files(struct probe_ev_event *ev)
 {
 	struct probe_ev_link *link, *next;
 
+	pr_warn("%s/%s: its probes could not be armed: event turned off\n",
+		ev->class.system, trace_event_name(&ev->call));
 	list_for_each_entry_safe(link, next, &ev->links, node)
 		trace_event_enable_disable(link->file, 0, 0);
+	/* a file a trigger holds in soft mode keeps its enable */
+	if (!list_empty(&ev->links))
+		pr_warn("%s/%s: left enabled in soft mode, not armed\n",
+			ev->class.system, trace_event_name(&ev->call));
 }
 
 /**

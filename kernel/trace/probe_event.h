@@ -156,7 +156,8 @@ struct dyn_event;
 /*
  * A new probe on its way onto an event, as its front end describes it
  * to probe_ev_event_start() and probe_ev_event_add().  The front end
- * points the probe at the event first, and at none after a failure.
+ * points the probe at the event first, and at none after a failure
+ * (after a failed start the event is freed).
  */
 struct probe_ev_newcomer {
 	const struct probe_ev_words *w;	/* its definition, for error_log */

@@ -269,11 +269,15 @@ static int fpev_join_event(const struct fpev_newcomer *fn, struct fpev_event *ev
 	struct fpev_probe *tp = fn->tp;
 	bool other_kind = ev->pev.is_return != fpev_probe_is_return(tp) ||
 			  !!(ev->pev.kind_flags & FPEV_EV_TPROBE) != tp->is_tprobe;
+	int ret;
 
 	if (probe_ev_join_check(&ev->pev, other_kind, &fn->nc))
 		return -EEXIST;
 	tp->event = ev;
-	return probe_ev_event_add(&ev->pev, &fn->nc);
+	ret = probe_ev_event_add(&ev->pev, &fn->nc);
+	if (ret)
+		tp->event = NULL;
+	return ret;
 }
 
 /* Make the new probe the first of a new event, and publish the event. */
@@ -281,8 +285,11 @@ static int fpev_start_event(const struct fpev_newcomer *fn,
 			  const struct fpev_def *def)
 {
 	struct fpev_event *ev = fpev_event_new(def->group, def->event, fn->tp);
+	int ret = ev ? probe_ev_event_start(&ev->pev, &fn->nc) : -ENOMEM;
 
-	return ev ? probe_ev_event_start(&ev->pev, &fn->nc) : -ENOMEM;
+	if (ret)
+		fn->tp->event = NULL;	/* @ev is gone */
+	return ret;
 }
 
 /* ------------------------------------------------------------ creating */

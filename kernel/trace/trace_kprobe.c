@@ -61,7 +61,7 @@ static struct kpev_probe *kpev_probe_of(struct dyn_event *dev)
 }
 
 /* Every probe on the dyn_event list (the body may free @tp); event_mutex. */
-#define for_each_tk_probe(tp, next)					\
+#define for_each_kpev_probe(tp, next)					\
 	probe_ev_for_each_probe(tp, next, &kpev_dyn_ops, devent)
 
 /* ------------------------------------------------------------ probes */
@@ -571,6 +571,8 @@ static int kpev_join_event(const struct kpev_newcomer *kn, struct kpev_event *ev
 		return ret;
 	tp->event = ev;
 	ret = probe_ev_event_add(&ev->pev, &kn->nc);
+	if (ret)
+		tp->event = NULL;
 	kpev_event_injectable_update(ev);
 	return ret;
 }
@@ -582,7 +584,9 @@ static int kpev_start_event(const struct kpev_newcomer *kn,
 	struct kpev_event *ev = kpev_event_new(def->group, def->event, kn->tp);
 	int ret = ev ? probe_ev_event_start(&ev->pev, &kn->nc) : -ENOMEM;
 
-	if (!ret)
+	if (ret)
+		kn->tp->event = NULL;	/* @ev is gone */
+	else
 		kpev_event_injectable_update(ev);
 	return ret;
 }
@@ -859,7 +863,7 @@ static int kpev_delete_words(const struct kpev_parse *p)
 	}
 
 	mutex_lock(&event_mutex);
-	for_each_tk_probe(tp, next) {
+	for_each_kpev_probe(tp, next) {
 		if (!kpev_dyn_match(group, event, p->w.argc - 1, p->w.argv + 1,
 				  &tp->devent))
 			continue;
@@ -893,7 +897,7 @@ static int kpev_remove_all(void)
 		ret = -EBUSY;
 		goto out_unlock;
 	}
-	for_each_tk_probe(tp, next) {
+	for_each_kpev_probe(tp, next) {
 		struct kpev_event *ev = tp->event;
 
 		if (ev->pev.published && tp == kpev_event_primary(ev)) {
@@ -1130,7 +1134,7 @@ static void kpev_module_coming(struct module *mod)
 	struct kpev_probe *tp, *next;
 	int ret;
 
-	for_each_tk_probe(tp, next) {
+	for_each_kpev_probe(tp, next) {
 		unsigned int n;
 
 		if (tp->registered || !kpev_probe_names_module(tp, mod))
@@ -1170,11 +1174,11 @@ static void kpev_module_going(struct module *mod)
 	struct kpev_probe *tp, *next, **tps;
 	int n = 0;
 
-	for_each_tk_probe(tp, next)
+	for_each_kpev_probe(tp, next)
 		n += tp->registered;
 	tps = kmalloc_array(n, sizeof(*tps), GFP_KERNEL);
 	n = 0;
-	for_each_tk_probe(tp, next) {
+	for_each_kpev_probe(tp, next) {
 		if (!tp->registered || !kpev_probe_in_module(tp, mod))
 			continue;
 		/* its functions go: until they come back, nothing to inject */
@@ -1219,6 +1223,16 @@ static bool kpev_probe_on_entry(struct kpev_probe *tp)
 		return !kprobe_on_func_entry(NULL, kpev_probe_symbol(tp),
 					     tp->rp.kp.offset);
 	return !kprobe_on_func_entry(tp->rp.kp.addr, NULL, 0);
+}
+
+/* Forget which events the batch of enables now ended armed.  event_mutex. */
+void kpev_events_forget_batch(void)
+{
+	struct kpev_probe *tp, *next;
+
+	lockdep_assert_held(&event_mutex);
+	for_each_kpev_probe(tp, next)
+		tp->event->pev.kind_flags &= ~KPEV_EV_BATCH_ARMED;
 }
 
 /* Nothing to inject into @ev for now.  event_mutex. */
@@ -1289,8 +1303,10 @@ void kpev_event_injectable_update(struct kpev_event *ev)
 		entries = entries && kpev_probe_on_entry(tp);
 		all = all && entries && kpev_probe_injectable(tp);
 	}
-	WRITE_ONCE(ev->pev.kind_flags, (entries ? KPEV_EV_ON_ENTRY : 0) |
-				       (all ? KPEV_EV_INJECTABLE : 0));
+	WRITE_ONCE(ev->pev.kind_flags,
+		   (ev->pev.kind_flags & ~(KPEV_EV_ON_ENTRY | KPEV_EV_INJECTABLE)) |
+		   (entries ? KPEV_EV_ON_ENTRY : 0) |
+		   (all ? KPEV_EV_INJECTABLE : 0));
 }
 
 bool trace_kprobe_error_injectable(struct trace_event_call *call)

@@ -84,9 +84,19 @@ static int kpev_event_switch_probes(struct probe_ev_event *ev, bool on)
 	return ret;
 }
 
+/* Inside a batch of enables (set_event, a group's enable): event_mutex */
+static bool kpev_batch_open;
+static unsigned int kpev_batch_armed;	/* events armed in it */
+
 static int kpev_event_arm(struct probe_ev_event *ev, bool perf)
 {
-	return kpev_event_switch_probes(ev, true);
+	int ret = kpev_event_switch_probes(ev, true);
+
+	if (!ret && kpev_batch_open) {
+		ev->kind_flags |= KPEV_EV_BATCH_ARMED;
+		kpev_batch_armed++;
+	}
+	return ret;
 }
 
 static void kpev_event_disarm(struct probe_ev_event *ev)
@@ -127,24 +137,33 @@ static const struct probe_ev_event_ops kpev_event_ops = {
 void trace_kprobe_batch_begin(void)
 {
 	lockdep_assert_held(&event_mutex);
+	kpev_batch_open = true;
 	kprobe_batch_begin();
 }
 
 /*
- * Does a probe of @ev sit on a site the kprobes core could not arm where
- * a batch ended?  The core disabled its probes then; while the event is
- * on, all its probes are enabled otherwise.
+ * Was @ev armed in the batch that just ended, with a probe on a site the
+ * kprobes core could not arm then?  The core disabled that site's probes.
+ * Events armed before the batch are not asked: a place of theirs may be
+ * disabled for another reason (a module's place that failed to arm on
+ * its reload), and this write did not turn them on.  The flags of the
+ * places are read without kprobe_mutex, as a hint the mutex would not
+ * make truer: the core may mark a place gone meanwhile.
  */
 static bool kpev_event_refused(struct probe_ev_event *ev)
 {
 	struct kpev_probe *tp;
 	unsigned int i;
 
+	if (!(ev->kind_flags & KPEV_EV_BATCH_ARMED))
+		return false;
 	list_for_each_entry(tp, &ev->probes, sibling) {
 		for (i = 0; tp->registered && i < kpev_probe_nplaces(tp); i++) {
 			struct kprobe *kp = &kpev_probe_place(tp, i)->kp;
+			u32 flags = data_race(READ_ONCE(kp->flags));
 
-			if (kp->addr && !kprobe_gone(kp) && kprobe_disabled(kp))
+			if (kp->addr && !(flags & KPROBE_FLAG_GONE) &&
+			    (flags & KPROBE_FLAG_DISABLED))
 				return true;
 		}
 	}
@@ -152,10 +171,9 @@ static bool kpev_event_refused(struct probe_ev_event *ev)
 }
 
 /*
- * Where the batch could not arm a site, the events on it were turned on
- * in the batch (an event on before has its sites armed): turn their
- * trace files off again, so that no enable file says 1 with nothing
- * armed.  The writer gets the error.
+ * Where the batch could not arm a site, turn the trace files of the
+ * events the batch armed on it off again, so that no enable file says 1
+ * with nothing armed.  The writer gets the error.
  */
 int trace_kprobe_batch_end(void)
 {
@@ -163,8 +181,13 @@ int trace_kprobe_batch_end(void)
 
 	lockdep_assert_held(&event_mutex);
 	ret = kprobe_batch_end();
+	kpev_batch_open = false;
+	if (!kpev_batch_armed)
+		return ret;
 	if (ret)
 		probe_ev_drop_refused(&kpev_event_ops, kpev_event_refused);
+	kpev_events_forget_batch();
+	kpev_batch_armed = 0;
 	return ret;
 }
 

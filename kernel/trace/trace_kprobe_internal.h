@@ -178,13 +178,15 @@ struct kpev_event {
 };
 
 /*
- * pev.kind_flags of a kprobe event, written under event_mutex and read
- * without it (by BPF), so that the event stays one kmalloc-256 object:
+ * pev.kind_flags of a kprobe event, written under event_mutex, so that
+ * the event stays one kmalloc-256 object.  Read without it by BPF:
  * every probe's first place is a function entry; every place is on the
- * error-injection list.
+ * error-injection list.  Read under it: the event was armed in the
+ * batch of enables now open (trace_kprobe_batch_begin()).
  */
 #define KPEV_EV_ON_ENTRY	BIT(0)
 #define KPEV_EV_INJECTABLE	BIT(1)
+#define KPEV_EV_BATCH_ARMED	BIT(2)
 
 /*
  * Hits a probe's event did not get, by cause, as kprobe_misses shows
@@ -332,6 +334,7 @@ static __always_inline void kpev_count_drop(struct kpev_probe *tp)
 int kpev_run_command(const char *raw);	/* a line as kprobe_events takes */
 void kpev_event_injectable_update(struct kpev_event *ev);
 void kpev_event_not_injectable(struct kpev_event *ev);
+void kpev_events_forget_batch(void);
 void kpev_probe_misses(const struct kpev_probe *tp, struct kpev_misses *m);
 unsigned long kpev_probe_missed(const struct kpev_probe *tp);
 unsigned long kpev_probe_address(const struct kpev_probe *tp);

@@ -347,7 +347,6 @@ static bool upev_ref_ctr_conflicts(const struct upev_probe *new)
 	return false;
 }
 
-/* Add @tp to the existing event @ev, after the multiprobe checks. */
 /* A new probe of an enabled event is armed at once. */
 static int upev_arm_newcomer(const struct probe_ev_newcomer *nc)
 {
@@ -367,10 +366,15 @@ static int upev_arm_newcomer(const struct probe_ev_newcomer *nc)
 static int upev_join_event(const struct probe_ev_newcomer *nc,
 			 struct upev_event *ev, struct upev_probe *tp)
 {
+	int ret;
+
 	if (probe_ev_join_check(&ev->pev, ev->pev.is_return != tp->is_return, nc))
 		return -EEXIST;
 	tp->event = ev;
-	return probe_ev_event_add(&ev->pev, nc);
+	ret = probe_ev_event_add(&ev->pev, nc);
+	if (ret)
+		tp->event = NULL;
+	return ret;
 }
 
 /* Make @tp the first probe of a new event named by @def, and publish it. */
@@ -378,8 +382,11 @@ static int upev_start_event(const struct probe_ev_newcomer *nc,
 			  const struct upev_def *def, struct upev_probe *tp)
 {
 	struct upev_event *ev = upev_event_new(def->group, def->event, tp);
+	int ret = ev ? probe_ev_event_start(&ev->pev, nc) : -ENOMEM;
 
-	return ev ? probe_ev_event_start(&ev->pev, nc) : -ENOMEM;
+	if (ret)
+		tp->event = NULL;	/* @ev is gone */
+	return ret;
 }
 
 /* Compile the arguments and build the probe of a parsed definition. */
