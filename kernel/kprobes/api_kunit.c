@@ -364,10 +364,27 @@ static void kpa_test_batch_all_or_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0, kpa_batch_calls());
 }
 
-/* Is @addr in kpa_target (a breakpoint on it, or its fentry call)? */
-static bool kpa_in_target(const void *addr)
+/* Is @addr at @func's entry (a breakpoint on it, or its fentry call)? */
+static bool kpa_at_entry(const void *addr, const void *func)
 {
-	return (unsigned long)addr - (unsigned long)kpa_target < 16;
+	return (unsigned long)addr - (unsigned long)func < 16;
+}
+
+typedef int (*kpa_sites_stub_t)(struct kprobe_site **sites, unsigned int n,
+				bool arm);
+
+/* The real arming of @sites, with the stand-in @stub stepped aside. */
+static int kpa_sites_set_armed_real(struct kprobe_site **sites, unsigned int n,
+				    bool arm, kpa_sites_stub_t stub)
+{
+	struct kunit *test = kunit_get_current_test();
+	int ret;
+
+	kunit_deactivate_static_stub(test, kprobe_sites_set_armed);
+	ret = kprobe_sites_set_armed(sites, n, arm);
+	/* @stub's type is checked by the parameter's */
+	__kunit_activate_static_stub(test, kprobe_sites_set_armed, stub);
+	return ret;
 }
 
 /*
@@ -378,18 +395,30 @@ static bool kpa_in_target(const void *addr)
 static int kpa_sites_refuse_target(struct kprobe_site **sites,
 				   unsigned int n, bool arm)
 {
-	struct kunit *test = kunit_get_current_test();
 	unsigned int i;
-	int ret;
 
 	for (i = 0; arm && i < n; i++)
-		if (kpa_in_target(sites[i]->addr))
+		if (kpa_at_entry(sites[i]->addr, kpa_target))
 			return -ENOMEM;
-	kunit_deactivate_static_stub(test, kprobe_sites_set_armed);
-	ret = kprobe_sites_set_armed(sites, n, arm);
-	kunit_activate_static_stub(test, kprobe_sites_set_armed,
-				   kpa_sites_refuse_target);
-	return ret;
+	return kpa_sites_set_armed_real(sites, n, arm, kpa_sites_refuse_target);
+}
+
+/*
+ * Stands in for the arming of sites in this task, and notes the first
+ * probe on kpa_alt's site (kprobe_mutex is held) in kpa_alt_probe.
+ */
+static struct kprobe *kpa_alt_probe;
+
+static int kpa_sites_note_alt(struct kprobe_site **sites, unsigned int n,
+			      bool arm)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (kpa_at_entry(sites[i]->addr, kpa_alt))
+			kpa_alt_probe = list_first_entry_or_null(&sites[i]->probes,
+								 struct kprobe, list);
+	return kpa_sites_set_armed_real(sites, n, arm, kpa_sites_note_alt);
 }
 
 /* Events of the "kprobes" group, enabled in an instance of their own. */
@@ -479,6 +508,48 @@ out_put:
 		trace_put_event_file(bad);
 }
 
+/*
+ * An event that was on before a failed batch stays on, even with a probe
+ * disabled for a reason of its own (a place that failed to arm when its
+ * module came back): the batch turns off only what it turned on.
+ */
+static void kpa_batch_keeps_earlier(struct kunit *test,
+				    struct trace_array *tr)
+{
+	struct trace_event_file *bad, *ok;
+	struct kprobe *p;
+
+	bad = kpa_event_file(test, KPA_EV_BAD);
+	ok = kpa_event_file(test, KPA_EV_OK);
+	if (!bad || !ok)
+		goto out_put;
+	kpa_alt_probe = NULL;
+	kunit_activate_static_stub(test, kprobe_sites_set_armed,
+				   kpa_sites_note_alt);
+	KUNIT_ASSERT_EQ(test, 0,
+			trace_array_set_clr_event(tr, KPA_EV_GROUP, KPA_EV_OK, true));
+	kunit_deactivate_static_stub(test, kprobe_sites_set_armed);
+	p = kpa_alt_probe;
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_EQ(test, 0, disable_kprobe(p));
+	kunit_activate_static_stub(test, kprobe_sites_set_armed,
+				   kpa_sites_refuse_target);
+	KUNIT_EXPECT_EQ(test, -ENOMEM,
+			trace_array_set_clr_event(tr, KPA_EV_GROUP, KPA_EV_BAD, true));
+	kunit_deactivate_static_stub(test, kprobe_sites_set_armed);
+	KUNIT_EXPECT_FALSE(test, kpa_file_enabled(bad));
+	KUNIT_EXPECT_TRUE_MSG(test, kpa_file_enabled(ok),
+			      "turned off by a write that did not turn it on");
+	KUNIT_EXPECT_EQ(test, 0, enable_kprobe(p));
+	KUNIT_EXPECT_EQ(test, 0,
+			trace_array_set_clr_event(tr, KPA_EV_GROUP, NULL, false));
+out_put:
+	if (ok)
+		trace_put_event_file(ok);
+	if (bad)
+		trace_put_event_file(bad);
+}
+
 static void kpa_test_batch_event_refused(struct kunit *test)
 {
 	struct trace_array *tr;
@@ -490,6 +561,7 @@ static void kpa_test_batch_event_refused(struct kunit *test)
 	tr = trace_array_get_by_name(KPA_EV_INSTANCE, NULL);
 	if (tr) {
 		kpa_batch_event_refused(test, tr);
+		kpa_batch_keeps_earlier(test, tr);
 		trace_array_put(tr);
 		KUNIT_EXPECT_EQ(test, 0, trace_array_destroy(tr));
 	} else {
