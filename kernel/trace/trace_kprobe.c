@@ -416,14 +416,13 @@ static void kpev_disarm_one_by_one(struct kpev_probe *tp)
  * paying the wait for running handlers once per kind instead of once per
  * place.  A place that was never registered is skipped by the core.
  */
-static void kpev_disarm_batch(struct kpev_probe **tps, int n)
+static void kpev_unregister_batch(struct kpev_probe **tps, int n)
 {
 	unsigned int total = 0, nk = 0, nr = 0, j;
 	struct kretprobe **rps;
 	struct kprobe **kps;
 	int i;
 
-	lockdep_assert_held(&event_mutex);
 	for (i = 0; i < n; i++)
 		total += tps[i]->registered ? kpev_probe_nplaces(tps[i]) : 0;
 	kps = kvmalloc_array(total, sizeof(*kps), GFP_KERNEL);
@@ -455,9 +454,26 @@ static void kpev_disarm_batch(struct kpev_probe **tps, int n)
 			kpev_probe_mark_disarmed(tps[i]);
 }
 
+/* The probes of dynamic_events: event_mutex orders them with the walks. */
+static void kpev_disarm_batch(struct kpev_probe **tps, int n)
+{
+	lockdep_assert_held(&event_mutex);
+	kpev_unregister_batch(tps, n);
+}
+
 void kpev_probe_disarm(struct kpev_probe *tp)
 {
 	kpev_disarm_batch(&tp, 1);
+}
+
+/*
+ * A perf-local probe, on no list but its event's: no walk can meet it,
+ * so it is unregistered with event_mutex held or not (perf_kprobe_init()
+ * holds it on its failure path, perf_kprobe_destroy() does not).
+ */
+void kpev_local_probe_disarm(struct kpev_probe *tp)
+{
+	kpev_unregister_batch(&tp, 1);
 }
 
 /* "MOD:SYM" with MOD not loaded: the probe waits for the module. */

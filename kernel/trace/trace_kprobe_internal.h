@@ -342,6 +342,7 @@ struct kpev_probe *kpev_probe_new(struct kpev_def *def, struct parg_set *set);
 void kpev_probe_free(struct kpev_probe *tp);
 int kpev_probe_arm(struct kpev_probe *tp);
 void kpev_probe_disarm(struct kpev_probe *tp);
+void kpev_local_probe_disarm(struct kpev_probe *tp);
 
 /* trace_kprobe_event.c */
 struct kpev_event *kpev_event_new(const char *group, const char *name,

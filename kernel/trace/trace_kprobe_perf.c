@@ -116,9 +116,7 @@ void destroy_local_trace_kprobe(struct trace_event_call *event_call)
 
 	if (WARN_ON_ONCE(!tp) || WARN_ON_ONCE(READ_ONCE(ev->pev.flags)))
 		return;
-	mutex_lock(&event_mutex);
-	kpev_probe_disarm(tp);
-	mutex_unlock(&event_mutex);
+	kpev_local_probe_disarm(tp);
 	probe_ev_event_leave(&ev->pev, &tp->sibling, &tp->args);
 	tp->event = NULL;
 	kpev_probe_free(tp);
