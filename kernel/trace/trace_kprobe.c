@@ -1248,7 +1248,8 @@ void kpev_events_forget_batch(void)
 
 	lockdep_assert_held(&event_mutex);
 	for_each_kpev_probe(tp, next)
-		tp->event->pev.kind_flags &= ~KPEV_EV_BATCH_ARMED;
+		WRITE_ONCE(tp->event->pev.kind_flags,
+			   tp->event->pev.kind_flags & ~KPEV_EV_BATCH_ARMED);
 }
 
 /* Nothing to inject into @ev for now.  event_mutex. */

@@ -93,7 +93,7 @@ static int kpev_event_arm(struct probe_ev_event *ev, bool perf)
 	int ret = kpev_event_switch_probes(ev, true);
 
 	if (!ret && kpev_batch_open) {
-		ev->kind_flags |= KPEV_EV_BATCH_ARMED;
+		WRITE_ONCE(ev->kind_flags, ev->kind_flags | KPEV_EV_BATCH_ARMED);
 		kpev_batch_armed++;
 	}
 	return ret;
@@ -137,6 +137,7 @@ static const struct probe_ev_event_ops kpev_event_ops = {
 void trace_kprobe_batch_begin(void)
 {
 	lockdep_assert_held(&event_mutex);
+	WARN_ON_ONCE(kpev_batch_open);	/* one batch of enables at a time */
 	kpev_batch_open = true;
 	kprobe_batch_begin();
 }
