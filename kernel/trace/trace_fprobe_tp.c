@@ -314,13 +314,12 @@ static struct probe_ev_modules fpev_tp_modules = {
 	.going = fpev_tp_module_goes,
 };
 
-int __init fpev_tp_init(void)
-{
-	return probe_ev_watch_modules(&fpev_tp_modules);
-}
+#define fpev_tp_watch_modules()	probe_ev_watch_modules(&fpev_tp_modules)
 #else
+#define fpev_tp_watch_modules()	0	/* no tracepoint comes or goes */
+#endif /* CONFIG_MODULES */
+
 int __init fpev_tp_init(void)
 {
-	return 0;
+	return fpev_tp_watch_modules();
 }
-#endif /* CONFIG_MODULES */

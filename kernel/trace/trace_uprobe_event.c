@@ -72,10 +72,9 @@ int upev_probe_arm(struct upev_probe *tp, bool perf)
 	tp->consumer.filter = perf ? upev_perf_filter_mm : NULL;
 	u = uprobe_register(upev_probe_inode(tp), tp->offset, tp->ref_ctr_offset,
 			    &tp->consumer);
-	if (IS_ERR(u))
-		return PTR_ERR(u);
-	tp->uprobe = u;
-	return 0;
+	if (!IS_ERR(u))
+		tp->uprobe = u;		/* armed: the handle to unregister */
+	return PTR_ERR_OR_ZERO(u);
 }
 
 /* Unregister every registered probe of @ev; wait once for the handlers. */
@@ -137,11 +136,9 @@ static void upev_event_release(struct probe_ev_event *ev)
 
 /* Trace files want every task, perf its own: one kind of user at a time. */
 static const struct probe_ev_event_ops upev_event_ops = {
-	.arm = upev_event_arm,
-	.disarm = upev_event_disarm,
+	.arm = upev_event_arm, .disarm = upev_event_disarm,
 	.reg_perf = upev_event_perf,
-	.same_probe = upev_probe_same,
-	.release = upev_event_release,
+	.same_probe = upev_probe_same, .release = upev_event_release,
 	.funcs = &upev_event_funcs,
 	.call_flags = TRACE_EVENT_FL_UPROBE | TRACE_EVENT_FL_CAP_ANY,
 	.users_exclusive = true,

@@ -379,13 +379,13 @@ bool upev_perf_filter_mm(struct uprobe_consumer *uc, struct mm_struct *mm)
 {
 	struct upev_probe *tp = container_of(uc, struct upev_probe, consumer);
 	struct upev_perf_filter *f = &tp->event->filter;
-	bool want;
+	bool want = READ_ONCE(f->nr_systemwide);	/* no lock for every mm */
 
-	if (READ_ONCE(f->nr_systemwide))
-		return true;
-	read_lock(&f->lock);
-	want = upev_filter_has_mm(f, mm);
-	read_unlock(&f->lock);
+	if (!want) {
+		read_lock(&f->lock);
+		want = upev_filter_has_mm(f, mm);
+		read_unlock(&f->lock);
+	}
 	return want;
 }
 
@@ -397,17 +397,17 @@ bool upev_perf_filter_mm(struct uprobe_consumer *uc, struct mm_struct *mm)
  */
 static bool upev_filter_add(struct upev_perf_filter *f, struct perf_event *event)
 {
+	struct task_struct *target = event->hw.target;
 	bool covered;
 
 	write_lock(&f->lock);
-	if (event->hw.target) {
+	if (!target) {		/* every mm; covered if another took them */
+		covered = f->nr_systemwide++ > 0;
+	} else {
 		covered = f->nr_systemwide || event->parent ||
 			  event->attr.enable_on_exec ||
-			  upev_filter_has_mm(f, event->hw.target->mm);
+			  upev_filter_has_mm(f, target->mm);
 		list_add(&event->hw.tp_list, &f->events);
-	} else {
-		covered = f->nr_systemwide;
-		f->nr_systemwide++;
 	}
 	write_unlock(&f->lock);
 	return covered;
@@ -416,17 +416,16 @@ static bool upev_filter_add(struct upev_perf_filter *f, struct perf_event *event
 /* Take @event out; true when what it wanted is still wanted. */
 static bool upev_filter_remove(struct upev_perf_filter *f, struct perf_event *event)
 {
+	struct task_struct *target = event->hw.target;
 	bool covered;
 
 	write_lock(&f->lock);
-	if (event->hw.target) {
-		list_del(&event->hw.tp_list);
-		covered = f->nr_systemwide ||
-			  (event->hw.target->flags & PF_EXITING) ||
-			  upev_filter_has_mm(f, event->hw.target->mm);
+	if (!target) {		/* still covered if another takes every mm */
+		covered = --f->nr_systemwide > 0;
 	} else {
-		f->nr_systemwide--;
-		covered = f->nr_systemwide;
+		list_del(&event->hw.tp_list);
+		covered = f->nr_systemwide || (target->flags & PF_EXITING) ||
+			  upev_filter_has_mm(f, target->mm);
 	}
 	write_unlock(&f->lock);
 	return covered;
