@@ -85,7 +85,7 @@ table() { # icount
 	done <<<"$ROWS"
 }
 
-echo "### make bench, $(date -u +%Y-%m-%d), $KARCH, Linux $BASEVER (Debian linux-source-6.12 $DEBVER), $FLAVOR config"
+echo "### make bench, $(date -u +%Y-%m-%d), $KARCH, Linux $BASEVER (Debian linux-source-${BASEVER%.*} $DEBVER), $FLAVOR config"
 echo
 echo "Guest time under QEMU -icount shift=0,sleep=off: 1 ns is one guest"
 echo "instruction, so per-hit figures are added instructions per hit and repeat"

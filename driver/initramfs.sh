@@ -9,7 +9,7 @@
 set -euo pipefail
 SRC=$1 OBJ=$2 ROOT=$3 KARCH=$4
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-BASESRC=$TOP/build/base/linux-source-6.12
+BASESRC=$(ls -d "$TOP"/build/base/linux-source-* | head -1)
 
 rm -rf "$ROOT"
 mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,run,root,lib,guest}

@@ -54,7 +54,7 @@ base_repo() { # BASEDIR WORKDIR
 	git config user.name "$(git -C "$TOP" config user.name || echo 'kprobes series')"
 	git config user.email "$(git -C "$TOP" config user.email || echo 'kprobes@localhost')"
 	git add -A -f
-	git commit -q -m "Linux $(sed -n 's/^SUBLEVEL = //p' Makefile | sed 's/^/6.12./') (Debian linux-source-6.12)"
+	git commit -q -m "Linux $(sed -n "s/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p" Makefile | paste -sd.) (Debian $(basename "$base"))"
 	git tag -f base >/dev/null
 	echo "$stamp" >"$w.stamp"
 }
