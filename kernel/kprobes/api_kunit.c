@@ -649,8 +649,7 @@ static int kpa_caller(void *data)
 	struct hrtimer *t = this_cpu_ptr(&kpa_stretch);
 	unsigned long n = 0;
 
-	hrtimer_init(t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
-	t->function = kpa_stretch_fn;
+	hrtimer_setup(t, kpa_stretch_fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
 	hrtimer_start(t, ns_to_ktime(70 * NSEC_PER_USEC), HRTIMER_MODE_REL_PINNED);
 	while (!READ_ONCE(race->stop)) {
 		kpa_call(kpa_hot, (int)n);
@@ -1021,4 +1020,4 @@ kunit_test_suite(kprobes_api_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the kprobes API: registration life and unregister races");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

@@ -694,8 +694,9 @@ static void parg_test_view(struct kunit *test)
 	/* a struct reached as a member, in place */
 	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, f);
-	f->f_path.mnt = (struct vfsmount *)0x1234;
-	f->f_path.dentry = (struct dentry *)0x5678;
+	/* f_path is const: filled the way alloc_file() would */
+	memcpy((void *)&f->f_path, &(struct path){ .mnt = (struct vfsmount *)0x1234,
+			.dentry = (struct dentry *)0x5678 }, sizeof(f->f_path));
 	regs.FT_DI = (unsigned long)f;
 	parg_expect(test, FT_ENTRY, NULL, "p=(struct file *)%di->f_path:struct",
 		    &regs, " p={.mnt=0x1234,.dentry=0x5678}");
@@ -1245,8 +1246,9 @@ static void parg_test_btf(struct kunit *test)
 	/* fields through a real struct dentry */
 	d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, d);
-	d->d_name.name = "probe_arg-name";
-	d->d_name.len = 9;
+	/* d_name is const outside fs/dcache.c */
+	memcpy((void *)&d->d_name, &(struct qstr)QSTR_INIT("probe_arg-name", 9),
+	       sizeof(d->d_name));
 	regs.FT_DI = (unsigned long)d;
 	parg_expect(test, FT_ENTRY, "dput",
 		    "n=dentry->d_name.name:string l=dentry->d_name.len $arg1:%pd",
@@ -1502,6 +1504,6 @@ static struct kunit_suite parg_test_suite = {
 };
 kunit_test_suite(parg_test_suite);
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
 MODULE_DESCRIPTION("KUnit tests for the probe event argument library");
 MODULE_LICENSE("GPL");

@@ -234,14 +234,14 @@ static enum print_line_t probe_ev_print_sym(struct trace_iterator *iter, int fla
 
 	trace_seq_printf(s, "%s: (", trace_event_name(&ev->call));
 	if (ev->is_return) {
-		ok = seq_print_ip_sym(s, ret->ret_ip, flags | TRACE_ITER_SYM_OFFSET);
+		ok = seq_print_ip_sym(s, ret->ret_ip, flags | TRACE_ITER(SYM_OFFSET));
 		if (ok) {
 			trace_seq_puts(s, " <- ");
 			ok = seq_print_ip_sym(s, ret->func,
-					      flags & ~TRACE_ITER_SYM_OFFSET);
+					      flags & ~TRACE_ITER(SYM_OFFSET));
 		}
 	} else {
-		ok = seq_print_ip_sym(s, entry->ip, flags | TRACE_ITER_SYM_OFFSET);
+		ok = seq_print_ip_sym(s, entry->ip, flags | TRACE_ITER(SYM_OFFSET));
 	}
 	if (ok)
 		probe_ev_print_args(s, ev, iter->ent);

@@ -1128,4 +1128,4 @@ kunit_test_suite(kpa_suite);
 
 MODULE_DESCRIPTION("KUnit tests of arm64 kprobes: simulated classes on real kernel code");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

@@ -64,7 +64,7 @@ static void kpx86_poke_sites(struct kprobe_site **sites, unsigned int n,
 			perf_event_text_poke(s->addr, &int3, 1, &s->arch.opcode, 1);
 		text_poke(s->addr, arm ? &int3 : &s->arch.opcode, INT3_INSN_SIZE);
 	}
-	text_poke_sync();
+	smp_text_poke_sync_each_cpu();
 	for (i = 0; arm && i < n; i++)
 		perf_event_text_poke(sites[i]->addr, &sites[i]->arch.opcode, 1,
 				     &int3, 1);
@@ -305,7 +305,7 @@ static int kpx86_int3_vanished(void *addr, struct pt_regs *regs)
 {
 	/* the CPU just fetched an instruction there: it is mapped */
 	if (READ_ONCE(*(u8 *)addr) == INT3_INSN_OPCODE)
-		return poke_int3_handler(regs);
+		return smp_text_poke_int3_handler(regs);
 	regs->ip = (unsigned long)addr;
 	regs->flags |= X86_EFLAGS_RF;
 	return 1;

@@ -377,8 +377,6 @@ int arch_prepare_kprobe_site(struct kprobe_site *s)
 	struct insn insn;
 	int ret;
 
-	if (alternatives_text_reserved(s->addr, s->addr))
-		return -EINVAL;
 	if (!kpx86_on_boundary(addr))
 		return -EILSEQ;
 	ret = kpx86_decode_at(addr, buf, &insn);
@@ -426,7 +424,7 @@ kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr, unsigned long offse
 
 	if (copy_from_kernel_nofault(&first, (void *)addr, sizeof(first)))
 		return NULL;
-	if (is_endbr(first)) {
+	if (is_endbr(&first)) {
 		entry = ENDBR_INSN_SIZE;
 		offset = offset ?: entry;	/* SYM+0 is the entry too */
 	}

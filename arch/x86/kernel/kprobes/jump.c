@@ -369,7 +369,6 @@ static bool kpx86_cover_reserved(unsigned long addr, int len)
 
 	return jump_label_text_reserved(start, last) ||
 	       static_call_text_reserved(start, last) ||
-	       alternatives_text_reserved(start, last) ||
 	       ftrace_text_reserved(start, last);
 }
 
@@ -449,7 +448,7 @@ void arch_kprobe_opt_install(struct kprobe_site *s)
 	u8 jmp[JMP32_INSN_SIZE];
 
 	kpx86_put_jmp(jmp, (unsigned long)s->addr, (unsigned long)s->arch.detour);
-	text_poke_bp(s->addr, jmp, JMP32_INSN_SIZE, NULL);
+	smp_text_poke_single(s->addr, jmp, JMP32_INSN_SIZE, NULL);
 	perf_event_text_poke(s->addr, s->arch.orig, JMP32_INSN_SIZE, jmp, JMP32_INSN_SIZE);
 }
 
@@ -465,10 +464,10 @@ void arch_kprobe_opt_remove(struct kprobe_site *s)
 
 	memcpy(now, addr, JMP32_INSN_SIZE);
 	text_poke(addr, &int3, INT3_INSN_SIZE);
-	text_poke_sync();
+	smp_text_poke_sync_each_cpu();
 	text_poke(addr + INT3_INSN_SIZE, s->arch.orig + INT3_INSN_SIZE,
 		  JMP32_INSN_SIZE - INT3_INSN_SIZE);
-	text_poke_sync();
+	smp_text_poke_sync_each_cpu();
 	perf_event_text_poke(addr, now, JMP32_INSN_SIZE, s->arch.orig, JMP32_INSN_SIZE);
 	WRITE_ONCE(s->arch.via_detour, false);
 }

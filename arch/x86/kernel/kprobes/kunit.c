@@ -48,7 +48,7 @@ extern char *const kpt_load_at[1];
 long kpt_bias = 100;
 
 /* A probed instruction is no jump target: ANNOTATE_NOENDBR. */
-#define KPT_INSN(label, insn)	label ":" ANNOTATE_NOENDBR insn "\n"
+#define KPT_INSN(label, insn)	label ":" ANNOTATE_NOENDBR "\n" insn "\n"
 
 asm(
 	"	.pushsection .text, \"ax\"\n"
@@ -67,7 +67,7 @@ asm(
 	"2:\n"
 	KPT_INSN(".Lkpt_pushf", "pushfq")
 	KPT_INSN(".Lkpt_popf", "popfq")
-	".Lkpt_ret:" ANNOTATE_NOENDBR ASM_RET
+	".Lkpt_ret:" ANNOTATE_NOENDBR "\n" ASM_RET
 	"	.size kpt_walk, .-kpt_walk\n"
 	"	.type kpt_double, @function\n"
 	"kpt_double:\n"
@@ -75,10 +75,10 @@ asm(
 	"	" ASM_RET
 	"	.size kpt_double, .-kpt_double\n"
 	"	.type kpt_ud2, @function\n"
-	"kpt_ud2:" ANNOTATE_NOENDBR "ud2\n"
+	"kpt_ud2:" ANNOTATE_NOENDBR "\n\tud2\n"
 	"	.size kpt_ud2, .-kpt_ud2\n"
 	"	.type kpt_int3, @function\n"
-	"kpt_int3:" ANNOTATE_NOENDBR "int3\n"
+	"kpt_int3:" ANNOTATE_NOENDBR "\n\tint3\n"
 	"	" ASM_RET
 	"	.size kpt_int3, .-kpt_int3\n"
 	"	.type kpt_load, @function\n"
@@ -1011,12 +1011,12 @@ static noinline long kpt_rdmsr_absent(void)
 {
 	u64 val;
 
-	return rdmsrl_safe(KPT_ABSENT_MSR, &val);
+	return rdmsrq_safe(KPT_ABSENT_MSR, &val);
 }
 
 static noinline long kpt_wrmsr_reserved(void)
 {
-	return wrmsrl_safe(KPT_MSR_PKRS, BIT_ULL(32));
+	return wrmsrq_safe(KPT_MSR_PKRS, BIT_ULL(32));
 }
 
 static long kpt_load_noncanonical(void)
@@ -1203,4 +1203,4 @@ kunit_test_suite(kprobes_x86_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the kprobes core");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
