@@ -16,9 +16,9 @@
  *        |            first probe of its name: a new fpev_event, published
  *        |            as events/<group>/<event>; else it joins the event
  *        v                                          v
- *   dynamic_events line             registered with the fprobe core at
- *                                   once, soft-disabled while the event
- *                                   is off; a t: probe whose module is
+ *   dynamic_events line             its place checked; registered with
+ *                                   the fprobe core while its event has
+ *                                   a user; a t: probe whose module is
  *                                   not loaded waits for it
  *
  * Invariants::
@@ -29,16 +29,19 @@
  *   - A probe's fprobe is registered iff @registered.  What a hit reads
  *     is set before registration and unchanged until unregistration,
  *     which waits for running handlers; only then is anything freed.
+ *   - A probe is armed (registered; a t: probe's stub attached) only
+ *     while its event has a user, and its place is known.
  *   - Deleting never leaves an event half-removed: an event in use (on,
- *     open, or used by perf) refuses, before anything is changed.  The
- *     fprobe is unregistered before anything else goes; if the fprobe
- *     core refuses (ftrace has failed), the probe stays registered, the
- *     event stays listed, and the delete fails with the core's errno.
+ *     open, or used by perf) refuses, before anything is changed.  A
+ *     probe leaving an event in use is unregistered before anything else
+ *     goes; if the fprobe core refuses (ftrace has failed), the probe
+ *     stays registered, the event stays listed, and the delete fails
+ *     with the core's errno.
  *
  * fprobe_profile, read-only: "  GROUP/EVENT  HITS  MISSES" per probe,
  * as eprobe_profile has it.  MISSES counts every hit that made no record
- * where one was asked for: the fprobe core's misses (recursion, no free
- * return hook) and the hit path's drops (fpev_counts::dropped).
+ * where one was asked for: the fprobe core's misses (no room for an
+ * exit probe's entry data) and the hit path's drops (fpev_counts::dropped).
  *
  * Locking: event_mutex covers all of the above; see the header.
  */
@@ -117,14 +120,12 @@ static struct fpev_probe *fpev_probe_new(const struct fpev_def *def,
 	tp->dynamic = parg_set_is_dynamic(set);
 	if (def->is_return) {
 		tp->fp.exit_handler = fpev_exit_hit;
-		tp->fp.nr_maxactive = def->maxactive;
 		tp->fp.entry_data_size = parg_set_entry_size(set);
 		if (tp->fp.entry_data_size)
 			tp->fp.entry_handler = fpev_entry_save;
 	} else {
 		tp->fp.entry_handler = fpev_entry_hit;
 	}
-	tp->fp.flags = FPROBE_FL_DISABLED;
 	INIT_LIST_HEAD(&tp->sibling);
 	dyn_event_init(&tp->devent, &fpev_dyn_ops);
 	return tp;
@@ -144,7 +145,7 @@ static void fpev_probe_free(struct fpev_probe *tp)
 
 /*
  * Register @tp's fprobe: on the functions SYM names, or on the stub of
- * its attached tracepoint.  Soft-disabled unless the event is on.
+ * its attached tracepoint.  Its handlers run from then on.
  */
 int fpev_probe_register(struct fpev_probe *tp)
 {
@@ -155,15 +156,6 @@ int fpev_probe_register(struct fpev_probe *tp)
 	      parg_set_resolve(tp->args);
 	if (ret)
 		return ret;
-	fpev_probe_sync_enable(tp);
-	/*
-	 * A t: probe registers again each time its module comes back.  After
-	 * an unregistration (or a failed registration) the fprobe core has
-	 * freed the ftrace_ops' filter hash but left it pointed to, and a new
-	 * filter would be built on top of it: start from a clean ops, as a
-	 * new probe does.  Nothing uses the old one any more.
-	 */
-	memset(&tp->fp.ops, 0, sizeof(tp->fp.ops));
 	if (tp->is_tprobe) {
 		stub = (unsigned long)tp->tpoint->tpoint->probestub;
 		ret = register_fprobe_ips(&tp->fp, &stub, 1);
@@ -180,8 +172,6 @@ int fpev_probe_register(struct fpev_probe *tp)
  * core refuses only when ftrace itself has failed (ftrace_bug()) or the
  * fprobe is not registered: then @tp stays registered, as the core still
  * has it, and nothing of it may be freed.  Returns 0 or that errno.
- * The core may have stopped a return probe's rethook before it failed:
- * such a probe's exit handler may not run again, uncounted.
  */
 int fpev_probe_unregister(struct fpev_probe *tp)
 {
@@ -202,45 +192,71 @@ int fpev_probe_unregister(struct fpev_probe *tp)
 	return 0;
 }
 
-/* Register a new probe, or leave a t: probe waiting for its module. */
-static int fpev_probe_arm(struct fpev_probe *tp, struct tracepoint *tpoint,
-			struct module *mod)
+/*
+ * Arm @tp now: register its fprobe, or for a t: probe attach it to its
+ * tracepoint, unless that tracepoint's module is not loaded (it waits).
+ * Returns 0 or an errno with nothing done.  event_mutex.
+ */
+int fpev_probe_arm(struct fpev_probe *tp)
 {
-	int ret;
-
 	if (!tp->is_tprobe)
 		return fpev_probe_register(tp);
-	if (!tpoint || !fpev_module_live(mod)) {
-		/* refused now under lockdown, as one that attaches at once */
-		ret = security_locked_down(LOCKDOWN_KPROBES);
-		if (ret)
-			return ret;
-		pr_info("%s: waiting for a module with this tracepoint\n",
-			tp->symbol);
+	if (!tp->tpt || !fpev_module_live(tp->mod))
 		return 0;
-	}
-	return fpev_tp_attach(tp, tpoint, mod);
+	return fpev_tp_attach(tp);
 }
 
-/*
- * Undo fpev_probe_arm(); 0, or an errno with @tp still registered.  A t:
- * probe its module's going left registered but detached
- * (fpev_tp_module_going()) has only its fprobe to let go.
- */
-static int fpev_probe_disarm(struct fpev_probe *tp)
+/* Undo fpev_probe_arm(); 0, or an errno with @tp still registered. */
+int fpev_probe_disarm(struct fpev_probe *tp)
 {
-	if (tp->is_tprobe && tp->tpoint)
+	if (tp->is_tprobe)
 		return fpev_tp_detach(tp);
 	return fpev_probe_unregister(tp);
 }
 
+/*
+ * Where may @tp probe?  An f: probe needs a function its glob names that
+ * ftrace can probe, and an exit probe's entry data must fit the fprobe
+ * core's.  -ENOENT, -E2BIG or 0.
+ */
+static int fpev_probe_check_place(struct fpev_probe *tp)
+{
+	if (tp->fp.entry_data_size > MAX_FPROBE_DATA_SIZE)
+		return -E2BIG;
+	if (tp->is_tprobe)
+		return 0;
+	return fprobe_count_ips_from_filter(tp->symbol, NULL) > 0 ? 0 : -ENOENT;
+}
+
+/*
+ * A new probe: check its place, and arm it if it joins an event in use.
+ * Under lockdown a definition is refused, as an enable would be.
+ */
+static int fpev_probe_admit(struct fpev_probe *tp)
+{
+	int ret = security_locked_down(LOCKDOWN_KPROBES) ?:
+		  fpev_probe_check_place(tp);
+
+	if (ret || !fpev_probe_in_use(tp))
+		return ret;
+	return fpev_probe_arm(tp);
+}
+
 /* -------------------------------------------------------------- events */
 
-/* Register the new probe @tp; log what the fprobe core refused. */
+/* Admit the new probe @tp; log what was refused. */
 static int fpev_arm_new(const struct probe_ev_words *p, struct fpev_probe *tp,
-		      struct tracepoint *tpoint, struct module *mod)
+			struct tracepoint *tpoint, struct module *mod)
 {
-	int ret = fpev_probe_arm(tp, tpoint, mod);
+	int ret;
+
+	tp->tpt = tpoint;
+	tp->mod = mod;
+	ret = fpev_probe_admit(tp);
+	if (ret) {
+		tp->tpt = NULL;
+		tp->mod = NULL;
+	}
 
 	if (ret != -EEXIST)
 		probe_ev_log_refusal(p, ret);
@@ -420,8 +436,6 @@ static int fpev_probe_remove(struct fpev_probe *tp)
 {
 	struct fpev_event *ev = tp->event;
 	bool last = list_is_singular(&ev->pev.probes);
-	struct tracepoint *tpoint = tp->tpoint ? tp->tpoint->tpoint : NULL;
-	struct module *mod = tp->mod;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
@@ -443,8 +457,8 @@ static int fpev_probe_remove(struct fpev_probe *tp)
 	return 0;
 
 out_rearm:
-	/* @mod cannot go meanwhile: its notifier waits for event_mutex */
-	if (fpev_probe_arm(tp, tpoint, mod))
+	/* tp->mod cannot go meanwhile: its notifier waits for event_mutex */
+	if (fpev_probe_in_use(tp) && fpev_probe_arm(tp))
 		pr_warn("%s: left unregistered on %s\n",
 			trace_event_name(&ev->pev.call), tp->symbol);
 	return ret;
@@ -475,14 +489,13 @@ static int fpev_dyn_free(struct dyn_event *dev)
 	return fpev_probe_remove(fpev_probe_of(dev));
 }
 
-/* "f[MAXACTIVE]:GRP/EVENT SYM[%return] ARGS" or "t:GRP/EVENT TP ARGS" */
+/* "f:GRP/EVENT SYM[%return] ARGS" or "t:GRP/EVENT TP ARGS" */
 static int fpev_dyn_show(struct seq_file *m, struct dyn_event *dev)
 {
 	struct fpev_probe *tp = fpev_probe_of(dev);
 	bool is_return = fpev_probe_is_return(tp);
 
-	probe_ev_show_head(m, tp->is_tprobe ? 't' : 'f',
-		      is_return ? tp->fp.nr_maxactive : 0, &tp->event->pev);
+	probe_ev_show_head(m, tp->is_tprobe ? 't' : 'f', 0, &tp->event->pev);
 	seq_printf(m, "%s%s", tp->symbol, is_return ? "%return" : "");
 	probe_ev_show_args(m, tp->args);
 	return 0;

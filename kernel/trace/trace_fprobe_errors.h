@@ -7,9 +7,7 @@
  * error_log's table is this list followed by the argument library's
  * probe_arg_errors.h.
  */
-FPEV_ERROR(BAD_MAXACT,		"Bad maxactive count")
-FPEV_ERROR(MAXACT_TOO_BIG,	"Maxactive count is too big (at most 4096)")
-FPEV_ERROR(BAD_MAXACT_TYPE,	"Only a function exit probe takes a maxactive count")
+FPEV_ERROR(BAD_MAXACT,		"No maxactive count for fprobes: only f or t before ':'")
 FPEV_ERROR(BAD_ADDR_SUFFIX,	"Unknown suffix (only %return, and only for f)")
 FPEV_ERROR(BAD_TP_NAME,		"Tracepoint names are letters, digits and '_'")
 FPEV_ERROR(NO_TRACEPOINT,		"No such tracepoint")

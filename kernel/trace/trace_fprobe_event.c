@@ -18,10 +18,12 @@
  *   EVENT: (SYM+OFFS/SIZE) NAME=VALUE ...              entry, tracepoint
  *   EVENT: (CALLER+OFFS/SIZE <- FUNC) NAME=VALUE ...   exit
  *
- * On and off: the fprobes stay registered from definition to deletion;
- * the first user of the event (a trace file, or perf) clears their
- * soft-disable flag, the last one sets it again.  Trace files are kept
- * on an RCU list the hit path walks.  class->reg runs under event_mutex.
+ * On and off: the first user of the event (a trace file, or perf) arms
+ * every probe of it, all or none: registers its fprobe, and for a t:
+ * probe attaches the tracepoint's stub.  The last user disarms them.  A
+ * t: probe whose module is not loaded is armed when the module comes.
+ * Trace files are kept on an RCU list the hit path walks.  class->reg
+ * runs under event_mutex.
  */
 #include <linux/slab.h>
 
@@ -29,28 +31,39 @@
 
 /* ---------------------------------------------------------- on and off */
 
-/* Soft-enable @tp's fprobe iff its event has a user.  event_mutex. */
-void fpev_probe_sync_enable(struct fpev_probe *tp)
+/* Has @tp's event a user, so that @tp should be armed?  event_mutex. */
+bool fpev_probe_in_use(const struct fpev_probe *tp)
 {
 	lockdep_assert_held(&event_mutex);
-	if (tp->event && READ_ONCE(tp->event->pev.flags))
-		enable_fprobe(&tp->fp);
-	else
-		disable_fprobe(&tp->fp);
+	return tp->event && READ_ONCE(tp->event->pev.flags);
 }
 
-static void fpev_event_sync_probes(struct probe_ev_event *ev)
+/* The last user left: let every probe go. */
+static void fpev_event_disarm(struct probe_ev_event *ev)
 {
 	struct fpev_probe *tp;
 
 	list_for_each_entry(tp, &ev->probes, sibling)
-		fpev_probe_sync_enable(tp);
+		fpev_probe_disarm(tp);
 }
 
+/* The first user came: arm every probe, or, failing that, none. */
 static int fpev_event_arm(struct probe_ev_event *ev, bool perf)
 {
-	fpev_event_sync_probes(ev);
+	struct fpev_probe *tp;
+	int ret;
+
+	list_for_each_entry(tp, &ev->probes, sibling) {
+		ret = fpev_probe_arm(tp);
+		if (ret)
+			goto out_disarm;
+	}
 	return 0;
+
+out_disarm:
+	list_for_each_entry_continue_reverse(tp, &ev->probes, sibling)
+		fpev_probe_disarm(tp);
+	return ret;
 }
 
 /* The same SYM or TRACEPOINT, the same argument texts. */
@@ -66,7 +79,7 @@ static bool fpev_probe_same(const struct list_head *na,
 
 static const struct probe_ev_event_ops fpev_event_ops = {
 	.arm = fpev_event_arm,
-	.disarm = fpev_event_sync_probes,
+	.disarm = fpev_event_disarm,
 	.same_probe = fpev_probe_same,
 	.call_flags = TRACE_EVENT_FL_FPROBE,
 	.size = PROBE_EV_EVENT_SIZE(struct fpev_event, pev),

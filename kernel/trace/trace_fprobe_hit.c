@@ -5,17 +5,32 @@
  * trace_fprobe_hit.c - what runs when an fprobe event's function (or a
  * tracepoint probe's stub) is entered or returns::
  *
- *   ftrace (function entry)                 rethook (function return)
+ *   ftrace (function entry)              function graph (return)
  *          |                                         |
- *   fprobe core: recursion guard, soft-disable flag, return hook
- *          |                                         |
+ *   fprobe core: recursion guard, entry data on the shadow stack
+ *          |        (struct ftrace_regs)             |
  *   fpev_entry_hit(), or fpev_entry_save()       fpev_exit_hit()
  *   for an exit probe reading entry values           |
  *          +--------------------+--------------------+
+ *                               |  fpev_regs_get(): a pt_regs view
  *                               |  fpev_hit(): count, then
  *                               +-- each trace file (RCU list): reserve,
  *                               |   write head + arguments, commit
  *                               +-- perf: this CPU's perf events
+ *
+ * The fprobe core hands handlers a struct ftrace_regs: the argument
+ * registers, the stack pointer and, on return, the return value; not
+ * every register.  The argument library reads a struct pt_regs, which is
+ * fine for what an fprobe lets a definition read ($argN, $stackN, $stack,
+ * $retval: no %REG, parg_caps.no_regs).  Where ftrace_regs holds a
+ * pt_regs (x86_64) the library reads it in place; elsewhere
+ * ftrace_partial_regs() copies those registers into a per-CPU frame, one
+ * for each level of handler nesting (fpev_regs_get()).
+ *
+ * Handlers run with preemption disabled, also on a tracepoint probe's
+ * stub whose tracepoint calls it preemptibly: the fprobe core keeps
+ * preemption off around every handler it calls, so the per-CPU counts,
+ * frames and scratch stay this CPU's for the whole hit.
  *
  * Nothing is allocated and no lock is taken.  Records with strings are
  * fetched into a per-CPU scratch first (their size is known only after
@@ -31,7 +46,7 @@
  * buffer), once however many of its records were refused: the hit's
  * context notes a refusal and fpev_hit() counts it at the end, which
  * stays right when handlers nest.  With the fprobe core's own misses
- * (fp.nmissed: recursion, no free return hook) it is the misses column
+ * (fp.nmissed: no room for entry data on the shadow stack) it is the misses column
  * of fprobe_profile.
  *
  * Every function here is NOKPROBE.
@@ -47,7 +62,8 @@
 struct fpev_hit_ctx {
 	unsigned long ip;		/* entry: probed address; exit: function */
 	unsigned long ret_ip;		/* exit: return address */
-	struct pt_regs *regs;
+	struct pt_regs *regs;		/* what the argument library reads */
+	struct ftrace_regs *fregs;	/* the fprobe core's, for perf */
 	void *edata;			/* exit: saved entry values, or NULL */
 	void *scratch;			/* dynamic sets only */
 	bool dropped;			/* a record of this hit was refused */
@@ -90,7 +106,8 @@ static void fpev_write(struct fpev_probe *tp, struct fpev_hit_ctx *c,
 		c->dropped |= probe_ev_record_wanted(file);
 		return;
 	}
-	fbuffer.regs = c->regs;
+	/* partial registers would mislead a stack trace: unwind from here */
+	fbuffer.regs = NULL;
 	fpev_fill_head(tp, c, ent);
 	if (c->scratch)
 		probe_ev_copy_rec(ent + off, c->scratch + off, size - off);
@@ -125,6 +142,7 @@ static void fpev_perf(struct fpev_probe *tp, struct fpev_hit_ctx *c)
 {
 	struct trace_event_call *call = &tp->event->pev.call;
 	unsigned int size = tp->rec_size, padded;
+	struct pt_regs *pregs;
 	struct hlist_head *head;
 	void *ent;
 	int rctx;
@@ -133,7 +151,7 @@ static void fpev_perf(struct fpev_probe *tp, struct fpev_hit_ctx *c)
 	if (hlist_empty(head))
 		return;
 	padded = probe_ev_perf_room(size, tp->dynamic);
-	ent = perf_trace_buf_alloc(padded, NULL, &rctx);
+	ent = perf_trace_buf_alloc(padded, &pregs, &rctx);
 	if (!ent) {		/* perf nested too deep on this CPU */
 		c->dropped = true;
 		return;
@@ -143,8 +161,8 @@ static void fpev_perf(struct fpev_probe *tp, struct fpev_hit_ctx *c)
 		size = parg_set_fetch(tp->args, c->regs, c->edata, ent,
 				      tp->event->pev.head_size,
 				      tp->dynamic ? padded : size);
-	probe_ev_perf_submit(call, ent, size, padded, tp->dynamic, rctx, c->regs,
-			     head);
+	probe_ev_perf_submit(call, ent, size, padded, tp->dynamic, rctx,
+			     ftrace_fill_perf_regs(c->fregs, pregs), head);
 }
 NOKPROBE_SYMBOL(fpev_perf);
 #else
@@ -153,49 +171,112 @@ static inline void fpev_perf(struct fpev_probe *tp, struct fpev_hit_ctx *c)
 }
 #endif
 
+/*
+ * pt_regs frames for the argument library where ftrace_regs does not hold
+ * one: a level per context a handler can nest in (task, softirq, irq,
+ * NMI) and one for the fprobe core's transition allowance.
+ */
+#define FPEV_REGS_LEVELS	5
+
+struct fpev_regs_frames {
+	unsigned int depth;
+	struct pt_regs frame[FPEV_REGS_LEVELS];
+};
+
+static DEFINE_PER_CPU(struct fpev_regs_frames, fpev_regs_frames);
+
+static __always_inline bool fpev_regs_in_place(void)
+{
+	return IS_ENABLED(CONFIG_HAVE_FTRACE_REGS_HAVING_PT_REGS);
+}
+
+/*
+ * The pt_regs view of @fregs for this hit, or NULL when the CPU's frames
+ * are all taken (the hit is dropped).  Pair with fpev_regs_put().
+ */
+static __always_inline struct pt_regs *fpev_regs_get(struct ftrace_regs *fregs)
+{
+	struct fpev_regs_frames *f;
+	unsigned int level;
+
+	if (fpev_regs_in_place())
+		return ftrace_partial_regs(fregs, NULL);
+	f = this_cpu_ptr(&fpev_regs_frames);
+	level = this_cpu_inc_return(fpev_regs_frames.depth) - 1;
+	if (unlikely(level >= FPEV_REGS_LEVELS)) {
+		this_cpu_dec(fpev_regs_frames.depth);
+		return NULL;
+	}
+	return ftrace_partial_regs(fregs, &f->frame[level]);
+}
+
+static __always_inline void fpev_regs_put(void)
+{
+	if (!fpev_regs_in_place())
+		this_cpu_dec(fpev_regs_frames.depth);
+}
+
 static __always_inline void fpev_hit(struct fpev_probe *tp, struct fpev_hit_ctx *c)
 {
 	unsigned int users = READ_ONCE(tp->event->pev.flags);
 
 	this_cpu_inc(tp->counts->hits);
+	c->regs = fpev_regs_get(c->fregs);
+	if (unlikely(!c->regs)) {
+		this_cpu_inc(tp->counts->dropped);
+		return;
+	}
 	if (users & PROBE_EV_EV_TRACE)
 		fpev_trace(tp, c);
 	if (users & PROBE_EV_EV_PERF)
 		fpev_perf(tp, c);
+	fpev_regs_put();
 	if (unlikely(c->dropped))
 		this_cpu_inc(tp->counts->dropped);
 }
 
 /* fprobe entry handler of an entry probe: preemption off, maybe NMI. */
 int fpev_entry_hit(struct fprobe *fp, unsigned long entry_ip,
-		 unsigned long ret_ip, struct pt_regs *regs, void *edata)
+		   unsigned long ret_ip, struct ftrace_regs *fregs, void *edata)
 {
-	struct fpev_hit_ctx c = { .ip = entry_ip, .regs = regs };
+	struct fpev_hit_ctx c = { .ip = entry_ip, .fregs = fregs };
 
 	fpev_hit(container_of(fp, struct fpev_probe, fp), &c);
 	return 0;
 }
 NOKPROBE_SYMBOL(fpev_entry_hit);
 
-/* Entry handler of an exit probe: save what the exit reads of entry. */
+/*
+ * Entry handler of an exit probe: save what the exit reads of entry.  A
+ * non-zero return skips the exit handler, uncounted by the core: count it.
+ */
 int fpev_entry_save(struct fprobe *fp, unsigned long entry_ip,
-		  unsigned long ret_ip, struct pt_regs *regs, void *edata)
+		    unsigned long ret_ip, struct ftrace_regs *fregs, void *edata)
 {
 	struct fpev_probe *tp = container_of(fp, struct fpev_probe, fp);
+	struct pt_regs *regs;
 
 	if (unlikely(!edata))
-		return -ENOMEM;
+		goto out_missed;
+	regs = fpev_regs_get(fregs);
+	if (unlikely(!regs))
+		goto out_missed;
 	parg_set_save_entry(tp->args, regs, edata);
+	fpev_regs_put();
 	return 0;
+
+out_missed:
+	this_cpu_inc(tp->counts->dropped);
+	return -ENOMEM;
 }
 NOKPROBE_SYMBOL(fpev_entry_save);
 
 /* fprobe exit handler: the function returns to @ret_ip. */
 void fpev_exit_hit(struct fprobe *fp, unsigned long entry_ip,
-		 unsigned long ret_ip, struct pt_regs *regs, void *edata)
+		   unsigned long ret_ip, struct ftrace_regs *fregs, void *edata)
 {
 	struct fpev_hit_ctx c = {
-		.ip = entry_ip, .ret_ip = ret_ip, .regs = regs, .edata = edata,
+		.ip = entry_ip, .ret_ip = ret_ip, .fregs = fregs, .edata = edata,
 	};
 
 	fpev_hit(container_of(fp, struct fpev_probe, fp), &c);

@@ -9,7 +9,7 @@
  * Terms (Documentation/trace/fprobetrace.rst has the user's view)::
  *
  *   definition  one line written to dynamic_events:
- *                 f[MAXACTIVE][:[GRP/][EVENT]] SYM[%return] [ARGS]
+ *                 f[:[GRP/][EVENT]] SYM[%return] [ARGS]
  *                 t[:[GRP/][EVENT]] TRACEPOINT [ARGS]
  *   probe       what one definition arms: an fprobe (on the functions the
  *               ftrace glob SYM names, or on the tracepoint's stub) plus
@@ -32,17 +32,19 @@
  *                         ops, creation and removal, fprobe_profile
  *   trace_fprobe_parse.c  the grammar of a definition and error_log
  *   trace_fprobe_event.c  its trace_event_call (on probe_event.c): new,
- *                         enable/disable (soft: the fprobe flag)
+ *                         enable/disable (arm and disarm the probes)
  *   trace_fprobe_hit.c    the fprobe handlers: ring buffer and perf
  *   trace_fprobe_tp.c     tracepoints: lookup, shared stub attachment,
  *                         module load and unload
  *
- * Lifetime: a probe is registered with the fprobe core when it is
- * defined and stays registered until it is deleted, soft-disabled while
- * its event is off (an fprobe handler checks the flag first).  The one
- * exception is a t: probe on a tracepoint of a module that is not
- * loaded: it waits, unregistered, and is attached when the module comes
- * and detached when it goes (fpev_probe.registered says which).
+ * Lifetime: a definition only checks that its place exists; a probe is
+ * registered with the fprobe core (and a t: probe's stub attached to its
+ * tracepoint) when its event gets its first user, a trace file or perf,
+ * and unregistered when the last one leaves, so that ftrace's
+ * enabled_functions lists only what is being traced.  A t: probe on a
+ * tracepoint of a module that is not loaded waits: it learns its
+ * tracepoint when the module comes (and is armed then if its event is
+ * on), and forgets it when the module goes.
  *
  * Locking: event_mutex serializes every change to probes, events and
  * stub attachments, and guards the dyn_event list; definitions are parsed
@@ -69,9 +71,7 @@
 
 #define FPEV_FPROBE_GROUP		"fprobes"
 #define FPEV_TPROBE_GROUP		"tracepoints"
-#define FPEV_MAXACTIVE_MAX	4096	/* return instances per probe */
 #define FPEV_NAME_LEN		MAX_EVENT_NAME_LEN
-#define FPEV_MAXACT_TEXT		64	/* digits of MAXACTIVE, with NUL */
 
 /*
  * Errors of this layer (trace_fprobe_errors.h), then the argument library's:
@@ -98,7 +98,6 @@ void fpev_parse_error(const struct probe_ev_words *p, int word, int pos,
 struct fpev_def {
 	bool is_tprobe;
 	bool is_return;
-	int maxactive;			/* 0: the fprobe core's default */
 	const char *group;
 	const char *event;
 	char symbol[KSYM_NAME_LEN];	/* SYM or TRACEPOINT, no %return */
@@ -151,8 +150,9 @@ struct fpev_probe {
 	char *symbol;			/* SYM or TRACEPOINT, as written */
 	bool is_tprobe;
 	bool registered;		/* the fprobe core has @fp */
-	struct fpev_tpoint *tpoint;	/* t: attached stub, or NULL */
-	struct module *mod;		/* t: module of @tpoint, or NULL */
+	struct tracepoint *tpt;		/* t: its tracepoint; NULL: waiting */
+	struct module *mod;		/* t: module of @tpt, or NULL */
+	struct fpev_tpoint *tpoint;	/* t: attached stub (armed), or NULL */
 	unsigned long missed_before;	/* fp.nmissed of past registrations */
 };
 
@@ -167,20 +167,22 @@ struct fpev_probe *fpev_probe_after(struct fpev_probe *tp);
 	for (tp = fpev_probe_after(NULL); tp; tp = fpev_probe_after(tp))
 int fpev_probe_register(struct fpev_probe *tp);
 int fpev_probe_unregister(struct fpev_probe *tp);
+int fpev_probe_arm(struct fpev_probe *tp);
+int fpev_probe_disarm(struct fpev_probe *tp);
 
 /* trace_fprobe_event.c */
 struct fpev_event *fpev_event_new(const char *group, const char *name,
 			      struct fpev_probe *first);
 struct fpev_event *fpev_find_event(const char *group, const char *name);
-void fpev_probe_sync_enable(struct fpev_probe *tp);
+bool fpev_probe_in_use(const struct fpev_probe *tp);
 
 /* trace_fprobe_hit.c */
 int fpev_entry_hit(struct fprobe *fp, unsigned long entry_ip,
-		 unsigned long ret_ip, struct pt_regs *regs, void *edata);
+		   unsigned long ret_ip, struct ftrace_regs *fregs, void *edata);
 int fpev_entry_save(struct fprobe *fp, unsigned long entry_ip,
-		  unsigned long ret_ip, struct pt_regs *regs, void *edata);
+		    unsigned long ret_ip, struct ftrace_regs *fregs, void *edata);
 void fpev_exit_hit(struct fprobe *fp, unsigned long entry_ip,
-		 unsigned long ret_ip, struct pt_regs *regs, void *edata);
+		   unsigned long ret_ip, struct ftrace_regs *fregs, void *edata);
 
 /*
  * trace_fprobe_tp.c.  fpev_tp_find(): the tracepoint named @name, in vmlinux
@@ -189,8 +191,7 @@ void fpev_exit_hit(struct fprobe *fp, unsigned long entry_ip,
 struct tracepoint *fpev_tp_find(const char *name, struct module **mod);
 unsigned long fpev_tp_modules_seq(void);
 bool fpev_tp_modules_changed(unsigned long seq);
-int fpev_tp_attach(struct fpev_probe *tp, struct tracepoint *tpoint,
-		 struct module *mod);
+int fpev_tp_attach(struct fpev_probe *tp);
 int fpev_tp_detach(struct fpev_probe *tp);
 int fpev_tp_init(void);
 

@@ -6,9 +6,11 @@
  * their argument words (the argument library parses those), and error_log.
  * The grammar::
  *
- *   word 0  head   f[MAXACTIVE][:NAME]   function entry or exit probe
- *                  t[:NAME]              tracepoint probe
- *           MAXACTIVE  1..4096, only for an exit probe
+ *   word 0  head   f[:NAME]   function entry or exit probe
+ *                  t[:NAME]   tracepoint probe
+ *           anything else after f or t is a bad maxactive: the fprobe
+ *           core keeps an exit probe's entry data on the function graph
+ *           tracer's shadow stack, and has no instance count to set
  *           NAME   [GROUP/|GROUP.][EVENT], C identifiers shorter than
  *                  64 bytes; an empty EVENT after the separator, or no
  *                  NAME, asks for a made-up name:
@@ -45,13 +47,12 @@ static const char *fpev_err_text[] = {
 #undef FPEV_ERROR
 
 PROBE_EV_NAME_CODES(FPEV_ERR_NO_GROUP_NAME, FPEV_ERR_BAD_EVENT_NAME);
-static_assert(FPEV_ERR_MAXACT_TOO_BIG == FPEV_ERR_BAD_MAXACT + 1);
 
 const struct probe_ev_errors fpev_errors = {
 	.subsys = "trace_fprobe",
 	.texts = fpev_err_text,	.n = ARRAY_SIZE(fpev_err_text),
 	.exist = FPEV_ERR_EVENT_EXIST,	.join = FPEV_ERR_DIFF_PROBE_TYPE,
-	.parg = FPEV_ERR_PARG_FIRST,	.maxact = FPEV_ERR_BAD_MAXACT,
+	.parg = FPEV_ERR_PARG_FIRST,
 	.no_addr = FPEV_ERR_BAD_PROBE_ADDR,	.insn = FPEV_ERR_BAD_INSN_BNDRY,
 	.refused = FPEV_ERR_FAIL_REG_PROBE,
 };
@@ -60,16 +61,6 @@ void fpev_parse_error(const struct probe_ev_words *p, int word, int pos,
 		    enum fpev_err_code code)
 {
 	probe_ev_words_error(p, word, pos, code);
-}
-
-/* ---------------------------------------------------------------- head */
-
-/* MAXACTIVE: the @len bytes from byte 1 of word 0. */
-static int fpev_parse_maxactive(const struct probe_ev_words *p, struct fpev_def *def,
-			      size_t len)
-{
-	return probe_ev_parse_maxactive(p, p->argv[0] + 1, len, FPEV_MAXACT_TEXT,
-				       FPEV_MAXACTIVE_MAX, &def->maxactive);
 }
 
 /* --------------------------------------------------------------- place */
@@ -165,21 +156,15 @@ int fpev_parse_def(const struct probe_ev_words *p, struct fpev_def *def)
 		return -ECANCELED;
 	def->is_tprobe = head[0] == 't';
 	def->group = def->is_tprobe ? FPEV_TPROBE_GROUP : FPEV_FPROBE_GROUP;
-	if (isdigit(head[1])) {
-		ret = fpev_parse_maxactive(p, def, colon ? colon - head - 1 :
-							 strlen(head) - 1);
-		if (ret)
-			return ret;
+	if (head[1] && head[1] != ':') {
+		fpev_parse_error(p, 0, 1, FPEV_ERR_BAD_MAXACT);
+		return -EINVAL;
 	}
 	ret = fpev_parse_place(p, def);
 	if (!ret)
 		ret = fpev_scan_retval(p, def);
 	if (ret)
 		return ret;
-	if (def->maxactive && !def->is_return) {
-		fpev_parse_error(p, 0, 1, FPEV_ERR_BAD_MAXACT_TYPE);
-		return -EINVAL;
-	}
 	if (colon) {
 		ret = probe_ev_words_name(p, 0, colon - head + 1,
 					  FPEV_ERR_NO_GROUP_NAME, def->group_buf,

@@ -12,12 +12,17 @@
  * attachment (struct fpev_tpoint) serves every t: probe on the tracepoint:
  * the first probe attaches the stub, the last one to go detaches it.
  *
+ * A probe is attached only while its event has a user (it is armed);
+ * fpev_probe.tpt is the tracepoint it knows, fpev_probe.tpoint the
+ * attachment it holds.
+ *
  * Module tracepoints: a probe defined while its tracepoint's module is
- * not loaded waits, unregistered (fpev_probe.tpoint NULL).  When a module
- * comes, the waiting probes whose tracepoint it has are attached and
- * registered before the module's code runs; when it goes, its probes are
- * unregistered and detached before the tracepoint core checks that no
- * probe is left on its tracepoints, and they wait again.
+ * not loaded waits (fpev_probe.tpt NULL).  When a module comes, the
+ * waiting probes whose tracepoint it has learn it, and those whose event
+ * is on are attached and registered before the module's code runs; when
+ * it goes, its probes are unregistered and detached before the
+ * tracepoint core checks that no probe is left on its tracepoints, and
+ * they wait again.
  *
  * Locking: event_mutex for the attachment list and every probe change.
  * The module notifiers take it.  fpev_tp_find() takes the tracepoint
@@ -168,36 +173,33 @@ static void fpev_tpoint_put(struct fpev_tpoint *t)
 }
 
 /*
- * Put @tp on @tpoint (of @mod, NULL for vmlinux): the stub attached, the
- * fprobe on it registered.  Returns 0 or an errno, with nothing done.
+ * Put @tp on its tracepoint tp->tpt: the stub attached, the fprobe on it
+ * registered.  Returns 0 or an errno, with nothing done.
  */
-int fpev_tp_attach(struct fpev_probe *tp, struct tracepoint *tpoint,
-		 struct module *mod)
+int fpev_tp_attach(struct fpev_probe *tp)
 {
 	struct fpev_tpoint *t;
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	if (WARN_ON_ONCE(tp->tpoint))
+	if (WARN_ON_ONCE(tp->tpoint || !tp->tpt))
 		return -EBUSY;
-	t = fpev_tpoint_get(tpoint);
+	t = fpev_tpoint_get(tp->tpt);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	tp->tpoint = t;
-	tp->mod = mod;
 	ret = fpev_probe_register(tp);
 	if (ret) {
 		tp->tpoint = NULL;
-		tp->mod = NULL;
 		fpev_tpoint_put(t);
 	}
 	return ret;
 }
 
 /*
- * Undo fpev_tp_attach(); the probe waits for its tracepoint again.  If the
- * fprobe cannot be unregistered, the probe stays attached and registered
- * (its stub keeps its place on the tracepoint) and the errno is returned.
+ * Undo fpev_tp_attach(); the probe keeps its tracepoint.  If the fprobe
+ * cannot be unregistered, the probe stays attached and registered (its
+ * stub keeps its place on the tracepoint) and the errno is returned.
  */
 int fpev_tp_detach(struct fpev_probe *tp)
 {
@@ -211,7 +213,6 @@ int fpev_tp_detach(struct fpev_probe *tp)
 		return ret;
 	fpev_tpoint_put(tp->tpoint);
 	tp->tpoint = NULL;
-	tp->mod = NULL;
 	return 0;
 }
 
@@ -244,12 +245,16 @@ static void fpev_tp_module_coming(struct module *mod)
 	int ret;
 
 	for_each_tf_probe(tp) {
-		if (!tp->is_tprobe || tp->tpoint || tp->registered)
+		if (!tp->is_tprobe || tp->tpt || tp->registered)
 			continue;
 		tpoint = fpev_tp_in_module(mod, tp->symbol);
 		if (!tpoint)
 			continue;
-		ret = fpev_tp_attach(tp, tpoint, mod);
+		tp->tpt = tpoint;
+		tp->mod = mod;
+		if (!fpev_probe_in_use(tp))
+			continue;
+		ret = fpev_tp_attach(tp);
 		if (ret)
 			pr_warn("%s: cannot attach to %s:%s (%d)\n",
 				trace_event_name(&tp->event->pev.call), mod->name,
@@ -258,29 +263,31 @@ static void fpev_tp_module_coming(struct module *mod)
 }
 
 /*
- * A probe whose fprobe the core will not let go stays registered
+ * The probes on @mod's tracepoints forget them, and wait again.  A probe
+ * whose fprobe the core will not let go stays registered
  * (fpev_tp_detach()), but it lets go of the module, which goes regardless:
  * its reference on the tracepoint's stub is put (the stub leaves the
- * tracepoint with the last one) and tp->mod cleared, so that nothing
- * points into the freed module, and a copy loaded later at the same
- * address gets a stub of its own.  Such a probe is not attached again
- * (fpev_tp_module_coming() skips a registered one); deleting its event
- * tries the unregistration again.
+ * tracepoint with the last one), so that nothing points into the freed
+ * module, and a copy loaded later at the same address gets a stub of its
+ * own.  Such a probe is not attached again (fpev_tp_module_coming()
+ * skips a registered one); deleting its event tries the unregistration
+ * again.
  */
 static void fpev_tp_module_going(struct module *mod)
 {
 	struct fpev_probe *tp;
 
 	for_each_tf_probe(tp) {
-		if (!tp->is_tprobe || !tp->tpoint || tp->mod != mod)
+		if (!tp->is_tprobe || !tp->tpt || tp->mod != mod)
 			continue;
-		if (!fpev_tp_detach(tp))
-			continue;
-		pr_warn("%s: still registered as %s:%s goes\n",
-			trace_event_name(&tp->event->pev.call), mod->name,
-			tp->symbol);
-		fpev_tpoint_put(tp->tpoint);
-		tp->tpoint = NULL;
+		if (tp->tpoint && fpev_tp_detach(tp)) {
+			pr_warn("%s: still registered as %s:%s goes\n",
+				trace_event_name(&tp->event->pev.call),
+				mod->name, tp->symbol);
+			fpev_tpoint_put(tp->tpoint);
+			tp->tpoint = NULL;
+		}
+		tp->tpt = NULL;
 		tp->mod = NULL;
 	}
 }
