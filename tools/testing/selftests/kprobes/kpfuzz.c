@@ -19,7 +19,7 @@
  *           (syscalls.sys_enter_openat, sys_exit_read, raw_syscalls...),
  *           reading their fields ($filename, +u0($filename):ustring,
  *           casts, types), now and then with a filter;
- *   fprobe  f:SYM and f[MAXACTIVE]:SYM%return lines on the functions of
+ *   fprobe  f:SYM and f:SYM%return lines on the functions of
  *           the kprobe hits, with the kprobe grammar's arguments less the
  *           registers;
  *   tprobe  t: lines on tracepoints the fuzzer's calls reach (sys_enter,
@@ -889,9 +889,7 @@ static size_t render_hitdef(const struct hitdef *h, struct buf *b)
 
 	b->n = 0;
 	b->s[0] = '\0';
-	if (cur_kind == K_FPROBE && h->ret == 1 && h->maxactive)
-		add(b, "f%u:fz/f%u ", h->maxactive, h->event);
-	else if (cur_kind == K_FPROBE)
+	if (cur_kind == K_FPROBE)	/* fprobes take no maxactive */
 		add(b, "f:fz/f%u ", h->event);
 	else if (h->ret == 1 && h->maxactive)
 		add(b, "r%u:fz/h%u ", h->maxactive, h->event);
