@@ -217,15 +217,18 @@ int fpev_probe_disarm(struct fpev_probe *tp)
 /*
  * Where may @tp probe?  An f: probe needs a function its glob names that
  * ftrace can probe, and an exit probe's entry data must fit the fprobe
- * core's.  -ENOENT, -E2BIG or 0.
+ * core's.  The @SYMBOLs its arguments read must exist, unless it waits
+ * for a module.  -ENOENT, -E2BIG or 0.
  */
 static int fpev_probe_check_place(struct fpev_probe *tp)
 {
 	if (tp->fp.entry_data_size > MAX_FPROBE_DATA_SIZE)
 		return -E2BIG;
 	if (tp->is_tprobe)
-		return 0;
-	return fprobe_count_ips_from_filter(tp->symbol, NULL) > 0 ? 0 : -ENOENT;
+		return tp->tpt ? parg_set_resolve(tp->args) : 0;
+	if (fprobe_count_ips_from_filter(tp->symbol, NULL) <= 0)
+		return -ENOENT;
+	return parg_set_resolve(tp->args);
 }
 
 /*
@@ -257,7 +260,6 @@ static int fpev_arm_new(const struct probe_ev_words *p, struct fpev_probe *tp,
 		tp->tpt = NULL;
 		tp->mod = NULL;
 	}
-
 	if (ret != -EEXIST)
 		probe_ev_log_refusal(p, ret);
 	return ret;
