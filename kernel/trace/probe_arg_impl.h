@@ -71,8 +71,8 @@ enum parg_field_kind {
 	PARG_FIELD_S16,
 	PARG_FIELD_U32,
 	PARG_FIELD_S32,
-	PARG_FIELD_LONG,	/* 8 bytes, or anything else (an array) */
-	PARG_FIELD_TEXT,	/* char[N]: the text is the field itself */
+	PARG_FIELD_LONG,	/* a word */
+	PARG_FIELD_TEXT,	/* char[N] or any other array: its address */
 	PARG_FIELD_DATA_LOC,	/* __data_loc: offset from the record's start */
 	PARG_FIELD_REL_LOC,	/* __rel_loc: offset from the field's end */
 };

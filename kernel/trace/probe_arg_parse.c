@@ -94,7 +94,10 @@ static int parg_parse_argn(struct parg_ctx *ctx, const char *num)
 	return 0;
 }
 
-/* How $NAME reads the record field @f: by its size, or as a string. */
+/*
+ * How $NAME reads the record field @f: a string, or a number by its size;
+ * an array that is no string gives its own address, for +OFFS($NAME).
+ */
 static enum parg_field_kind parg_field_kind(const struct ftrace_event_field *f)
 {
 	switch (f->filter_type) {
@@ -113,7 +116,7 @@ static enum parg_field_kind parg_field_kind(const struct ftrace_event_field *f)
 	case 4:
 		return f->is_signed ? PARG_FIELD_S32 : PARG_FIELD_U32;
 	}
-	return PARG_FIELD_LONG;
+	return f->size == sizeof(long) ? PARG_FIELD_LONG : PARG_FIELD_TEXT;
 }
 
 /* The field @name of an event probe's record (not a common_ one), or NULL. */

@@ -17,9 +17,13 @@
  *        hooks goes through trace_event_buffer_*(), any other through
  *        the ring buffer directly)
  *
- * It runs inside the attached event's commit, preemption off, and takes
- * no lock; its link lives until a tracepoint grace period after the
- * trigger left the attached event's list (trace_eprobe_event.c).  A
+ * It runs inside the attached event's commit, with the attached record
+ * reserved (which holds preemption off), and takes no lock; it keeps
+ * preemption off itself while it holds a scratch level, not to depend
+ * on the caller for that.  Its link lives until a tracepoint grace
+ * period (tracepoint_synchronize_unregister(): SRCU and tasks-trace
+ * RCU) after the trigger left the attached event's list
+ * (trace_eprobe_event.c).  A
  * record the ring buffer refused while the instance records, or a hit
  * nested deeper than the scratch levels, counts as dropped.
  */
@@ -66,15 +70,15 @@ static __always_inline void epev_write_generic(struct epev_event *ev,
 /*
  * A plain file (no PROBE_EV_FILE_GENERIC state, no event filter, no commit
  * hooks): reserve in the ring buffer, fill in place, commit.  The head
- * gets the context trace_event_buffer_reserve() would give it.
+ * gets @trace_ctx, the context trace_event_buffer_reserve() would give it.
  */
 static __always_inline void epev_write_plain(struct epev_event *ev,
 					    struct trace_event_file *file,
-					    void *rec, void *scratch)
+					    void *rec, void *scratch,
+					    unsigned int trace_ctx)
 {
 	struct trace_array *tr = file->tr;
 	struct trace_buffer *buffer = tr->array_buffer.buffer;
-	unsigned int trace_ctx = tracing_gen_ctx_dec();
 	unsigned int size = ev->rec_size;
 	struct ring_buffer_event *rbe;
 	void *ent;
@@ -96,12 +100,14 @@ static __always_inline void epev_write_plain(struct epev_event *ev,
 	trace_buffer_unlock_commit_regs(tr, buffer, rbe, trace_ctx, NULL);
 }
 
+/* @trace_ctx: the hit's context, for a plain file's record head. */
 static __always_inline void epev_write(struct epev_event *ev,
 				      struct trace_event_file *file,
-				      void *rec, void *scratch, bool plain)
+				      void *rec, void *scratch,
+				      unsigned int trace_ctx, bool plain)
 {
 	if (plain)
-		epev_write_plain(ev, file, rec, scratch);
+		epev_write_plain(ev, file, rec, scratch, trace_ctx);
 	else
 		epev_write_generic(ev, file, rec, scratch);
 }
@@ -118,6 +124,7 @@ static void epev_hit(struct event_trigger_data *data, struct trace_buffer *buffe
 	struct trace_event_file *file = link->pl.file;
 	unsigned long eflags = READ_ONCE(file->flags);
 	struct epev_event *ev = link->ev;
+	unsigned int trace_ctx;
 	void *scratch;
 	bool plain;
 
@@ -129,21 +136,27 @@ static void epev_hit(struct event_trigger_data *data, struct trace_buffer *buffe
 	this_cpu_inc(ev->counts->hits);
 	plain = !(eflags & (PROBE_EV_FILE_GENERIC | EVENT_FILE_FL_FILTERED)) &&
 		!probe_ev_commit_hooks_on();
+	/* as trace_event_buffer_reserve() has it: less the reservation's */
+	trace_ctx = tracing_gen_ctx_dec();
 	if (!ev->dynamic) {
-		epev_write(ev, file, rec, NULL, plain);
+		epev_write(ev, file, rec, NULL, trace_ctx, plain);
 		return;
 	}
 	/*
 	 * Hits nest (an interrupt, or an event a fetch fires, such as a
-	 * page fault's), each on a level of the shared scratch pool.
-	 * Preemption is off: the attached event's record is reserved.
+	 * page fault's), each on a level of the shared scratch pool, which
+	 * is this CPU's while preemption is off.  The attached record's
+	 * reservation holds it off today, but tracepoints run preemptible
+	 * (SRCU) since 7.0: the level is taken in a section of our own.
 	 */
+	preempt_disable_notrace();
 	scratch = probe_ev_scratch_get();
 	if (likely(scratch))
-		epev_write(ev, file, rec, scratch, plain);
+		epev_write(ev, file, rec, scratch, trace_ctx, plain);
 	else
 		this_cpu_inc(ev->counts->dropped);
 	probe_ev_scratch_put();
+	preempt_enable_notrace();
 }
 
 /*

@@ -699,7 +699,7 @@ int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
 	*fd_type = ev->pev.is_return ? BPF_FD_TYPE_URETPROBE : BPF_FD_TYPE_UPROBE;
 	*filename = ev->bpf_filename;
 	*probe_offset = ev->bpf_offset;
-	*probe_addr = 0;
+	*probe_addr = ev->bpf_ref_ctr_offset;	/* the USDT semaphore, or 0 */
 	return 0;
 }
 

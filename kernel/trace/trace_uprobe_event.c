@@ -25,6 +25,17 @@
  * perf asks the core to filter by mm and trace files want every task:
  * enabling one while the other is on fails with -EINTR.
  *
+ * Lifetime of a consumer: the uprobes core calls the handlers of a
+ * uprobe's consumers under tasks-trace RCU (a pending return holds the
+ * uprobe, not the consumer, through uretprobe SRCU or a reference).
+ * uprobe_unregister_nosync() takes the consumer off its uprobe and drops
+ * the probe's reference on the uprobe: tp->uprobe is cleared with it.
+ * Only after uprobe_unregister_sync(), which waits for both grace
+ * periods, does no handler run on the consumer any more: then, and not
+ * before, may the probe be freed or its consumer registered again.  A
+ * registration gets a new consumer id from the core, so a return whose
+ * entry was seen by an earlier one is not reported to a later one.
+ *
  * Context: process, event_mutex held (the ftrace and perf cores call
  * class->reg with it).  Documentation/trace/uprobetracer.rst.
  */
@@ -171,6 +182,7 @@ struct upev_event *upev_event_new(const char *group, const char *name,
 	INIT_LIST_HEAD(&ev->filter.events);
 	ev->bpf_filename = filename;
 	ev->bpf_offset = first->offset;
+	ev->bpf_ref_ctr_offset = first->ref_ctr_offset;
 	first->event = ev;
 	return ev;
 }

@@ -7,9 +7,9 @@
  *
  *   uprobes core, in the probed task (preemptible, may sleep)
  *        |
- *   upev_handler(uc, regs)                 upev_ret_handler(uc, func, regs)
- *        |  count the hit; perf only:        |
- *        |  not a wanted mm -> REMOVE        |
+ *   upev_handler(uc, regs, cookie)   upev_ret_handler(uc, func, regs, cookie)
+ *        |  count the hit; perf only:        |  (only after an entry
+ *        |  not a wanted mm -> REMOVE        |   that returned 0)
  *        +-------------- upev_hit() -----------+
  *              perf: publish the hit address in current->utask->vaddr,
  *                run the BPF programs (they may sleep)
@@ -326,7 +326,16 @@ out_put:
 	preempt_enable();
 }
 
-int upev_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+/*
+ * The consumer's entry handler, for entry and return probes alike: a
+ * return probe's consumer has both handlers, which makes it a session
+ * consumer to the uprobes core.  The core then calls the return handler
+ * for exactly the entries where this one returned 0, with the cookie
+ * (unused) of that entry; returning UPROBE_HANDLER_REMOVE, for a task perf
+ * does not want, also skips that task's return.
+ */
+int upev_handler(struct uprobe_consumer *uc, struct pt_regs *regs,
+		 __u64 *cookie)
 {
 	struct upev_probe *tp = container_of(uc, struct upev_probe, consumer);
 	struct upev_site site = { .addr = instruction_pointer(regs) };
@@ -340,24 +349,20 @@ int upev_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * The return of an entry upev_handler() let through (session consumer):
+ * perf's mm filter was asked then, and a perf user excludes trace users.
+ */
 int upev_ret_handler(struct uprobe_consumer *uc, unsigned long func,
-		   struct pt_regs *regs)
+		     struct pt_regs *regs, __u64 *cookie)
 {
 	struct upev_probe *tp = container_of(uc, struct upev_probe, consumer);
 	struct upev_site site = {
 		.addr = func,
 		.ret_ip = instruction_pointer(regs),
 	};
-	unsigned int users = READ_ONCE(tp->event->pev.flags);
 
-	/*
-	 * The core runs every consumer's return handler once any of them set
-	 * the return up: keep perf (and its BPF programs) to its tasks.  A
-	 * perf user excludes trace users, so nothing else is lost.
-	 */
-	if ((users & PROBE_EV_EV_PERF) && !upev_perf_filter_mm(uc, current->mm))
-		return 0;
-	upev_hit(tp, &site, regs, users);
+	upev_hit(tp, &site, regs, READ_ONCE(tp->event->pev.flags));
 	return 0;
 }
 

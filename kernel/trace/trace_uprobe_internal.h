@@ -85,11 +85,13 @@ struct upev_event {
 	struct probe_ev_event pev;
 	struct upev_perf_filter filter;
 	/*
-	 * The first probe's file and offset, for bpf_get_uprobe_info(): it
-	 * runs with no lock, and that probe may be deleted meanwhile.
+	 * The first probe's file, offset and reference counter offset, for
+	 * bpf_get_uprobe_info(): it runs with no lock, and that probe may
+	 * be deleted meanwhile.
 	 */
 	char *bpf_filename;
 	unsigned long bpf_offset;
+	unsigned long bpf_ref_ctr_offset;
 };
 
 /* What hits count, per CPU. */
@@ -149,9 +151,10 @@ struct upev_event *upev_find_event(const char *group, const char *name);
 int upev_probe_arm(struct upev_probe *tp, bool perf);
 
 /* trace_uprobe_hit.c */
-int upev_handler(struct uprobe_consumer *uc, struct pt_regs *regs);
+int upev_handler(struct uprobe_consumer *uc, struct pt_regs *regs,
+		 __u64 *cookie);
 int upev_ret_handler(struct uprobe_consumer *uc, unsigned long func,
-		   struct pt_regs *regs);
+		     struct pt_regs *regs, __u64 *cookie);
 bool upev_perf_filter_mm(struct uprobe_consumer *uc, struct mm_struct *mm);
 int upev_event_reg_perf(struct upev_event *ev, enum trace_reg type, void *data);
 
