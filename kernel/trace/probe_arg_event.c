@@ -270,7 +270,8 @@ static bool parg_arg_differs(const struct parg_arg *a, const struct parg_arg *b)
 	return a->op != b->op || a->src != b->src || a->store != b->store ||
 	       a->size != b->size || a->nderef != b->nderef ||
 	       a->lshift != b->lshift || a->rshift != b->rshift ||
-	       a->user_derefs != b->user_derefs || a->ustr_ptrs != b->ustr_ptrs ||
+	       a->user_derefs != b->user_derefs || a->cpu_derefs != b->cpu_derefs ||
+	       a->ustr_ptrs != b->ustr_ptrs ||
 	       a->ustr != b->ustr || a->param != b->param || a->off != b->off ||
 	       (a->nderef &&
 		memcmp(a->deref, b->deref, a->nderef * sizeof(*a->deref))) ||
