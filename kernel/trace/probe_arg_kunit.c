@@ -24,6 +24,7 @@
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace_seq.h>
@@ -760,6 +761,30 @@ static void parg_test_this_cpu(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, set->args[3].nderef, 1);
 	KUNIT_EXPECT_EQ(test, set->args[3].store, PARG_ST_RAW);
 	KUNIT_EXPECT_EQ(test, set->args[0].store, PARG_ST_MEM);
+}
+
+/*
+ * The dump of DUMP_FETCHARG: each argument's source, steps and store, per-CPU
+ * steps by their own name.
+ */
+static void parg_test_dump(struct kunit *test)
+{
+	struct seq_file m = { .size = 512 };
+	struct parg_set *set;
+	char want[256];
+
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	set = parg_test_parse(test, FT_ENTRY, NULL,
+			      "a=this_cpu_read(+8(%si)):u32 b=+0(%di):b4@2/8 c=%di");
+	snprintf(want, sizeof(want),
+		 "#  a: reg(0x%zx) -> deref(8) -> cpu_ptr(0) -> mem(offset=0,size=4,count=1)\n"
+		 "#  b: reg(0x%zx) -> mem(offset=0,size=1,count=1,lshift=58,rshift=60)\n"
+		 "#  c: reg(0x%zx) -> raw(offset=0,size=8,count=1)\n",
+		 offsetof(struct pt_regs, FT_SI), offsetof(struct pt_regs, FT_DI),
+		 offsetof(struct pt_regs, FT_DI));
+	parg_set_dump(set, &m);
+	KUNIT_EXPECT_STREQ(test, m.buf, want);
 }
 
 /*
@@ -1581,6 +1606,7 @@ static struct kunit_case parg_test_cases[] = {
 	KUNIT_CASE(parg_test_current),
 	KUNIT_CASE(parg_test_casts),
 	KUNIT_CASE(parg_test_this_cpu),
+	KUNIT_CASE(parg_test_dump),
 	KUNIT_CASE(parg_test_view),
 	KUNIT_CASE(parg_test_immediates),
 	KUNIT_CASE(parg_test_stack),
