@@ -185,6 +185,22 @@ bool parg_set_match_words(const struct parg_set *set, int argc,
 /* " NAME=TEXT" for each argument, as kprobe_events lists it. */
 void parg_set_show(const struct parg_set *set, struct seq_file *m);
 
+/*
+ * What each argument compiled to, one comment line "#  NAME: ..." each:
+ * the source, the steps and the store, with raw values.  Front ends list
+ * it after a definition's line in dynamic_events (and their own files)
+ * only with CONFIG_PROBE_EVENTS_DUMP_FETCHARG, a debugging aid: the lines
+ * show addresses.
+ */
+void parg_set_dump(const struct parg_set *set, struct seq_file *m);
+
+static inline void parg_set_show_dump(const struct parg_set *set,
+				      struct seq_file *m)
+{
+	if (IS_ENABLED(CONFIG_PROBE_EVENTS_DUMP_FETCHARG))
+		parg_set_dump(set, m);
+}
+
 /* ---------------------------------------------------------- the event */
 
 /*

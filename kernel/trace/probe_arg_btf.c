@@ -452,8 +452,9 @@ static const struct btf_type *parg_btf_named(struct parg_ctx *ctx, char *name,
 		return ERR_PTR(parg_fail(ctx, pos, PARG_ERR_BAD_CAST));
 	for (; i < n && id <= 0; i++)
 		id = parg_btf_find(ctx, name, kinds[i]);
+	/* the ABI's word for "no such struct": NO_PTR_STRCT */
 	if (id <= 0)
-		return ERR_PTR(parg_fail(ctx, pos, PARG_ERR_NO_BTF_TYPE));
+		return ERR_PTR(parg_fail(ctx, pos, PARG_ERR_NO_PTR_STRCT));
 	return parg_btf_resolve(ctx, id) ?: ERR_PTR(-EINVAL);
 }
 
@@ -461,6 +462,7 @@ static const struct btf_type *parg_btf_named(struct parg_ctx *ctx, char *name,
  * The inside of a cast's parentheses (@text, at byte @pos): the type a
  * pointer is cast to, "NAME" or "NAME *", or the holder of a container
  * cast, "NAME,FIELD", with *@adjust the (negative) offset of FIELD in it.
+ * FIELD is a '.' chain within the holder, on a byte boundary.
  */
 const struct btf_type *parg_btf_cast_type(struct parg_ctx *ctx, char *text,
 					  int pos, long *adjust, bool *container)
@@ -469,7 +471,7 @@ const struct btf_type *parg_btf_cast_type(struct parg_ctx *ctx, char *text,
 	int lead = skip_spaces(text) - text;
 	const struct btf_type *t, *member;
 	u32 bitoffs;
-	int ret;
+	int ret, fpos;
 
 	*adjust = 0;
 	*container = comma;
@@ -483,12 +485,18 @@ const struct btf_type *parg_btf_cast_type(struct parg_ctx *ctx, char *text,
 	if (!btf_type_is_struct(t))
 		return ERR_PTR(parg_fail(ctx, pos, PARG_ERR_NO_PTR_STRCT));
 	field = skip_spaces(comma + 1);
-	ctx->offset = pos + (field - text);
+	fpos = pos + (field - text);
+	ctx->offset = fpos;
 	field = strim(field);
 	member = t;
 	ret = parg_btf_members(ctx, &field, &member, &bitoffs);
-	if (ret)	/* "->" inside a container cast */
-		return ERR_PTR(ret < 0 ? ret : parg_fail(ctx, pos, PARG_ERR_BAD_CAST));
+	if (ret < 0)
+		return ERR_PTR(ret);
+	if (ret)	/* "->": ctx->offset is past it */
+		return ERR_PTR(parg_fail(ctx, ctx->offset - 2,
+					 PARG_ERR_TYPECAST_BAD_ARROW));
+	if (bitoffs % 8 || ctx->last_bitsize % 8)
+		return ERR_PTR(parg_fail(ctx, fpos, PARG_ERR_TYPECAST_NOT_ALIGNED));
 	*adjust = -(long)(bitoffs / 8);
 	return t;
 }

@@ -233,6 +233,54 @@ void parg_set_show(const struct parg_set *set, struct seq_file *m)
 }
 EXPORT_SYMBOL_IF_KUNIT(parg_set_show);
 
+static const char *const parg_src_names[] = {
+	[PARG_SRC_REG] = "reg",		[PARG_SRC_STACK] = "stack",
+	[PARG_SRC_STACKP] = "stackp",	[PARG_SRC_RETVAL] = "retval",
+	[PARG_SRC_ARG] = "arg",		[PARG_SRC_EDATA] = "edata",
+	[PARG_SRC_IMM] = "imm",		[PARG_SRC_COMM] = "comm",
+	[PARG_SRC_DATA] = "data",	[PARG_SRC_FILE] = "file",
+	[PARG_SRC_FIELD] = "field",	[PARG_SRC_CURRENT] = "current",
+};
+
+static const char *const parg_store_names[] = {
+	[PARG_ST_RAW] = "raw",		[PARG_ST_MEM] = "mem",
+	[PARG_ST_UMEM] = "umem",	[PARG_ST_STR] = "string",
+	[PARG_ST_USTR] = "ustring",	[PARG_ST_STRV] = "strings",
+	[PARG_ST_SYMSTR] = "symstr",	[PARG_ST_COMM] = "comm",
+	[PARG_ST_DATA] = "data",
+};
+
+/*
+ * "#  NAME: SOURCE(param) -> STEP(offset) ... -> STORE(...)": one
+ * argument as it runs (probe_arg_impl.h), params and addresses raw.
+ */
+static void parg_arg_dump(const struct parg_arg *a, struct seq_file *m)
+{
+	int i;
+
+	seq_printf(m, "#  %s: %s(0x%lx)", a->name, parg_src_names[a->src],
+		   a->param);
+	for (i = 0; i < a->nderef; i++)
+		seq_printf(m, " -> %s(%ld)",
+			   a->cpu_derefs & BIT(i) ? "cpu_ptr" :
+			   a->user_derefs & BIT(i) ? "uderef" : "deref",
+			   a->deref[i]);
+	seq_printf(m, " -> %s(offset=%ld,size=%u,count=%u",
+		   parg_store_names[a->store], a->off, a->size, a->count);
+	if (a->lshift || a->rshift)
+		seq_printf(m, ",lshift=%u,rshift=%u", a->lshift, a->rshift);
+	seq_puts(m, ")\n");
+}
+
+void parg_set_dump(const struct parg_set *set, struct seq_file *m)
+{
+	const struct parg_arg *a;
+
+	for (a = set->args; a < set->args + set->nargs; a++)
+		parg_arg_dump(a, m);
+}
+EXPORT_SYMBOL_IF_KUNIT(parg_set_dump);
+
 /* Two :struct views print alike: the same type of the same BTF, or none. */
 static bool parg_view_differs(const struct parg_arg *a, const struct parg_arg *b)
 {
@@ -270,7 +318,8 @@ static bool parg_arg_differs(const struct parg_arg *a, const struct parg_arg *b)
 	return a->op != b->op || a->src != b->src || a->store != b->store ||
 	       a->size != b->size || a->nderef != b->nderef ||
 	       a->lshift != b->lshift || a->rshift != b->rshift ||
-	       a->user_derefs != b->user_derefs || a->ustr_ptrs != b->ustr_ptrs ||
+	       a->user_derefs != b->user_derefs || a->cpu_derefs != b->cpu_derefs ||
+	       a->ustr_ptrs != b->ustr_ptrs ||
 	       a->ustr != b->ustr || a->param != b->param || a->off != b->off ||
 	       (a->nderef &&
 		memcmp(a->deref, b->deref, a->nderef * sizeof(*a->deref))) ||

@@ -22,6 +22,8 @@
  *      value = SOURCE;                         (register, stack, $argN, ...)
  *      repeat nderef times:
  *              value = *(unsigned long *)(value + deref[i]);   (kernel or user)
+ *          or, for a per-CPU step (this_cpu_ptr()):
+ *              value = this CPU's address of per-CPU (value + deref[i]);
  *      STORE count elements of value           (raw, memory, string, ...)
  *
  * so the interpreter in probe_arg_run.c is one switch for the source, a short
@@ -154,6 +156,7 @@ struct parg_arg {
 	u8 lshift, rshift;	/* bitfield on a u64: both 0 when none */
 	u8 fault_bit;		/* bit in the fault map (scalars from memory) */
 	u16 user_derefs;		/* bit i: deref i reads user memory */
+	u16 cpu_derefs;		/* bit i: deref i is a per-CPU step, no read */
 	u16 dst;		/* offset of the field in the fixed block */
 	u16 count;		/* elements: 1, N of TYPE[N], bytes of :struct */
 	bool ustr_ptrs;		/* PARG_ST_STRV: the pointers are user memory */
@@ -220,6 +223,13 @@ struct parg_set {
 #define PARG_MAX_STEPS		15
 
 /*
+ * Most levels of nesting of one fetch: each dereference, cast and
+ * this_cpu_*() around another is a level (ABI: the caret of
+ * TOO_MANY_NESTED goes under the first one too many).
+ */
+#define PARG_MAX_NESTED		8
+
+/*
  * The parse context of one definition: what the front end allows, where
  * the error is, and the BTF state shared by its arguments.
  */
@@ -235,6 +245,8 @@ struct parg_ctx {
 	struct parg_arg *arg;
 	long derefs[PARG_MAX_STEPS];
 	u16 user_derefs;
+	u16 cpu_derefs;
+	int depth;		/* levels of nesting around the token */
 
 	/* BTF: the probed function and the type of the last token */
 	struct btf *btf;

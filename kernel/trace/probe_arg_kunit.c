@@ -16,12 +16,15 @@
 #include <linux/err.h>
 #include <linux/irqflags.h>
 #include <linux/kallsyms.h>
+#include <linux/kernel_stat.h>
 #include <linux/ktime.h>
 #include <linux/mman.h>
 #include <linux/module.h>
 #include <linux/pagemap.h>
+#include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/trace_seq.h>
@@ -227,9 +230,11 @@ static const struct parg_err_case parg_err_cases[] = {
 	E(FT_ENTRY, NULL, "+0(^$comm)", COMM_CANT_DEREF),
 	E(FT_ENTRY, NULL, "-8(^\\\"s\")", COMM_CANT_DEREF),
 	E(FT_ENTRY, NULL, "^&1", BAD_FETCH_ARG),
-	E(FT_ENTRY, NULL,
-	  "+0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(@0))))))))))))))",
-	  TOO_MANY_OPS),
+	/* eight levels of nesting at most: the caret under the ninth */
+	E(FT_ENTRY, NULL, "+0(+0(+0(+0(+0(+0(+0(+0(^+0(@0)))))))))",
+	  TOO_MANY_NESTED),
+	E(FT_ENTRY, NULL, "+0(+0(+0(+0(+0(+0(+0(+0(^this_cpu_read(@0)))))))))",
+	  TOO_MANY_NESTED),
 	E(FT_ENTRY, NULL, "+0(@11):u8[10^", ARRAY_NO_CLOSE),
 	E(FT_ENTRY, NULL, "+0(@11):u8[10]^a", BAD_ARRAY_SUFFIX),
 	E(FT_ENTRY, NULL, "+0(@11):u8[^10a]", BAD_ARRAY_NUM),
@@ -257,6 +262,10 @@ static const struct parg_err_case parg_err_cases[] = {
 	E(FT_ENTRY, NULL, "^common_pid=%ax", USED_ARG_NAME),
 	E(FT_ENTRY, NULL,
 	  "^+1234567(+1234567(+1234567(+1234567(+1234567(+1234567(@1234))))))",
+	  ARG_TOO_LONG),
+	/* too long is found before too deep */
+	E(FT_ENTRY, NULL,
+	  "^+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(@1))))))))))))))))",
 	  ARG_TOO_LONG),
 	E(FT_ENTRY, NULL, "arg1=^", NO_ARG_BODY),
 	E(FT_PROBE, NULL, "%ax ^$arg1", NOFENTRY_ARGS),
@@ -290,7 +299,25 @@ static const struct parg_err_case parg_err_cases[] = {
 	E(FT_EVENT, NULL, "^$retval", BAD_VAR),
 	E(FT_EVENT, NULL, "^$arg1", BAD_VAR),
 	E(FT_EVENT, NULL, "$pid ^$foo", BAD_VAR),
-	E(FT_EVENT, NULL, "arg=^dfd", NOSUP_BTFARG),
+	/* a bare name in an event probe is a field of the record */
+	E(FT_EVENT, NULL, "arg=^dfd", NO_EVENT_FIELD),
+	E(FT_EVENT, NULL, "arg=^COMM", NO_EVENT_FIELD),
+	E(FT_EVENT, NULL, "arg=^current", NO_EVENT_FIELD),
+	E(FT_EVENT, NULL, "^foo", NO_EVENT_FIELD),
+	E(FT_EVENT, NULL, "+0(^foo)", NO_EVENT_FIELD),
+	/* per-CPU addresses are the kernel's: no uprobe nor event probe */
+	E(FT_EVENT, NULL, "arg=^this_cpu_read(file)", NOSUP_PERCPU),
+	E(FT_EVENT, NULL, "+0(^this_cpu_ptr(pid))", NOSUP_PERCPU),
+	E(FT_USER, NULL, "^this_cpu_read(%di)", NOSUP_PERCPU),
+	E(FT_USER_RET, NULL, "^this_cpu_ptr($retval)", NOSUP_PERCPU),
+	E(FT_ENTRY, NULL, "this_cpu_ptr(%di^", DEREF_OPEN_BRACE),
+	E(FT_ENTRY, NULL, "this_cpu_read(^$comm)", COMM_CANT_DEREF),
+	E(FT_ENTRY, NULL, "this_cpu_ptr(^%zz)", BAD_REG_NAME),
+	E(FT_PROBE, NULL, "^this_cpu_write(%di)", NOSUP_BTFARG),
+	E(FT_ENTRY, NULL, "this_cpu_ptr(%di):^string", BAD_STRING),
+	/* the running task is the kernel's: a uprobe does not read it */
+	E(FT_USER, NULL, "^$current:u8", BAD_VAR),
+	E(FT_USER, NULL, "^$current->pid", BAD_VAR),
 	E(FT_EVENT, NULL, "^@+10", FILE_ON_KPROBE),
 	E(FT_EVENT, NULL, "$pid:^bogus", BAD_TYPE),
 };
@@ -317,19 +344,19 @@ static const struct parg_err_case parg_btf_err_cases[] = {
 	E(FT_ENTRY, NULL, "$current.^pid", NOSUP_DAT_ARG),
 	E(FT_ENTRY, NULL, "$current^-pid", BAD_HYPHEN),
 	E(FT_EVENT, NULL, "$current->^nosuch", NO_BTF_FIELD),
-	E(FT_USER, NULL, "$current->mm->^nosuch", NO_BTF_FIELD),
 	E(FT_ENTRY, NULL, "^$currentx", BAD_VAR),
 	E(FT_EVENT, NULL, "^$current_task", BAD_VAR),
 	E(FT_ENTRY, "vfs_read", "$current->pid ^nosuch", NO_BTFARG),
-	E(FT_ENTRY, NULL, "(^struct nosuch_type_x *)%di->a", NO_BTF_TYPE),
-	E(FT_ENTRY, NULL, "(^struct file **)%di", BAD_CAST),
-	E(FT_ENTRY, NULL, "(file*)^*%di", BAD_FETCH_ARG),
-	E(FT_ENTRY, NULL, "(^no_such_type_x *)%di", NO_BTF_TYPE),
-	E(FT_ENTRY, NULL, "(^struct file_x)%di", NO_BTF_TYPE),
-	E(FT_ENTRY, NULL, "(^file,f_path->mnt)%di->f_mode", BAD_CAST),
+	E(FT_ENTRY, NULL, "(^struct nosuch_type_x *)%di->a", NO_PTR_STRCT),
+	E(FT_ENTRY, NULL, "(^struct file **)%di->f_mode", BAD_CAST),
+	E(FT_ENTRY, NULL, "(file*)^*%di->f_mode", BAD_FETCH_ARG),
+	E(FT_ENTRY, NULL, "(^no_such_type_x *)%di->a", NO_PTR_STRCT),
+	E(FT_ENTRY, NULL, "(^struct file_x)%di->a", NO_PTR_STRCT),
+	E(FT_ENTRY, NULL, "(file,f_path^->mnt)%di->f_mode", TYPECAST_BAD_ARROW),
 	E(FT_ENTRY, NULL, "(file)^$comm->f_mode", CAST_NOT_PTR),
 	E(FT_ENTRY, NULL, "x=(file^ *$arg1 y=%di", CAST_NOT_CLOSED),
-	E(FT_ENTRY, NULL, "(file)+0(^%di->x)", BAD_REG_NAME),
+	E(FT_ENTRY, NULL, "(file)+0(^%di->x)->f_mode", BAD_REG_NAME),
+	E(FT_ENTRY, NULL, "(file)+0(%di->x)^", TYPECAST_REQ_FIELD),
 	E(FT_ENTRY, NULL, "(struct file *)%di->^nosuch", NO_BTF_FIELD),
 	E(FT_ENTRY, NULL, "(struct file *)%di->f_mode->^x", NO_PTR_STRCT),
 	E(FT_ENTRY, NULL, "((struct file *)%di)^.f_mode", NOSUP_DAT_ARG),
@@ -340,10 +367,10 @@ static const struct parg_err_case parg_btf_err_cases[] = {
 	E(FT_ENTRY, NULL, "(struct file *)$current->^pid", NO_BTF_FIELD),
 	E(FT_ENTRY, NULL, "(struct file *)^%zz->f_mode", BAD_REG_NAME),
 	E(FT_ENTRY, NULL, "(struct task_struct,^nosuch)%di->pid", NO_BTF_FIELD),
-	E(FT_ENTRY, NULL, "(^struct task_struct,se)%di", BAD_CAST),
+	E(FT_ENTRY, NULL, "(struct task_struct,se)%di^", TYPECAST_REQ_FIELD),
 	E(FT_ENTRY, NULL, "(^struct task_struct *,se)%di->pid", BAD_CAST),
 	E(FT_USER, NULL, "^(struct file *)%di->f_mode", NOSUP_BTFARG),
-	E(FT_ENTRY, NULL, "(^union nosuch_union_x *)%di", NO_BTF_TYPE),
+	E(FT_ENTRY, NULL, "(^union nosuch_union_x *)%di->a", NO_PTR_STRCT),
 	E(FT_EVENT, NULL, "(struct file *)^%di->f_mode", BAD_VAR),
 	E(FT_ENTRY, NULL, "%di:^struct", BAD_VIEW),
 	E(FT_ENTRY, "vfs_read", "count:^struct", BAD_VIEW),
@@ -352,6 +379,32 @@ static const struct parg_err_case parg_btf_err_cases[] = {
 	E(FT_USER, NULL, "+0(%di):^struct", BAD_TYPE),
 	E(FT_ENTRY, NULL, "+8($current):^struct", BAD_VIEW),
 	E(FT_ENTRY, NULL, "+0((file)%di):^struct", BAD_VIEW),
+	/* the spellings of the typecasts, as kprobe_syntax_errors.tc has them */
+	E(FT_ENTRY, "vfs_read", "arg1=(task_struct)file^", TYPECAST_REQ_FIELD),
+	E(FT_ENTRY, "vfs_read",
+	  "arg1=(a)((b)((c)((d)((e)((f)((g)((h)(^(i)file->i)->h)->g)->f)->e)->d)->c)->b)->a",
+	  TOO_MANY_NESTED),
+	E(FT_ENTRY, "vfs_read", "arg1=(task_struct,^in_execve)file->comm",
+	  TYPECAST_NOT_ALIGNED),
+	E(FT_ENTRY, "vfs_read", "arg1=(task_struct,^foo_bar)file->pid",
+	  NO_BTF_FIELD),
+	E(FT_ENTRY, "vfs_read", "arg1=(^task_struct1234)file->pid", NO_PTR_STRCT),
+	E(FT_ENTRY, "vfs_read", "arg1=(task_struct,se^->group_node)file->comm",
+	  TYPECAST_BAD_ARROW),
+	E(FT_ENTRY, "vfs_read", "arg1=(task_struct,^->pid)file->comm",
+	  NO_BTF_FIELD),
+	E(FT_ENTRY, "vfs_read", "arg1=(task_struct,^.pid)file->comm", NO_BTF_FIELD),
+	E(FT_ENTRY, "vfs_read", "arg1=(task_struct,^.)file->comm", NO_BTF_FIELD),
+	E(FT_ENTRY, "vfs_read", "arg1=(task_struct)^@symbol+10->comm",
+	  TYPECAST_SYM_OFFSET),
+	E(FT_RETURN, "vfs_read", "arg1=(task_struct)^@jiffies-8->comm",
+	  TYPECAST_SYM_OFFSET),
+	E(FT_ENTRY, "vfs_read", "(file)(file)^", TYPECAST_REQ_FIELD),
+	E(FT_ENTRY, "vfs_read", "(file)(file)^.f_mode", TYPECAST_REQ_FIELD),
+	E(FT_ENTRY, "vfs_read", "(file)^(file->f_mode", DEREF_OPEN_BRACE),
+	E(FT_ENTRY, "vfs_read", "(file)(^nosuch)->f_mode", NO_BTFARG),
+	E(FT_ENTRY, "vfs_read", "(file,f_path)file^", TYPECAST_REQ_FIELD),
+	E(FT_ENTRY, "vfs_read", "(file)this_cpu_ptr(file)^", TYPECAST_REQ_FIELD),
 };
 
 #undef E
@@ -553,15 +606,10 @@ static void parg_test_regs_mask(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, parg_set_regs(set), want);
 }
 
-static struct parg_rec parg_test_run_user(struct kunit *test,
-					  const struct parg_set *set,
-					  struct pt_regs *regs,
-					  struct parg_ufaults *uf);
-
 /*
- * $current is the running task in every kind of probe, and its fields are
- * kernel memory even in a user probe.  A parameter named after it is
- * still found in the function's BTF.
+ * $current is the running task in every kind of kernel probe (a uprobe
+ * refuses it: parg_err_cases).  A parameter named after it is still
+ * found in the function's BTF.
  */
 static void parg_test_current(struct kunit *test)
 {
@@ -572,9 +620,7 @@ static void parg_test_current(struct kunit *test)
 			   "c=$current->comm:string pp=$current->real_parent->pid";
 	struct task_struct *task = current;
 	struct pt_regs regs = {};
-	struct parg_ufaults uf = {};
 	struct parg_set *set;
-	struct parg_rec r;
 	char want[160];
 	unsigned int i;
 
@@ -585,10 +631,6 @@ static void parg_test_current(struct kunit *test)
 		 task->real_parent->pid);
 	for (i = 0; i < ARRAY_SIZE(sites); i++)
 		parg_expect(test, sites[i], NULL, line, &regs, want);
-
-	set = parg_test_parse(test, FT_USER, NULL, line);
-	r = parg_test_run_user(test, set, &regs, &uf);
-	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r), want);
 
 	regs.FT_DX = 4096;
 	snprintf(want, sizeof(want), " p=%d count=4096", task->pid);
@@ -645,6 +687,23 @@ static void parg_test_casts(struct kunit *test)
 		    "e=+0((qstr)%dx->name):string g=(atomic_t)%cx->counter "
 		    "h=(struct file)%di", &regs, want);
 
+	/*
+	 * The typecast spellings of the ABI: a parenthesized operand, a cast
+	 * of a cast's fields, container_of on it, and $current.
+	 */
+	f->private_data = name;
+	snprintf(want, sizeof(want),
+		 " a=0x8241 e=\"cast-name\" c=%d d=%d p=%d", task->pid, task->tgid,
+		 task->pid);
+	parg_expect(test, FT_ENTRY, NULL,
+		    "a=(file)(%di)->f_flags:x32 "
+		    "e=(qstr)((file)%di->private_data)->name:string "
+		    "c=(task_struct,se)(%si)->pid d=(task_struct,se)%si->tgid "
+		    "p=(task_struct)$current->pid", &regs, want);
+	/* a cast of a this_cpu_ptr() or of a dereference */
+	parg_expect(test, FT_ENTRY, NULL, "a=(file)+0(%di)->f_flags:x32",
+		    &regs, " a=(fault)");
+
 	/* the same in a return probe, on the returned pointer */
 	memset(&regs, 0, sizeof(regs));
 	regs.FT_RETVAL = (unsigned long)f;
@@ -654,6 +713,78 @@ static void parg_test_casts(struct kunit *test)
 	regs.FT_RETVAL = 8;
 	parg_expect(test, FT_RETURN, NULL, "a=(struct file *)$retval->f_flags:x32",
 		    &regs, " a=(fault)");
+}
+
+static void parg_test_free_percpu(void *p)
+{
+	free_percpu((void __percpu __force *)p);
+}
+
+/*
+ * this_cpu_ptr() turns a per-CPU address into this CPU's, and
+ * this_cpu_read() reads there; of @SYM they take the symbol's own
+ * address, not the word at it.  The CPU stays the same while migration
+ * is off.
+ */
+static void parg_test_this_cpu(struct kunit *test)
+{
+	unsigned long __percpu *pc = alloc_percpu(unsigned long);
+	unsigned long *holder = kunit_kzalloc(test, 2 * sizeof(long), GFP_KERNEL);
+	struct pt_regs regs = {};
+	struct parg_set *set;
+	struct parg_rec r;
+	char want[160];
+
+	KUNIT_ASSERT_NOT_NULL(test, pc);
+	KUNIT_ASSERT_NOT_NULL(test, holder);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test,
+				parg_test_free_percpu, (void __force *)pc));
+	holder[1] = (unsigned long)pc;
+	regs.FT_DI = (unsigned long)pc;
+	regs.FT_SI = (unsigned long)holder;
+
+	migrate_disable();
+	*this_cpu_ptr(pc) = 0x1234;
+	snprintf(want, sizeof(want), " a=0x1234 b=0x%lx c=4660 d=0x%lx",
+		 (unsigned long)this_cpu_ptr(pc),
+		 (unsigned long)this_cpu_ptr(&kernel_cpustat));
+	set = parg_test_parse(test, FT_ENTRY, NULL,
+			      "a=this_cpu_read(%di) b=this_cpu_ptr(%di) "
+			      "c=this_cpu_read(+8(%si)):u32 "
+			      "d=this_cpu_ptr(@kernel_cpustat)");
+	KUNIT_EXPECT_EQ(test, parg_set_resolve(set), 0);
+	r = parg_test_run(test, set, &regs, NULL, 1024);
+	KUNIT_EXPECT_STREQ(test, parg_test_text(test, set, &r), want);
+	migrate_enable();
+
+	/* the per-CPU address of @SYM takes no step of its own */
+	KUNIT_EXPECT_EQ(test, set->args[3].nderef, 1);
+	KUNIT_EXPECT_EQ(test, set->args[3].store, PARG_ST_RAW);
+	KUNIT_EXPECT_EQ(test, set->args[0].store, PARG_ST_MEM);
+}
+
+/*
+ * The dump of DUMP_FETCHARG: each argument's source, steps and store, per-CPU
+ * steps by their own name.
+ */
+static void parg_test_dump(struct kunit *test)
+{
+	struct seq_file m = { .size = 512 };
+	struct parg_set *set;
+	char want[256];
+
+	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	set = parg_test_parse(test, FT_ENTRY, NULL,
+			      "a=this_cpu_read(+8(%si)):u32 b=+0(%di):b4@2/8 c=%di");
+	snprintf(want, sizeof(want),
+		 "#  a: reg(0x%zx) -> deref(8) -> cpu_ptr(0) -> mem(offset=0,size=4,count=1)\n"
+		 "#  b: reg(0x%zx) -> mem(offset=0,size=1,count=1,lshift=58,rshift=60)\n"
+		 "#  c: reg(0x%zx) -> raw(offset=0,size=8,count=1)\n",
+		 offsetof(struct pt_regs, FT_SI), offsetof(struct pt_regs, FT_DI),
+		 offsetof(struct pt_regs, FT_DI));
+	parg_set_dump(set, &m);
+	KUNIT_EXPECT_STREQ(test, m.buf, want);
 }
 
 /*
@@ -1474,6 +1605,8 @@ static struct kunit_case parg_test_cases[] = {
 	KUNIT_CASE(parg_test_regs_mask),
 	KUNIT_CASE(parg_test_current),
 	KUNIT_CASE(parg_test_casts),
+	KUNIT_CASE(parg_test_this_cpu),
+	KUNIT_CASE(parg_test_dump),
 	KUNIT_CASE(parg_test_view),
 	KUNIT_CASE(parg_test_immediates),
 	KUNIT_CASE(parg_test_stack),

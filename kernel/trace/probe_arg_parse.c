@@ -133,19 +133,25 @@ static struct ftrace_event_field *parg_event_field(const struct parg_ctx *ctx,
 	return NULL;
 }
 
+/* A bare NAME in an event probe: the field NAME of the record only. */
+static int parg_parse_event_name(struct parg_ctx *ctx, const char *name)
+{
+	struct ftrace_event_field *f = parg_event_field(ctx, name);
+
+	if (!f)
+		return parg_fail(ctx, ctx->offset, PARG_ERR_NO_EVENT_FIELD);
+	parg_use_src(ctx, PARG_SRC_FIELD, PARG_FIELD(f->offset, parg_field_kind(f)));
+	return 0;
+}
+
 /*
  * $NAME of an event probe: the field NAME of the record, else $comm;
  * nothing else is a variable there.
  */
 static int parg_parse_event_var(struct parg_ctx *ctx, const char *name)
 {
-	struct ftrace_event_field *f = parg_event_field(ctx, name);
-
-	if (f) {
-		parg_use_src(ctx, PARG_SRC_FIELD,
-			     PARG_FIELD(f->offset, parg_field_kind(f)));
-		return 0;
-	}
+	if (parg_event_field(ctx, name))
+		return parg_parse_event_name(ctx, name);
 	if (!strcmp(name, "comm") || !strcmp(name, "COMM")) {
 		parg_use_src(ctx, PARG_SRC_COMM, 0);
 		return 0;
@@ -171,11 +177,17 @@ static int parg_parse_var(struct parg_ctx *ctx, char *arg)
 	unsigned long n;
 	int len;
 
-	/* an event probe's record field named "current" comes first */
+	/*
+	 * An event probe's record field named "current" comes first.  The
+	 * running task is kernel memory: a uprobe does not read it.
+	 */
 	if (str_has_prefix(name, "current") &&
 	    (!name[7] || name[7] == '-' || name[7] == '.') &&
-	    !(ctx->caps->event && parg_event_field(ctx, "current")))
+	    !(ctx->caps->event && parg_event_field(ctx, "current"))) {
+		if (ctx->caps->user)
+			return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_VAR);
 		return parg_parse_current(ctx, arg);
+	}
 	if (ctx->caps->event)
 		return parg_parse_event_var(ctx, name);
 
@@ -293,6 +305,13 @@ static int parg_parse_imm(struct parg_ctx *ctx, char *arg)
 }
 
 
+/* $comm and \"STR" are texts of their own: nothing reads through them */
+static bool parg_is_text(const struct parg_ctx *ctx)
+{
+	return !ctx->arg->nderef && (ctx->arg->src == PARG_SRC_COMM ||
+				     ctx->arg->src == PARG_SRC_DATA);
+}
+
 /*
  * [+|-][u]OFFS(FETCH).  The position arithmetic, including its slip by one
  * for the 'u' form, is the ABI's.
@@ -330,13 +349,66 @@ static int parg_parse_deref(struct parg_ctx *ctx, char *arg)
 	if (ret)
 		return ret;
 	ctx->offset = inner;
-	if (!ctx->arg->nderef && (ctx->arg->src == PARG_SRC_COMM ||
-				 ctx->arg->src == PARG_SRC_DATA))
+	if (parg_is_text(ctx))
 		return parg_fail(ctx, ctx->offset, PARG_ERR_COMM_CANT_DEREF);
 	ret = parg_push_deref(ctx, off, user || ctx->caps->user);
 	ctx->last_type = NULL;	/* a raw offset loses the BTF type */
 	ctx->pointee = NULL;
 	return ret;
+}
+
+#define PARG_CPU_PTR	"this_cpu_ptr("
+#define PARG_CPU_READ	"this_cpu_read("
+
+/* Length of the "this_cpu_ptr(" or "this_cpu_read(" @arg starts with, or 0. */
+static size_t parg_this_cpu_len(const char *arg)
+{
+	return str_has_prefix(arg, PARG_CPU_PTR) ?:
+	       str_has_prefix(arg, PARG_CPU_READ);
+}
+
+/*
+ * this_cpu_ptr(FETCH): this CPU's address of the per-CPU address FETCH;
+ * this_cpu_read(FETCH): the word there.  Of @SYM or @ADDR they take the
+ * address itself (the per-CPU variable's), not the word read at it.  A
+ * per-CPU address means nothing in user space nor in a record.
+ */
+static int parg_parse_this_cpu(struct parg_ctx *ctx, char *arg)
+{
+	bool read = str_has_prefix(arg, PARG_CPU_READ);
+	size_t len = parg_this_cpu_len(arg);
+	struct parg_arg *a = ctx->arg;
+	char *close;
+	int inner, ret;
+
+	if (ctx->caps->user || ctx->caps->event)
+		return parg_fail(ctx, ctx->offset, PARG_ERR_NOSUP_PERCPU);
+	ctx->offset += len;
+	arg += len;
+	close = strrchr(arg, ')');
+	if (!close)
+		return parg_fail(ctx, ctx->offset + strlen(arg),
+				 PARG_ERR_DEREF_OPEN_BRACE);
+	*close = '\0';
+
+	inner = ctx->offset;
+	ret = parg_parse_fetch(ctx, arg);
+	if (ret)
+		return ret;
+	ctx->offset = inner;
+	if (parg_is_text(ctx))
+		return parg_fail(ctx, ctx->offset, PARG_ERR_COMM_CANT_DEREF);
+	if (arg[0] == '@') {	/* the read of @SYM becomes the step */
+		ctx->cpu_derefs |= BIT(a->nderef - 1);
+	} else {
+		ret = parg_push_deref(ctx, 0, false);
+		if (ret)
+			return ret;
+		ctx->cpu_derefs |= BIT(a->nderef - 1);
+	}
+	ctx->last_type = NULL;	/* as after a raw offset */
+	ctx->pointee = NULL;
+	return read ? parg_push_deref(ctx, 0, false) : 0;
 }
 
 /* The first "->" of @s outside parentheses, or the end of @s. */
@@ -366,24 +438,99 @@ static char *parg_close_paren(char *open)
 }
 
 /*
+ * Whether a cast may stand without fields: one in C's spelling, "(struct
+ * NAME)" or "(NAME *)", is the value itself, typed (for :struct); the
+ * ABI's "(NAME)" and "(NAME,FIELD)" need a field access, and so does
+ * any cast of a :struct argument.
+ */
+static bool parg_cast_may_stand(const struct parg_ctx *ctx, const char *type)
+{
+	type = skip_spaces(type);
+	if (strchr(type, ','))
+		return false;
+	return ctx->arg->type->kind == PARG_K_STRUCT || strchr(type, '*') ||
+	       str_has_prefix(type, "struct ") || str_has_prefix(type, "union ");
+}
+
+/*
+ * The operand of a cast "(TYPE)..." at @op (byte @pos): returns the text
+ * the fetch is parsed from, and in *@fields where its fields begin (at
+ * "->" or the end).  (TYPE)(FETCH)->F: FETCH, any fetch; (TYPE)FETCH->F:
+ * up to the first "->" outside parentheses.
+ */
+static char *parg_cast_operand(struct parg_ctx *ctx, char *op, int pos,
+			       const char *type, char **fields)
+{
+	char *close, *sep;
+
+	if (op[0] == '(') {
+		close = parg_close_paren(op);
+		if (!close)
+			return ERR_PTR(parg_fail(ctx, pos, PARG_ERR_DEREF_OPEN_BRACE));
+		*fields = close + 1;
+		if (!str_has_prefix(close + 1, "->") &&
+		    (close[1] || !parg_cast_may_stand(ctx, type)))
+			return ERR_PTR(parg_fail(ctx, pos + (close + 1 - op),
+						 PARG_ERR_TYPECAST_REQ_FIELD));
+		*close = '\0';
+		return op + 1;
+	}
+	/* @SYM+OFFS->F would read as SYM + (OFFS->F) */
+	sep = op[0] == '@' ? strpbrk(op, "+-") : NULL;
+	if (sep && isdigit(sep[1]))
+		return ERR_PTR(parg_fail(ctx, pos, PARG_ERR_TYPECAST_SYM_OFFSET));
+	*fields = parg_arrow(op);
+	if (!**fields && !parg_cast_may_stand(ctx, type))
+		return ERR_PTR(parg_fail(ctx, pos + strlen(op),
+					 PARG_ERR_TYPECAST_REQ_FIELD));
+	return op;
+}
+
+/*
+ * After the operand of a cast: the type, read as BTF has it, and the
+ * fields from there.  @text is the inside of the cast's parentheses, at
+ * byte @pos; @fields ("->F..." or empty) at byte @fpos.
+ */
+static int parg_cast_fields(struct parg_ctx *ctx, char *text, int pos,
+			    char *fields, int fpos, int operand)
+{
+	const struct btf_type *target;
+	bool container;
+	long adjust;
+
+	if (!parg_btf_castable(ctx->last_type) || parg_is_text(ctx))
+		return parg_fail(ctx, operand, PARG_ERR_CAST_NOT_PTR);
+	target = parg_btf_cast_type(ctx, text, pos, &adjust, &container);
+	if (IS_ERR(target))
+		return PTR_ERR(target);
+	ctx->last_type = NULL;
+	if (!*fields && container)
+		return parg_fail(ctx, fpos, PARG_ERR_TYPECAST_REQ_FIELD);
+	if (!*fields) {
+		ctx->pointee = target;	/* for :struct */
+		return 0;
+	}
+	ctx->offset = fpos + 2;
+	return parg_btf_fields(ctx, fields + 2, target, true, adjust);
+}
+
+/*
  * Casts, at @arg (a '('), at byte ctx->offset of the definition:
  *   (TYPE)FETCH->F...        FETCH read as a pointer to TYPE; the fields
- *   ((TYPE)FETCH)->F...      walk from there, '->' through pointers
+ *   (TYPE)(FETCH)->F...      walk from there, '->' through pointers
  *   (TYPE,FIELD)FETCH->F...  FETCH points to FIELD of a TYPE: the fields
  *                            are TYPE's (container_of)
- * The syntax is here; what the types mean is probe_arg_btf.c's.
- * TYPE is NAME (a struct, union or typedef, looked up in that order),
- * "struct NAME" or "union NAME"; a '*' may follow it in a pointer cast.
- * Without fields a pointer cast is the value itself; a container cast
- * needs them.
+ *   ((TYPE)FETCH)->F...      the cast and FETCH grouped (FETCH whole)
+ * The syntax is here; what the types mean is probe_arg_btf.c's.  As for
+ * errors, the syntax is checked on the way in, the operand is parsed,
+ * then the type is looked up.  TYPE is NAME (a struct, union or typedef,
+ * looked up in that order), "struct NAME" or "union NAME"; a '*' may
+ * follow it in a pointer cast.
  */
 static int parg_parse_cast(struct parg_ctx *ctx, char *arg)
 {
-	char *cast = arg + (arg[1] == '('), *close, *fetch, *end, *field;
-	const struct btf_type *target;
+	char *cast = arg + (arg[1] == '('), *close, *op, *end, *fields;
 	int base = ctx->offset, ret;
-	bool container;
-	long adjust;
 	char saved;
 
 	/* a cast names a type: without BTF, the caret stays at the cast */
@@ -394,53 +541,69 @@ static int parg_parse_cast(struct parg_ctx *ctx, char *arg)
 	if (!close || (arg != cast && !end))
 		return parg_fail(ctx, base + strlen(arg), PARG_ERR_CAST_NOT_CLOSED);
 	*close = '\0';
-	target = parg_btf_cast_type(ctx, cast + 1, base + (cast + 1 - arg),
-				    &adjust, &container);
-	if (IS_ERR(target))
-		return PTR_ERR(target);
-
-	fetch = close + 1;
+	op = close + 1;
 	if (end) {		/* grouped: the fields follow the outer ')' */
-		field = end + 1;
+		fields = end + 1;
+		if (*fields && !str_has_prefix(fields, "->"))
+			return parg_fail(ctx, base + (fields - arg),
+					 PARG_ERR_NOSUP_DAT_ARG);
 	} else {
-		field = parg_arrow(fetch);
-		end = field;
+		op = parg_cast_operand(ctx, op, base + (op - arg), cast + 1,
+				       &fields);
+		if (IS_ERR(op))
+			return PTR_ERR(op);
+		end = fields;
 	}
-	if (*field && !str_has_prefix(field, "->"))
-		return parg_fail(ctx, base + (field - arg), PARG_ERR_NOSUP_DAT_ARG);
 	saved = *end;
 	*end = '\0';
-	ctx->offset = base + (fetch - arg);
-	ret = parg_parse_fetch(ctx, fetch);
+	ctx->offset = base + (op - arg);
+	ret = parg_parse_fetch(ctx, op);
 	*end = saved;
 	if (ret)
 		return ret;
-	if (!parg_btf_castable(ctx->last_type) ||
-	    (!ctx->arg->nderef && (ctx->arg->src == PARG_SRC_COMM ||
-				  ctx->arg->src == PARG_SRC_DATA)))
-		return parg_fail(ctx, base + (fetch - arg), PARG_ERR_CAST_NOT_PTR);
-
-	ctx->last_type = NULL;
-	if (!*field && container)
-		return parg_fail(ctx, base + (cast + 1 - arg), PARG_ERR_BAD_CAST);
-	if (!*field) {
-		ctx->pointee = target;	/* for :struct */
-		return 0;
-	}
-	ctx->offset = base + (field + 2 - arg);
-	return parg_btf_fields(ctx, field + 2, target, true, adjust);
+	return parg_cast_fields(ctx, cast + 1, base + (cast + 1 - arg), fields,
+				base + (fields - arg), base + (op - arg));
 }
 
-/* One fetch expression, without its type; recursive through derefs. */
+/* A name: a BTF parameter, or an event probe's record field. */
+static int parg_parse_name(struct parg_ctx *ctx, char *arg)
+{
+	if (ctx->caps->event)
+		return parg_parse_event_name(ctx, arg);
+	if (!parg_at_kernel_func(ctx))
+		return parg_fail(ctx, ctx->offset, PARG_ERR_NOSUP_BTFARG);
+	return parg_btf_var(ctx, arg);
+}
+
+/* A fetch that holds another: a dereference, a cast, this_cpu_*(). */
+static int parg_parse_nested(struct parg_ctx *ctx, char *arg)
+{
+	int ret;
+
+	if (ctx->depth >= PARG_MAX_NESTED)
+		return parg_fail(ctx, ctx->offset, PARG_ERR_TOO_MANY_NESTED);
+	ctx->depth++;
+	if (arg[0] == '+' || arg[0] == '-')
+		ret = parg_parse_deref(ctx, arg);
+	else if (arg[0] != '(')
+		ret = parg_parse_this_cpu(ctx, arg);
+	else if (ctx->caps->user)
+		ret = parg_fail(ctx, ctx->offset, PARG_ERR_NOSUP_BTFARG);
+	else
+		ret = parg_parse_cast(ctx, arg);
+	ctx->depth--;
+	return ret;
+}
+
+/* One fetch expression, without its type; recursive through nesting. */
 int parg_parse_fetch(struct parg_ctx *ctx, char *arg)
 {
 	int reg;
 
+	if (arg[0] == '+' || arg[0] == '-' || arg[0] == '(' ||
+	    parg_this_cpu_len(arg))
+		return parg_parse_nested(ctx, arg);
 	switch (arg[0]) {
-	case '(':
-		if (ctx->caps->user)
-			return parg_fail(ctx, ctx->offset, PARG_ERR_NOSUP_BTFARG);
-		return parg_parse_cast(ctx, arg);
 	case '$':
 		return parg_parse_var(ctx, arg);
 	case '%':
@@ -453,17 +616,11 @@ int parg_parse_fetch(struct parg_ctx *ctx, char *arg)
 		return 0;
 	case '@':
 		return parg_parse_mem(ctx, arg);
-	case '+':
-	case '-':
-		return parg_parse_deref(ctx, arg);
 	case '\\':
 		return parg_parse_imm(ctx, arg);
 	}
-	if (isalpha(arg[0]) || arg[0] == '_') {
-		if (!parg_at_kernel_func(ctx))
-			return parg_fail(ctx, ctx->offset, PARG_ERR_NOSUP_BTFARG);
-		return parg_btf_var(ctx, arg);
-	}
+	if (isalpha(arg[0]) || arg[0] == '_')
+		return parg_parse_name(ctx, arg);
 	return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_FETCH_ARG);
 }
 
@@ -573,6 +730,17 @@ static int parg_btf_bitfield(struct parg_ctx *ctx)
 	return 0;
 }
 
+/*
+ * Whether the chain ends in a read the store can take over: a per-CPU
+ * step reads nothing, and its result is the value to store.
+ */
+static bool parg_ends_in_read(const struct parg_ctx *ctx)
+{
+	int n = ctx->arg->nderef;
+
+	return n && !(ctx->cpu_derefs & BIT(n - 1));
+}
+
 /* The last dereference of the chain becomes the store's own access. */
 static bool parg_pop_deref(struct parg_ctx *ctx)
 {
@@ -601,7 +769,7 @@ static int parg_finish_string(struct parg_ctx *ctx, unsigned int count, int pos)
 	bool symstr = !strcmp(a->type->name, "symstr");
 	bool ustring = !strcmp(a->type->name, "ustring") ||
 		       (ctx->caps->user && a->src != PARG_SRC_CURRENT);
-	bool deref = a->nderef > 0;
+	bool deref = parg_ends_in_read(ctx);
 	bool last_user = deref && (ctx->user_derefs & BIT(a->nderef - 1));
 
 	if (symstr) {
@@ -648,7 +816,7 @@ static int parg_finish(struct parg_ctx *ctx, const char *tname, int tpos,
 		ret = parg_finish_string(ctx, count, tpos);
 		if (ret)
 			return ret;
-	} else if (a->nderef) {
+	} else if (parg_ends_in_read(ctx)) {
 		a->store = parg_pop_deref(ctx) ? PARG_ST_UMEM : PARG_ST_MEM;
 	} else {
 		if (parg_take_step(ctx))
@@ -728,6 +896,8 @@ static int parg_parse_body(struct parg_ctx *ctx, const char *body)
 	ctx->last_type = NULL;
 	ctx->pointee = NULL;
 	ctx->user_derefs = 0;
+	ctx->cpu_derefs = 0;
+	ctx->depth = 0;
 	ret = parg_parse_fetch(ctx, buf);
 	if (ret)
 		return ret;
@@ -757,6 +927,7 @@ static int parg_parse_body(struct parg_ctx *ctx, const char *body)
 		return ret;
 
 	a->user_derefs = ctx->user_derefs;
+	a->cpu_derefs = ctx->cpu_derefs;
 	if (a->nderef) {
 		a->deref = kmemdup(ctx->derefs, a->nderef * sizeof(long),
 				   GFP_KERNEL);

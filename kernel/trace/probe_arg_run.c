@@ -598,6 +598,11 @@ static noinline void parg_run_any(const struct parg_arg *a,
 
 	for (i = 0; i < a->nderef; i++) {
 		at = v + a->deref[i];
+		/* probe handlers run with preemption off: the CPU stays */
+		if (unlikely(a->cpu_derefs & BIT(i))) {
+			v = (unsigned long)raw_cpu_ptr((void __percpu __force *)at);
+			continue;
+		}
 		if (!parg_read_ptr(&v, at, a->user_derefs & BIT(i))) {
 			parg_note_fault(r, at, sizeof(long), a->user_derefs & BIT(i), false);
 			goto fault;

@@ -232,6 +232,12 @@ static const char *const vars[] = {
 	"((file)%di", "(file)$comm->x", "(nosuch_t)%di->x", "(file)%di->nosuch",
 	"(file)%di.f_mode", "+0((file)%di->f_inode)", "(atomic_t)%di->counter",
 	"(file,f_path->mnt)%di->f_mode", "((((file)", "(file))%di->f_mode",
+	"(file)(%di)->f_flags", "(dentry)((file)%di->f_path.dentry)->d_name.name",
+	"(file)(%di)", "(file)(%di", "(file)@jiffies+8->f_mode", "(file,f_pos)%di",
+	"this_cpu_ptr(@runqueues)", "this_cpu_read(@runqueues)", "this_cpu_read(%di)",
+	"this_cpu_ptr(+8(%si))", "this_cpu_read(", "this_cpu_ptr()", "this_cpu_x(%di)",
+	"(rq)this_cpu_ptr(@runqueues)->cpu", "this_cpu_read(this_cpu_ptr(%di))",
+	"this_cpu_read($comm)", "+0(+0(+0(+0(+0(+0(+0(+0(+0(%di)))))))))",
 };
 static const char *const btf_names[] = {
 	"count", "buf", "file", "file->f_mode", "file->f_path.dentry->d_name.name",
