@@ -70,7 +70,7 @@ static __always_inline void a64_kernel_context(struct pt_regs *regs)
 	regs->pstate = (is_kernel_in_hyp_mode() ? PSR_MODE_EL2h : PSR_MODE_EL1h) |
 		       read_sysreg(daif);
 	if (system_uses_irq_prio_masking())
-		regs->pmr_save = read_sysreg_s(SYS_ICC_PMR_EL1);
+		regs->pmr = read_sysreg_s(SYS_ICC_PMR_EL1);
 }
 
 #endif /* _ARM64_KERNEL_PROBES_A64_H */

@@ -198,7 +198,7 @@ bool a64_in_exclusive_sequence(const u32 *at, unsigned int before)
  * For uprobes.c: refused, simulated (api->handler set), or stepped from
  * its slot.  A user task's exclusive sequences are its own business.
  */
-enum probe_insn arm_probe_decode_insn(probe_opcode_t insn,
+enum probe_insn arm_probe_decode_insn(u32 insn,
 				      struct arch_probe_insn *api)
 {
 	switch (a64_classify(insn, &api->handler)) {
