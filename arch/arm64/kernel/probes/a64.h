@@ -35,7 +35,8 @@ probes_handler_t a64_sim_bcond;		/* B.cond, BC.cond */
 probes_handler_t a64_sim_cbz;		/* CBZ, CBNZ */
 probes_handler_t a64_sim_tbz;		/* TBZ, TBNZ */
 probes_handler_t a64_sim_ldr_lit;	/* LDR, LDRSW, PRFM (literal) */
-probes_handler_t a64_sim_br;		/* BR, BLR, RET */
+probes_handler_t a64_sim_br;		/* BR, BLR */
+probes_handler_t a64_sim_ret;		/* RET */
 probes_handler_t a64_sim_nop;		/* NOP */
 
 /*

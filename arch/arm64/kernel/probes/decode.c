@@ -101,7 +101,7 @@ static const struct a64_rule a64_rules[] = {
 	/* register branches: BR, BLR, RET; every other form refused */
 	SIM(aarch64_insn_is_br, a64_sim_br),
 	SIM(aarch64_insn_is_blr, a64_sim_br),
-	SIM(aarch64_insn_is_ret, a64_sim_br),
+	SIM(aarch64_insn_is_ret, a64_sim_ret),
 	REFUSE_MASK(0xfe000000, 0xd6000000),
 	/* exception generation */
 	REFUSE(aarch64_insn_is_exception),
