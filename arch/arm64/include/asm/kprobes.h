@@ -29,7 +29,11 @@ int kretprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
 
 struct kprobe_site;
 
-typedef u32 kprobe_opcode_t;
+/*
+ * A word of kernel text or of a slot as it lies in memory: A64
+ * instructions are little-endian whatever the data endianness.
+ */
+typedef __le32 kprobe_opcode_t;
 
 /*
  * An out-of-line slot, in bytes: the copy of the instruction, then

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What kprobes and uprobes share on arm64: the A64 instruction word, and
- * the simulation of the instructions that cannot run away from their own
- * address (PC-relative ones and branches), which lives in
- * arch/arm64/kernel/probes/simulate.c.
+ * What kprobes and uprobes share on arm64: the simulation of the
+ * instructions that cannot run away from their own address (PC-relative
+ * ones and branches), which lives in arch/arm64/kernel/probes/simulate.c.
  */
 #ifndef _ASM_ARM64_PROBES_H
 #define _ASM_ARM64_PROBES_H
@@ -11,8 +10,6 @@
 #include <linux/types.h>
 
 struct pt_regs;
-
-typedef u32 probe_opcode_t;
 
 /*
  * Make @regs look as if the CPU had executed @insn at @addr: registers

@@ -35,7 +35,8 @@ probes_handler_t a64_sim_bcond;		/* B.cond, BC.cond */
 probes_handler_t a64_sim_cbz;		/* CBZ, CBNZ */
 probes_handler_t a64_sim_tbz;		/* TBZ, TBNZ */
 probes_handler_t a64_sim_ldr_lit;	/* LDR, LDRSW, PRFM (literal) */
-probes_handler_t a64_sim_br;		/* BR, BLR, RET */
+probes_handler_t a64_sim_br;		/* BR, BLR */
+probes_handler_t a64_sim_ret;		/* RET */
 probes_handler_t a64_sim_nop;		/* NOP */
 
 /*
@@ -70,7 +71,7 @@ static __always_inline void a64_kernel_context(struct pt_regs *regs)
 	regs->pstate = (is_kernel_in_hyp_mode() ? PSR_MODE_EL2h : PSR_MODE_EL1h) |
 		       read_sysreg(daif);
 	if (system_uses_irq_prio_masking())
-		regs->pmr_save = read_sysreg_s(SYS_ICC_PMR_EL1);
+		regs->pmr = read_sysreg_s(SYS_ICC_PMR_EL1);
 }
 
 #endif /* _ARM64_KERNEL_PROBES_A64_H */

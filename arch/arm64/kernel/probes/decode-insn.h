@@ -10,7 +10,7 @@
 
 enum probe_insn { INSN_REJECTED, INSN_GOOD_NO_SLOT, INSN_GOOD };
 
-enum probe_insn arm_probe_decode_insn(probe_opcode_t insn,
+enum probe_insn arm_probe_decode_insn(u32 insn,
 				      struct arch_probe_insn *api);
 
 #endif /* _ARM64_KERNEL_PROBES_DECODE_INSN_H */

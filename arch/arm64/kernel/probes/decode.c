@@ -58,11 +58,6 @@ struct a64_rule {
 #define REFUSE(pred)		{ .is = pred, .verdict = A64_REFUSE }
 #define REFUSE_MASK(m, v)	{ .mask = m, .value = v, .verdict = A64_REFUSE }
 
-static bool a64_is_nop(u32 insn)
-{
-	return insn == aarch64_insn_gen_nop();
-}
-
 /*
  * aarch64_insn_is_bcond() takes bit 4 either way: clear, B.cond; set,
  * BC.cond (FEAT_HBC), the same branch with a hint that it always goes
@@ -106,23 +101,20 @@ static const struct a64_rule a64_rules[] = {
 	/* register branches: BR, BLR, RET; every other form refused */
 	SIM(aarch64_insn_is_br, a64_sim_br),
 	SIM(aarch64_insn_is_blr, a64_sim_br),
-	SIM(aarch64_insn_is_ret, a64_sim_br),
+	SIM(aarch64_insn_is_ret, a64_sim_ret),
 	REFUSE_MASK(0xfe000000, 0xd6000000),
 	/* exception generation */
 	REFUSE(aarch64_insn_is_exception),
 	/* NOP needs no slot; of the other hints, only some may be stepped */
-	SIM(a64_is_nop, a64_sim_nop),
+	SIM(aarch64_insn_is_nop, a64_sim_nop),
 	REFUSE(a64_is_unsteppable_hint),
 	/* MSR (immediate): PSTATE fields, DAIFSet/DAIFClr among them */
 	REFUSE(aarch64_insn_is_msr_imm),
 	/* MSR (register), and MRS Xt, DAIF */
 	REFUSE(aarch64_insn_is_msr_reg),
 	REFUSE_MASK(0xffffffe0, 0xd53b4220),
-	/*
-	 * load/store exclusive: LDXR, STXR, LDAXR, STLXR and the pairs (o2,
-	 * bit 23, clear: aarch64_insn_is_load_ex() would take LDAR too)
-	 */
-	REFUSE_MASK(0x3f800000, 0x08000000),
+	/* load/store exclusive: LDXR, STXR, LDAXR, STLXR and the pairs */
+	REFUSE(aarch64_insn_is_exclusive),
 	/* CPY* and SET* (FEAT_MOPS): three instructions in a row, or none */
 	REFUSE(aarch64_insn_is_mops),
 };
@@ -154,17 +146,6 @@ enum a64_verdict a64_classify(u32 insn, probes_handler_t **simulate)
 }
 EXPORT_SYMBOL_IF_KUNIT(a64_classify);
 
-/* Load-exclusive (L = 1) and store-exclusive (L = 0) forms. */
-static bool a64_is_load_exclusive(u32 insn)
-{
-	return (insn & 0x3fc00000) == 0x08400000;
-}
-
-static bool a64_is_store_exclusive(u32 insn)
-{
-	return (insn & 0x3fc00000) == 0x08000000;
-}
-
 /**
  * a64_in_exclusive_sequence() - does @at sit inside an exclusive sequence?
  * @at: the instruction to probe
@@ -186,9 +167,9 @@ bool a64_in_exclusive_sequence(const u32 *at, unsigned int before)
 		if (copy_from_kernel_nofault(&word, at - i, sizeof(word)))
 			return true;
 		insn = le32_to_cpu(word);
-		if (a64_is_store_exclusive(insn))
+		if (aarch64_insn_is_store_ex(insn))
 			return false;
-		if (a64_is_load_exclusive(insn))
+		if (aarch64_insn_is_load_ex(insn))
 			return true;
 	}
 	return false;
@@ -198,7 +179,7 @@ bool a64_in_exclusive_sequence(const u32 *at, unsigned int before)
  * For uprobes.c: refused, simulated (api->handler set), or stepped from
  * its slot.  A user task's exclusive sequences are its own business.
  */
-enum probe_insn arm_probe_decode_insn(probe_opcode_t insn,
+enum probe_insn arm_probe_decode_insn(u32 insn,
 				      struct arch_probe_insn *api)
 {
 	switch (a64_classify(insn, &api->handler)) {

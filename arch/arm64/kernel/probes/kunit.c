@@ -994,6 +994,51 @@ static void kpa_test_bcond_conditions(struct kunit *test)
 			}
 }
 
+/*
+ * BR, BLR and RET on pt_regs, from kernel code and from a user task
+ * without a guarded control stack: the target is the register's value
+ * before the link is written (BLR x30), only BLR links, and a landing
+ * pad check (PSTATE.BTYPE) is never left pending.
+ */
+static void kpa_test_branch_reg(struct kunit *test)
+{
+	const struct {
+		const char *name;
+		u32 insn;
+		probes_handler_t *sim;
+		unsigned long pc, lr;	/* after it, from 0x1000 */
+	} v[] = {
+		{ "BR x3", 0xd61f0060, a64_sim_br, 0x3000, 0x30000 },
+		{ "BLR x30", 0xd63f03c0, a64_sim_br, 0x30000, 0x1004 },
+		{ "RET", 0xd65f03c0, a64_sim_ret, 0x30000, 0x30000 },
+		{ "RET x5", 0xd65f00a0, a64_sim_ret, 0x5000, 0x30000 },
+	};
+	const u64 modes[] = { PSR_MODE_EL1h, PSR_MODE_EL0t };
+	probes_handler_t *sim;
+	struct pt_regs regs;
+	unsigned int i, m;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, a64_classify(v[i].insn, &sim),
+				    A64_SIMULATE, "%s", v[i].name);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, sim, v[i].sim, "%s", v[i].name);
+		for (m = 0; m < ARRAY_SIZE(modes); m++) {
+			memset(&regs, 0, sizeof(regs));
+			regs.regs[3] = 0x3000;
+			regs.regs[5] = 0x5000;
+			regs.regs[30] = 0x30000;
+			regs.pstate = modes[m] | PSR_BTYPE_C;
+			v[i].sim(v[i].insn, 0x1000, &regs);
+			KUNIT_EXPECT_EQ_MSG(test, regs.pc, v[i].pc, "%s, mode %llx",
+					    v[i].name, modes[m]);
+			KUNIT_EXPECT_EQ_MSG(test, regs.regs[30], v[i].lr,
+					    "%s, mode %llx", v[i].name, modes[m]);
+			KUNIT_EXPECT_EQ_MSG(test, regs.pstate & PSR_BTYPE_MASK, 0,
+					    "%s, mode %llx", v[i].name, modes[m]);
+		}
+	}
+}
+
 /* ------------------------------------------------------------ faults */
 
 /* A kernel read that a fault makes fail, by its exception-table entry. */
@@ -1115,6 +1160,7 @@ static struct kunit_case kpa_cases[] = {
 	KUNIT_CASE(kpa_test_hint_hits),
 	KUNIT_CASE(kpa_test_bc_cond),
 	KUNIT_CASE(kpa_test_bcond_conditions),
+	KUNIT_CASE(kpa_test_branch_reg),
 	KUNIT_CASE(kpa_test_extable),
 	KUNIT_CASE(kpa_test_literal_no_reentry),
 	{}

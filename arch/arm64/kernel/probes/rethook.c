@@ -31,14 +31,16 @@ NOKPROBE_SYMBOL(arch_rethook_prepare);
 
 /*
  * The trampoline made a frame record of the return in pt_regs::stackframe,
- * {x29, pc}: that is where the unwinder looks for the return address.  Put
+ * {x29, pc}, an ordinary record (its fp is not 0, so the unwinder does not
+ * read it as a metadata one): that is where the unwinder looks for the
+ * return address.  Put
  * the real one there before any handler runs, since the nodes of this frame
  * are already off the task's list by then.
  */
 void arch_rethook_fixup_return(struct pt_regs *regs,
 			       unsigned long correct_ret_addr)
 {
-	regs->stackframe[1] = correct_ret_addr;
+	regs->stackframe.record.lr = correct_ret_addr;
 }
 NOKPROBE_SYMBOL(arch_rethook_fixup_return);
 

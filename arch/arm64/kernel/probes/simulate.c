@@ -12,11 +12,19 @@
  * and by uprobes in the task (user registers, where a literal is read
  * with copy_from_user()).  Register 31 is the zero register in every
  * form handled here.  Field layouts are those of the Arm ARM, C4.1.
+ *
+ * A user task may run with a guarded control stack (FEAT_GCS): then the
+ * CPU pushes the return address of every BL and BLR there, and every RET
+ * pops one and faults unless it is the RET's target.  A simulated call or
+ * return must do the same, or the task's next real RET would fault.  The
+ * kernel runs without one, so kprobes never takes that path.
  */
 #include <kunit/visibility.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
+#include <linux/sched/signal.h>
 #include <linux/uaccess.h>
+#include <asm/gcs.h>
 #include <asm/insn.h>
 
 #include "a64.h"
@@ -43,11 +51,64 @@ void a64_sim_adr(u32 insn, long addr, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(a64_sim_adr);
 
+static nokprobe_inline bool a64_user_gcs(struct pt_regs *regs)
+{
+	return user_mode(regs) && task_gcs_el0_enabled(current);
+}
+
+/*
+ * The link of BL and BLR: x30, and the task's GCS if it has one.  When
+ * the GCS cannot take the address the task gets SIGSEGV, the PC stays on
+ * the call, and the error is returned: the call must not go on.
+ */
+static nokprobe_inline int a64_link(struct pt_regs *regs, unsigned long ret)
+{
+	int err = 0;
+
+	if (a64_user_gcs(regs)) {
+		push_user_gcs(ret, &err);
+		if (err) {
+			force_sig(SIGSEGV);
+			return -EFAULT;
+		}
+	}
+	regs->regs[30] = ret;
+	return 0;
+}
+
+/*
+ * May a RET go on to @target?  Not with a GCS whose top is not @target:
+ * the top is popped only when it is.  On a mismatch the task gets the
+ * signal of the CPU's own GCS fault (SEGV_CPERR, at the RET); an
+ * unreadable GCS gets it SIGSEGV.
+ */
+static nokprobe_inline bool a64_gcs_return_ok(struct pt_regs *regs, u64 target)
+{
+	u64 gcspr, top;
+	int err = 0;
+
+	if (!a64_user_gcs(regs))
+		return true;
+	gcspr = read_sysreg_s(SYS_GCSPR_EL0);
+	top = get_user_gcs((unsigned long __user *)gcspr, &err);
+	if (err) {
+		force_sig(SIGSEGV);
+		return false;
+	}
+	if (top != target) {
+		force_sig_fault(SIGSEGV, SEGV_CPERR,
+				(void __user *)instruction_pointer(regs));
+		return false;
+	}
+	write_sysreg_s(gcspr + sizeof(u64), SYS_GCSPR_EL0);
+	return true;
+}
+
 /* B label, BL label (bit 31): imm26 words. */
 void a64_sim_b(u32 insn, long addr, struct pt_regs *regs)
 {
-	if (insn & BIT(31))
-		regs->regs[30] = addr + 4;
+	if ((insn & BIT(31)) && a64_link(regs, addr + 4))
+		return;
 	a64_jump(regs, addr + a64_sfield(insn, 25, 0) * 4);
 }
 NOKPROBE_SYMBOL(a64_sim_b);
@@ -154,16 +215,28 @@ void a64_sim_ldr_lit(u32 insn, long addr, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(a64_sim_ldr_lit);
 
-/* BR Xn, BLR Xn (bit 21), RET Xn: the target is read before LR is set. */
+/* BR Xn, BLR Xn (bit 21): the target is read before LR is set. */
 void a64_sim_br(u32 insn, long addr, struct pt_regs *regs)
 {
 	u64 target = pt_regs_read_reg(regs, a64_field(insn, 9, 5));
 
-	if (a64_field(insn, 22, 21) == 1)
-		regs->regs[30] = addr + 4;
+	if (a64_field(insn, 22, 21) == 1 && a64_link(regs, addr + 4))
+		return;
 	a64_jump(regs, target);
 }
 NOKPROBE_SYMBOL(a64_sim_br);
+EXPORT_SYMBOL_IF_KUNIT(a64_sim_br);
+
+/* RET Xn: a branch to Xn that a GCS checks. */
+void a64_sim_ret(u32 insn, long addr, struct pt_regs *regs)
+{
+	u64 target = pt_regs_read_reg(regs, a64_field(insn, 9, 5));
+
+	if (a64_gcs_return_ok(regs, target))
+		a64_jump(regs, target);
+}
+NOKPROBE_SYMBOL(a64_sim_ret);
+EXPORT_SYMBOL_IF_KUNIT(a64_sim_ret);
 
 void a64_sim_nop(u32 insn, long addr, struct pt_regs *regs)
 {

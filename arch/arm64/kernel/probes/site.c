@@ -28,7 +28,7 @@
 #include <linux/slab.h>
 #include <asm/debug-monitors.h>
 #include <asm/insn.h>
-#include <asm/patching.h>
+#include <asm/text-patching.h>
 #include <asm/sections.h>
 
 #include "a64.h"
