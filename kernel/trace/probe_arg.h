@@ -59,7 +59,7 @@ struct parg_set;
 /* Limits of the language (part of the ABI). */
 #define PARG_MAX_ARGS		128	/* arguments per probe */
 #define PARG_MAX_NAME_LEN	32	/* argument name, with its NUL */
-#define PARG_MAX_TEXT_LEN	63	/* argument expression */
+#define PARG_MAX_TEXT_LEN	255	/* argument expression, as on 7.3 */
 #define PARG_MAX_ARRAY_LEN	64	/* elements of a TYPE[N] array */
 #define PARG_MAX_STRING		4096	/* bytes of one fetched string */
 

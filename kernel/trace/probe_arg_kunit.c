@@ -210,6 +210,7 @@ struct parg_err_case {
 	enum parg_err_code code;
 };
 
+#define PARG_T64 "1234567890123456789012345678901234567890123456789012345678901234"
 #define E(site, func, line, code)	{ site, func, line, PARG_ERR_##code }
 
 static const struct parg_err_case parg_err_cases[] = {
@@ -260,13 +261,12 @@ static const struct parg_err_case parg_err_cases[] = {
 	E(FT_ENTRY, NULL, "^var.1=@11", BAD_ARG_NAME),
 	E(FT_ENTRY, NULL, "var1=@11 ^var1=@12", USED_ARG_NAME),
 	E(FT_ENTRY, NULL, "^common_pid=%ax", USED_ARG_NAME),
+	/* 258 bytes: over PARG_MAX_TEXT_LEN */
+	E(FT_ENTRY, NULL, "^@" PARG_T64 PARG_T64 PARG_T64 PARG_T64, ARG_TOO_LONG),
+	/* 67 bytes, 16 deep: too deep, at the ninth level */
 	E(FT_ENTRY, NULL,
-	  "^+1234567(+1234567(+1234567(+1234567(+1234567(+1234567(@1234))))))",
-	  ARG_TOO_LONG),
-	/* too long is found before too deep */
-	E(FT_ENTRY, NULL,
-	  "^+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(+1(@1))))))))))))))))",
-	  ARG_TOO_LONG),
+	  "+1(+1(+1(+1(+1(+1(+1(+1(^+1(+1(+1(+1(+1(+1(+1(+1(@1))))))))))))))))",
+	  TOO_MANY_NESTED),
 	E(FT_ENTRY, NULL, "arg1=^", NO_ARG_BODY),
 	E(FT_PROBE, NULL, "%ax ^$arg1", NOFENTRY_ARGS),
 	E(FT_PROBE, NULL, "^$arg*", NOFENTRY_ARGS),
