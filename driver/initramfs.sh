@@ -49,6 +49,8 @@ for c in "$TOP"/driver/guest/*.c; do
 	[ -e "$c" ] || continue
 	cc_static "$c" "$ROOT/guest/$(basename "$c" .c)"
 done
+# the selftests find readelf in PATH (busybox has none)
+ln -sf ../../guest/readelf "$ROOT/usr/bin/readelf"
 mkdir -p "$ROOT/kprobes"
 for c in "$TOP"/tools/testing/selftests/kprobes/*.c; do
 	[ -e "$c" ] || continue
