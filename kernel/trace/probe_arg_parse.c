@@ -313,15 +313,38 @@ static bool parg_is_text(const struct parg_ctx *ctx)
 }
 
 /*
+ * The FETCH of "FETCH)" that a dereference or this_cpu_*() encloses, at
+ * ctx->offset: a word, not text, for the step the caller adds on top.
+ * ctx->offset is back at FETCH afterwards, for the caller's errors.
+ */
+static int parg_parse_enclosed(struct parg_ctx *ctx, char *arg)
+{
+	int inner = ctx->offset, ret;
+	char *close = strrchr(arg, ')');
+
+	if (!close)
+		return parg_fail(ctx, ctx->offset + strlen(arg),
+				 PARG_ERR_DEREF_OPEN_BRACE);
+	*close = '\0';
+	ret = parg_parse_fetch(ctx, arg);
+	if (ret)
+		return ret;
+	ctx->offset = inner;
+	if (parg_is_text(ctx))
+		return parg_fail(ctx, ctx->offset, PARG_ERR_COMM_CANT_DEREF);
+	return 0;
+}
+
+/*
  * [+|-][u]OFFS(FETCH).  The position arithmetic, including its slip by one
  * for the 'u' form, is the ABI's.
  */
 static int parg_parse_deref(struct parg_ctx *ctx, char *arg)
 {
-	char *open, *close;
 	bool user = false;
+	char *open;
 	long off;
-	int inner, ret;
+	int ret;
 
 	if (arg[1] == 'u') {
 		user = true;
@@ -338,19 +361,9 @@ static int parg_parse_deref(struct parg_ctx *ctx, char *arg)
 		return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_DEREF_OFFS);
 	ctx->offset += (open + 1 - arg) + (arg[0] != '-');
 	arg = open + 1;
-	close = strrchr(arg, ')');
-	if (!close)
-		return parg_fail(ctx, ctx->offset + strlen(arg),
-				 PARG_ERR_DEREF_OPEN_BRACE);
-	*close = '\0';
-
-	inner = ctx->offset;
-	ret = parg_parse_fetch(ctx, arg);
+	ret = parg_parse_enclosed(ctx, arg);
 	if (ret)
 		return ret;
-	ctx->offset = inner;
-	if (parg_is_text(ctx))
-		return parg_fail(ctx, ctx->offset, PARG_ERR_COMM_CANT_DEREF);
 	ret = parg_push_deref(ctx, off, user || ctx->caps->user);
 	ctx->last_type = NULL;	/* a raw offset loses the BTF type */
 	ctx->pointee = NULL;
@@ -378,26 +391,15 @@ static int parg_parse_this_cpu(struct parg_ctx *ctx, char *arg)
 	bool read = str_has_prefix(arg, PARG_CPU_READ);
 	size_t len = parg_this_cpu_len(arg);
 	struct parg_arg *a = ctx->arg;
-	char *close;
-	int inner, ret;
+	int ret;
 
 	if (ctx->caps->user || ctx->caps->event)
 		return parg_fail(ctx, ctx->offset, PARG_ERR_NOSUP_PERCPU);
 	ctx->offset += len;
 	arg += len;
-	close = strrchr(arg, ')');
-	if (!close)
-		return parg_fail(ctx, ctx->offset + strlen(arg),
-				 PARG_ERR_DEREF_OPEN_BRACE);
-	*close = '\0';
-
-	inner = ctx->offset;
-	ret = parg_parse_fetch(ctx, arg);
+	ret = parg_parse_enclosed(ctx, arg);
 	if (ret)
 		return ret;
-	ctx->offset = inner;
-	if (parg_is_text(ctx))
-		return parg_fail(ctx, ctx->offset, PARG_ERR_COMM_CANT_DEREF);
 	if (arg[0] == '@') {	/* the read of @SYM becomes the step */
 		ctx->cpu_derefs |= BIT(a->nderef - 1);
 	} else {
