@@ -35,11 +35,11 @@
  *                         synth_event_trace_array(); in the first of
  *                         each pair, the string of "first" grows between
  *                         the pass that sizes the record and the copy
- *   do_sys_ftruncate(kpt_byte)    named as a vmlinux function, with another
- *                                 prototype (u16 (u8) here, long (unsigned
- *                                 int fd, loff_t length, int small) there):
- *                                 BTF must come from this module for
- *                                 "kptest_mod:do_sys_ftruncate"; write N
+ *   do_ftruncate(kpt_byte)        named as a vmlinux function, with another
+ *                                 prototype (u16 (u8) here, int (struct
+ *                                 file *file, loff_t length, unsigned int
+ *                                 flags) there): BTF must come from this
+ *                                 module for "kptest_mod:do_ftruncate"; write N
  *                                 to /sys/kernel/debug/kptest/shadow to
  *                                 call it with 0..N-1
  *
@@ -141,7 +141,7 @@ noinline __noclone int kptest_nokprobe_part(int x)
  * Static, so that no declaration of the vmlinux function can clash with
  * it; noinline and __noclone keep one copy under its own name, in BTF.
  */
-static noinline __noclone u16 do_sys_ftruncate(u8 kpt_byte)
+static noinline __noclone u16 do_ftruncate(u8 kpt_byte)
 {
 	WRITE_ONCE(kptest_cell, READ_ONCE(kptest_cell) + kpt_byte);
 	return kpt_byte + 0x100;
@@ -149,7 +149,7 @@ static noinline __noclone u16 do_sys_ftruncate(u8 kpt_byte)
 
 static int kptest_shadow(int x)
 {
-	return do_sys_ftruncate((u8)x);
+	return do_ftruncate((u8)x);
 }
 
 static int kptest_multi(int x)
