@@ -998,6 +998,7 @@ void probe_ev_show_args(struct seq_file *m, const struct parg_set *args)
 {
 	parg_set_show(args, m);
 	seq_putc(m, '\n');
+	parg_set_show_dump(args, m);
 }
 
 /*

@@ -69,6 +69,7 @@ static int epev_show(struct seq_file *m, struct dyn_event *dev)
 		   ev->target_sys, ev->target_name);
 	parg_set_show(ev->args, m);
 	seq_putc(m, '\n');
+	parg_set_show_dump(ev->args, m);
 	return 0;
 }
 
