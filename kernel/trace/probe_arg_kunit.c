@@ -261,7 +261,7 @@ static const struct parg_err_case parg_err_cases[] = {
 	E(FT_ENTRY, NULL, "^var.1=@11", BAD_ARG_NAME),
 	E(FT_ENTRY, NULL, "var1=@11 ^var1=@12", USED_ARG_NAME),
 	E(FT_ENTRY, NULL, "^common_pid=%ax", USED_ARG_NAME),
-	/* 258 bytes: over PARG_MAX_TEXT_LEN */
+	/* 257 bytes: over PARG_MAX_TEXT_LEN */
 	E(FT_ENTRY, NULL, "^@" PARG_T64 PARG_T64 PARG_T64 PARG_T64, ARG_TOO_LONG),
 	/* 67 bytes, 16 deep: too deep, at the ninth level */
 	E(FT_ENTRY, NULL,

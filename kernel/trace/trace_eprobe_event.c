@@ -46,6 +46,19 @@ static int epev_link_filter(struct epev_link *link)
 	return 0;
 }
 
+/*
+ * Wait until no hit can run on a link whose trigger left the attached
+ * event's list.  A tracepoint's callbacks are SRCU and tasks-trace RCU
+ * readers; an attached f: or t: event commits from the fprobe core,
+ * whose callbacks run with preemption off, which only synchronize_rcu()
+ * is sure to wait for.  Only a disable pays it.
+ */
+static void epev_wait_hits(void)
+{
+	tracepoint_synchronize_unregister();
+	synchronize_rcu();
+}
+
 static int epev_enable(struct epev_event *ev, struct trace_event_file *file)
 {
 	struct trace_event_file *target;
@@ -92,7 +105,7 @@ err_unhook:
 	trace_event_trigger_enable_disable(target, 0);
 	list_del_rcu(&link->trigger.list);
 	update_cond_flag(target);
-	tracepoint_synchronize_unregister();
+	epev_wait_hits();
 	free_event_filter(rcu_access_pointer(link->trigger.filter));
 err_free_link:
 	kfree(link);
@@ -113,8 +126,7 @@ static int epev_disable(struct epev_event *ev, struct trace_event_file *file)
 		trace_event_trigger_enable_disable(link->target, 0);
 		update_cond_flag(link->target);
 	}
-	/* no hit runs on the link past this */
-	tracepoint_synchronize_unregister();
+	epev_wait_hits();	/* no hit runs on the link past this */
 	free_event_filter(rcu_access_pointer(link->trigger.filter));
 	kfree(link);
 	return 0;

@@ -21,9 +21,9 @@
  * reserved (which holds preemption off), and takes no lock; it keeps
  * preemption off itself while it holds a scratch level, not to depend
  * on the caller for that.  Its link lives until a tracepoint grace
- * period (tracepoint_synchronize_unregister(): SRCU and tasks-trace
- * RCU) after the trigger left the attached event's list
- * (trace_eprobe_event.c).  A
+ * period and an RCU one (the attached event may be an f: or t: event,
+ * committed from the fprobe core with preemption off) after the trigger
+ * left the attached event's list (epev_wait_hits()).  A
  * record the ring buffer refused while the instance records, or a hit
  * nested deeper than the scratch levels, counts as dropped.
  */

@@ -131,12 +131,14 @@ static struct fpev_probe *fpev_probe_new(const struct fpev_def *def,
 	return tp;
 }
 
-/* Free an unregistered probe that is on no list.  NULL is fine. */
+/*
+ * Free an unregistered probe that is on no list.  NULL is fine.  One the
+ * fprobe core still holds is leaked rather than freed under it.
+ */
 static void fpev_probe_free(struct fpev_probe *tp)
 {
-	if (!tp)
+	if (!tp || WARN_ON_ONCE(tp->registered))
 		return;
-	WARN_ON_ONCE(tp->registered);
 	parg_set_free(tp->args);
 	free_percpu(tp->counts);
 	kfree(tp->symbol);
@@ -199,6 +201,8 @@ int fpev_probe_unregister(struct fpev_probe *tp)
  */
 int fpev_probe_arm(struct fpev_probe *tp)
 {
+	if (tp->registered)	/* a disarm the core refused: still armed */
+		return 0;
 	if (!tp->is_tprobe)
 		return fpev_probe_register(tp);
 	if (!tp->tpt || !fpev_module_live(tp->mod))

@@ -173,10 +173,12 @@ static inline void fpev_perf(struct fpev_probe *tp, struct fpev_hit_ctx *c)
 
 /*
  * pt_regs frames for the argument library where ftrace_regs does not hold
- * one: a level per context a handler can nest in (task, softirq, irq,
- * NMI) and one for the fprobe core's transition allowance.
+ * one: two levels per context a handler can nest in (task, softirq, irq,
+ * NMI), since an exit handler runs outside ftrace's recursion guard and
+ * its fetch may hit an entry probe, and one for the fprobe core's
+ * transition allowance.
  */
-#define FPEV_REGS_LEVELS	5
+#define FPEV_REGS_LEVELS	9
 
 struct fpev_regs_frames {
 	unsigned int depth;

@@ -200,16 +200,16 @@ int fpev_tp_attach(struct fpev_probe *tp)
  * Undo fpev_tp_attach(); the probe keeps its tracepoint.  If the fprobe
  * cannot be unregistered, the probe stays attached and registered (its
  * stub keeps its place on the tracepoint) and the errno is returned.
+ * A probe still registered after its module went (no stub any more, see
+ * fpev_tp_module_going()) is unregistered here too.
  */
 int fpev_tp_detach(struct fpev_probe *tp)
 {
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	if (!tp->tpoint)
-		return 0;
 	ret = fpev_probe_unregister(tp);
-	if (ret)
+	if (ret || !tp->tpoint)
 		return ret;
 	fpev_tpoint_put(tp->tpoint);
 	tp->tpoint = NULL;

@@ -472,11 +472,9 @@ static int upev_probe_remove(struct upev_probe *tp)
 		ret = probe_ev_event_withdraw(&ev->pev);
 		if (ret)
 			return ret;
-	} else if (tp->uprobe) {
-		/* a sibling of an enabled event: stop its hits first */
-		uprobe_unregister_nosync(tp->uprobe, &tp->consumer);
+	} else if (upev_probe_unhook(tp)) {
+		/* a sibling of an enabled event: its hits stop first */
 		uprobe_unregister_sync();
-		tp->uprobe = NULL;
 	}
 	dyn_event_remove(&tp->devent);
 	probe_ev_event_leave(&ev->pev, &tp->sibling, &tp->args);

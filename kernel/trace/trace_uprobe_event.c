@@ -88,19 +88,29 @@ int upev_probe_arm(struct upev_probe *tp, bool perf)
 	return PTR_ERR_OR_ZERO(u);
 }
 
+/*
+ * Take @tp's consumer off its uprobe, if armed; true if it was.  Its
+ * handlers may still run until uprobe_unregister_sync(), which the caller
+ * owes before @tp is freed or armed again.
+ */
+bool upev_probe_unhook(struct upev_probe *tp)
+{
+	lockdep_assert_held(&event_mutex);
+	if (!tp->uprobe)
+		return false;
+	uprobe_unregister_nosync(tp->uprobe, &tp->consumer);
+	tp->uprobe = NULL;
+	return true;
+}
+
 /* Unregister every registered probe of @ev; wait once for the handlers. */
 static void upev_event_disarm(struct probe_ev_event *ev)
 {
 	struct upev_probe *tp;
 	bool any = false;
 
-	list_for_each_entry(tp, &ev->probes, sibling) {
-		if (!tp->uprobe)
-			continue;
-		uprobe_unregister_nosync(tp->uprobe, &tp->consumer);
-		tp->uprobe = NULL;
-		any = true;
-	}
+	list_for_each_entry(tp, &ev->probes, sibling)
+		any |= upev_probe_unhook(tp);
 	if (any)
 		uprobe_unregister_sync();
 }

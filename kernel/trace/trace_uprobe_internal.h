@@ -149,6 +149,7 @@ struct upev_event *upev_event_new(const char *group, const char *name,
 			      struct upev_probe *first);
 struct upev_event *upev_find_event(const char *group, const char *name);
 int upev_probe_arm(struct upev_probe *tp, bool perf);
+bool upev_probe_unhook(struct upev_probe *tp);
 
 /* trace_uprobe_hit.c */
 int upev_handler(struct uprobe_consumer *uc, struct pt_regs *regs,
