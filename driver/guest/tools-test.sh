@@ -52,8 +52,8 @@ opener
 check bpftrace-kretprobe sh -c 'timeout -s INT -k 10 300 bpftrace -e "kretprobe:do_sys_openat2 /comm == \"cat\"/ { printf(\"ret %d\\n\", retval); exit(); }" | grep -E -q "ret [0-9]+"' 
 stop_opener
 
-: bpftrace over a wildcard: many functions in one attachment (kprobe_multi,
-: on 7.3 through fprobe, where bpftrace and the kernel have it)
+: bpftrace over a wildcard, many functions in one attachment
+# (kprobe_multi, on 7.3 through fprobe, where bpftrace and the kernel have it)
 opener
 check bpftrace-kprobe-wildcard sh -c 'timeout -s INT -k 10 300 bpftrace -e "kprobe:vfs_rea* /comm == \"cat\"/ { printf(\"hit %s\\n\", probe); exit(); }" | grep -q "hit kprobe:vfs_rea"'
 stop_opener
