@@ -227,6 +227,13 @@ static const struct parg_err_case parg_err_cases[] = {
 	E(FT_ENTRY, NULL, "arg1=\\\"abcd^", IMMSTR_NO_CLOSE),
 	E(FT_ENTRY, NULL, "^+0@0)", DEREF_NEED_BRACE),
 	E(FT_ENTRY, NULL, "^+0ab1(@0)", BAD_DEREF_OFFS),
+	E(FT_ENTRY, NULL, "^--8(@0)", BAD_DEREF_OFFS),
+	E(FT_ENTRY, NULL, "^-+8(@0)", BAD_DEREF_OFFS),
+	E(FT_ENTRY, NULL, "^-9223372036854775809(@0)", BAD_DEREF_OFFS),
+	E(FT_ENTRY, NULL, "-9223372036854775808(^$comm)", COMM_CANT_DEREF),
+	/* the 'u' form's caret, one column short */
+	E(FT_ENTRY, NULL, "+u8^($comm)", COMM_CANT_DEREF),
+	E(FT_ENTRY, NULL, "-u8^($comm)", COMM_CANT_DEREF),
 	E(FT_ENTRY, NULL, "+0(+0(@0^)", DEREF_OPEN_BRACE),
 	E(FT_ENTRY, NULL, "+0(^$comm)", COMM_CANT_DEREF),
 	E(FT_ENTRY, NULL, "-8(^\\\"s\")", COMM_CANT_DEREF),

@@ -336,32 +336,41 @@ static int parg_parse_enclosed(struct parg_ctx *ctx, char *arg)
 }
 
 /*
- * [+|-][u]OFFS(FETCH).  The position arithmetic, including its slip by one
- * for the 'u' form, is the ABI's.
+ * The offset of a dereference, @sign ('+' or '-') then the text @num, as
+ * one signed number: after a '-' no second sign, and down to LONG_MIN.
+ */
+static int parg_deref_offset(char sign, const char *num, long *off)
+{
+	unsigned long long mag;
+
+	if (sign == '+')
+		return kstrtol(num, 0, off);
+	if (*num == '+' || *num == '-' || kstrtoull(num, 0, &mag) ||
+	    mag > (unsigned long long)LONG_MAX + 1)
+		return -EINVAL;
+	*off = (long)(0ULL - mag);
+	return 0;
+}
+
+/*
+ * [+|-][u]OFFS(FETCH), @arg at its sign.  A caret inside FETCH stands one
+ * column short after a 'u': that slip is the ABI's.
  */
 static int parg_parse_deref(struct parg_ctx *ctx, char *arg)
 {
-	bool user = false;
-	char *open;
+	bool user = arg[1] == 'u';
+	char *num = arg + 1 + user;
+	char *open = strchr(num, '(');
 	long off;
 	int ret;
 
-	if (arg[1] == 'u') {
-		user = true;
-		arg[1] = arg[0];
-		arg++;
-	}
-	if (arg[0] == '+')
-		arg++;
-	open = strchr(arg, '(');
 	if (!open)
 		return parg_fail(ctx, ctx->offset, PARG_ERR_DEREF_NEED_BRACE);
 	*open = '\0';
-	if (kstrtol(arg, 0, &off))
+	if (parg_deref_offset(arg[0], num, &off))
 		return parg_fail(ctx, ctx->offset, PARG_ERR_BAD_DEREF_OFFS);
-	ctx->offset += (open + 1 - arg) + (arg[0] != '-');
-	arg = open + 1;
-	ret = parg_parse_enclosed(ctx, arg);
+	ctx->offset += open + 1 - arg - user;
+	ret = parg_parse_enclosed(ctx, open + 1);
 	if (ret)
 		return ret;
 	ret = parg_push_deref(ctx, off, user || ctx->caps->user);
