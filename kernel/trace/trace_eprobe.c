@@ -67,9 +67,7 @@ static int epev_show(struct seq_file *m, struct dyn_event *dev)
 
 	seq_printf(m, "e:%s/%s %s.%s", ev->class.system, ev->call.name,
 		   ev->target_sys, ev->target_name);
-	parg_set_show(ev->args, m);
-	seq_putc(m, '\n');
-	parg_set_show_dump(ev->args, m);
+	probe_ev_show_args(m, ev->args);
 	return 0;
 }
 
